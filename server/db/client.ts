@@ -1,0 +1,25 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "./generated/client.ts";
+
+export type Db = PrismaClient;
+/** What a function that may run inside a transaction takes. */
+export type DbTx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+
+export function createDb(connectionString: string): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString }) });
+}
+
+const globalForDb = globalThis as unknown as { kuleDb?: PrismaClient };
+
+/**
+ * The app's shared client. The URL is resolved before the server starts (scripts/demo.ts
+ * exports the embedded database's URL as DATABASE_URL), so here it must be set.
+ */
+export function db(): PrismaClient {
+  if (!globalForDb.kuleDb) {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error("DATABASE_URL is not set: start Kule with `npm run demo`, which provides the database.");
+    globalForDb.kuleDb = createDb(url);
+  }
+  return globalForDb.kuleDb;
+}

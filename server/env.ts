@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+// The one place configuration is read. Everything else imports `env` rather than process.env.
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  /** Unset: Kule starts an embedded PostgreSQL under .data/ (see server/db/embedded.ts). */
+  DATABASE_URL: z.url().optional(),
+  /** Port of the embedded PostgreSQL, kept away from a system server on 5432. */
+  KULE_EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+  KULE_DATA_DIR: z.string().default(".data"),
+  AUTH_SECRET: z.string().min(16).optional(),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Failed sign-ins per e-mail before each new attempt is slowed down. */
+  KULE_LOGIN_FREE_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+});
+
+export type Env = z.infer<typeof schema>;
+
+function load(): Env {
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+export const env = load();
