@@ -1,5 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/client.ts";
+import { env } from "../env.ts";
 
 export type Db = PrismaClient;
 /** What a function that may run inside a transaction takes. */
@@ -17,7 +18,7 @@ const globalForDb = globalThis as unknown as { kuleDb?: PrismaClient };
  */
 export function db(): PrismaClient {
   if (!globalForDb.kuleDb) {
-    const url = process.env.DATABASE_URL;
+    const url = env.DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set: start Kule with `npm run demo`, which provides the database.");
     globalForDb.kuleDb = createDb(url);
   }

@@ -1,0 +1,20 @@
+import webVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+export default [
+  ...webVitals,
+  ...nextTs,
+  {
+    ignores: ["node_modules/**", ".next/**", ".data/**", "server/db/generated/**", "test-results/**", "playwright-report/**", "next-env.d.ts"],
+  },
+  {
+    rules: {
+      // Config is read through server/env.ts only.
+      "no-restricted-syntax": ["error", { selector: "MemberExpression[object.name='process'][property.name='env']", message: "Read configuration through server/env.ts." }],
+    },
+  },
+  {
+    files: ["server/env.ts", "scripts/**", "e2e/**", "tests/**", "*.config.ts", "*.config.mjs", "bench/**", "prisma/**"],
+    rules: { "no-restricted-syntax": "off" },
+  },
+];

@@ -1,0 +1,39 @@
+import type { DbTx } from "../db/client.ts";
+import type { Actor } from "../auth/actor.ts";
+
+export interface AuditInput {
+  actor: Actor | null;
+  ip?: string | null;
+  action: string;
+  targetType: string;
+  targetId?: string | null;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** JSON-safe copy: BigInt and Decimal become strings, secrets never reach the log. */
+function toJson(value: unknown): object | undefined {
+  if (value === undefined || value === null) return undefined;
+  return JSON.parse(
+    JSON.stringify(value, (k, v) => {
+      if (k === "passwordHash" || k === "secretHash") return undefined;
+      return typeof v === "bigint" ? v.toString() : v;
+    }),
+  );
+}
+
+/** Call inside the same transaction as the change, so the change and its record land together. */
+export async function recordAudit(tx: DbTx, e: AuditInput): Promise<void> {
+  await tx.auditEvent.create({
+    data: {
+      actorId: e.actor?.userId ?? null,
+      actorEmail: e.actor?.email ?? null,
+      action: e.action,
+      targetType: e.targetType,
+      targetId: e.targetId ?? null,
+      before: toJson(e.before),
+      after: toJson(e.after),
+      ip: e.ip ?? null,
+    },
+  });
+}

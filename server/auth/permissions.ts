@@ -1,0 +1,35 @@
+import type { Role } from "../db/generated/enums.ts";
+
+/**
+ * Who may do what: the one table. Procedure builders enforce it (server/trpc/init.ts), pages use
+ * it to show "not allowed", and the client uses it to hide what a role cannot do.
+ * Tenant users also pass through the data layer's tenant scoping: `apikey:*` is theirs only
+ * for their own tenant.
+ */
+export const PERMISSIONS = {
+  "model:read": ["admin", "operator", "auditor"],
+  "model:write": ["admin", "operator"],
+  "endpoint:read": ["admin", "operator", "auditor"],
+  "endpoint:write": ["admin", "operator"],
+  /** The endpoints a tenant can call, without their internals. */
+  "catalog:read": ["admin", "operator", "tenant"],
+  "cluster:read": ["admin", "operator", "auditor"],
+  "tenant:read": ["admin", "operator", "auditor"],
+  "tenant:write": ["admin"],
+  "apikey:read": ["admin", "operator", "tenant"],
+  "apikey:write": ["admin", "tenant"],
+  "priceplan:read": ["admin", "operator"],
+  "user:read": ["admin"],
+  "user:write": ["admin"],
+  "audit:read": ["admin", "auditor"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function can(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly Role[]).includes(role);
+}
+
+export function permissionsOf(role: Role): Permission[] {
+  return (Object.keys(PERMISSIONS) as Permission[]).filter((p) => can(role, p));
+}

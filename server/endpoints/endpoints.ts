@@ -1,0 +1,130 @@
+import type { PrismaClient } from "../db/generated/client.ts";
+import type { DbTx } from "../db/client.ts";
+import type { Actor } from "../auth/actor.ts";
+import { recordAudit } from "../audit/record.ts";
+import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
+import type { AddEndpointVersionInput, CreateEndpointInput, SetWeightsInput } from "./schemas.ts";
+
+interface Ctx {
+  db: PrismaClient;
+  actor: Actor;
+  ip: string | null;
+}
+
+const detailInclude = {
+  model: { select: { id: true, name: true, task: true } },
+  nodePool: { select: { id: true, name: true, region: true } },
+  versions: {
+    orderBy: { createdAt: "asc" },
+    include: { modelVersion: { select: { id: true, version: true, precision: true, format: true, weightBytes: true } } },
+  },
+} as const;
+
+export function listEndpoints({ db }: { db: PrismaClient }) {
+  return db.endpoint.findMany({ orderBy: { name: "asc" }, include: detailInclude });
+}
+
+/** What a tenant may know of the endpoints it can call: no pools, weights or SLO internals. */
+export function endpointCatalog({ db }: { db: PrismaClient }) {
+  return db.endpoint.findMany({
+    orderBy: { name: "asc" },
+    select: { id: true, name: true, slug: true, model: { select: { name: true, task: true } } },
+  });
+}
+
+export async function getEndpoint({ db, id }: { db: PrismaClient | DbTx; id: string }) {
+  const endpoint = await db.endpoint.findUnique({ where: { id }, include: detailInclude });
+  if (!endpoint) throw new NotFoundError("Endpoint");
+  return endpoint;
+}
+
+export async function createEndpoint(ctx: Ctx, input: CreateEndpointInput) {
+  return ctx.db.$transaction(async (tx) => {
+    if (await tx.endpoint.findUnique({ where: { slug: input.slug } })) {
+      throw new ConflictError(`The slug ${input.slug} is already used by another endpoint.`, { field: "slug" });
+    }
+    const version = await tx.modelVersion.findUnique({ where: { id: input.modelVersionId } });
+    if (!version || version.modelId !== input.modelId) {
+      throw new InvalidInputError("modelVersionId", "choose a version of the selected model");
+    }
+    if (!(await tx.nodePool.findUnique({ where: { id: input.nodePoolId } }))) {
+      throw new InvalidInputError("nodePoolId", "unknown node pool");
+    }
+    const { modelVersionId, sloTtftMs, regionConstraint, ...rest } = input;
+    const endpoint = await tx.endpoint.create({
+      data: {
+        ...rest,
+        sloTtftMs: sloTtftMs ?? null,
+        regionConstraint: regionConstraint ?? null,
+        versions: { create: { modelVersionId, weight: 100, state: "pending" } },
+      },
+      include: detailInclude,
+    });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "endpoint.create", targetType: "endpoint", targetId: endpoint.id, after: endpoint });
+    return endpoint;
+  });
+}
+
+/** Bumps the revision only if the caller saw the current one; otherwise a conflict with the current state. */
+async function claimRevision(tx: DbTx, endpointId: string, expectedRevision: number) {
+  const { count } = await tx.endpoint.updateMany({
+    where: { id: endpointId, revision: expectedRevision },
+    data: { revision: { increment: 1 } },
+  });
+  if (count === 0) {
+    const current = await tx.endpoint.findUnique({ where: { id: endpointId }, include: detailInclude });
+    if (!current) throw new NotFoundError("Endpoint");
+    throw new ConflictError("Someone else changed this endpoint since you loaded it. Review the current state and try again.", { current });
+  }
+}
+
+export async function addEndpointVersion(ctx: Ctx, input: AddEndpointVersionInput) {
+  return ctx.db.$transaction(async (tx) => {
+    const endpoint = await getEndpoint({ db: tx, id: input.endpointId });
+    const version = await tx.modelVersion.findUnique({ where: { id: input.modelVersionId } });
+    if (!version || version.modelId !== endpoint.model.id) {
+      throw new InvalidInputError("modelVersionId", `choose a version of ${endpoint.model.name}`);
+    }
+    if (endpoint.versions.some((v) => v.modelVersionId === version.id)) {
+      throw new ConflictError(`Version ${version.version} is already on this endpoint.`, { field: "modelVersionId" });
+    }
+    await claimRevision(tx, endpoint.id, input.expectedRevision);
+    await tx.endpointVersion.create({ data: { endpointId: endpoint.id, modelVersionId: version.id, weight: 0, state: "pending" } });
+    const after = await getEndpoint({ db: tx, id: endpoint.id });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "endpoint.version.add", targetType: "endpoint", targetId: endpoint.id, before: endpoint, after });
+    return after;
+  });
+}
+
+export async function setEndpointWeights(ctx: Ctx, input: SetWeightsInput) {
+  return ctx.db.$transaction(async (tx) => {
+    const before = await getEndpoint({ db: tx, id: input.endpointId });
+    const byId = new Map(before.versions.map((v) => [v.id, v]));
+    const named = new Set(input.weights.map((w) => w.endpointVersionId));
+    if (named.size !== input.weights.length) throw new InvalidInputError("weights", "a version is listed twice");
+    for (const w of input.weights) {
+      const v = byId.get(w.endpointVersionId);
+      if (!v) throw new InvalidInputError("weights", "a listed version is not on this endpoint");
+      if (w.weight > 0 && (v.state === "retired" || v.state === "failed" || v.state === "draining")) {
+        throw new InvalidInputError("weights", `version ${v.modelVersion.version} is ${v.state} and cannot take traffic`);
+      }
+    }
+    // Versions left out keep nothing: the listed weights already sum to 100.
+    await claimRevision(tx, before.id, input.expectedRevision);
+    for (const v of before.versions) {
+      const weight = input.weights.find((w) => w.endpointVersionId === v.id)?.weight ?? 0;
+      if (weight !== v.weight) await tx.endpointVersion.update({ where: { id: v.id }, data: { weight } });
+    }
+    const after = await getEndpoint({ db: tx, id: before.id });
+    await recordAudit(tx, {
+      actor: ctx.actor,
+      ip: ctx.ip,
+      action: "endpoint.weights.set",
+      targetType: "endpoint",
+      targetId: before.id,
+      before: before.versions.map((v) => ({ version: v.modelVersion.version, weight: v.weight })),
+      after: after.versions.map((v) => ({ version: v.modelVersion.version, weight: v.weight })),
+    });
+    return after;
+  });
+}

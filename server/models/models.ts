@@ -1,0 +1,64 @@
+import type { PrismaClient } from "../db/generated/client.ts";
+import type { Actor } from "../auth/actor.ts";
+import { recordAudit } from "../audit/record.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
+import type { AddModelVersionInput, CreateModelInput } from "./schemas.ts";
+
+interface Ctx {
+  db: PrismaClient;
+  actor: Actor;
+  ip: string | null;
+}
+
+export function listModels({ db }: { db: PrismaClient }) {
+  return db.model.findMany({
+    orderBy: { name: "asc" },
+    include: {
+      versions: { orderBy: { createdAt: "desc" }, select: { id: true, version: true, precision: true, createdAt: true } },
+      _count: { select: { endpoints: true } },
+    },
+  });
+}
+
+export async function getModel({ db, id }: { db: PrismaClient; id: string }) {
+  const model = await db.model.findUnique({
+    where: { id },
+    include: {
+      versions: { orderBy: { createdAt: "desc" } },
+      endpoints: { select: { id: true, name: true, slug: true } },
+    },
+  });
+  if (!model) throw new NotFoundError("Model");
+  return model;
+}
+
+export async function createModel(ctx: Ctx, input: CreateModelInput) {
+  return ctx.db.$transaction(async (tx) => {
+    if (await tx.model.findUnique({ where: { name: input.name } })) {
+      throw new ConflictError(`A model named ${input.name} already exists.`, { field: "name" });
+    }
+    const model = await tx.model.create({ data: { ...input, createdById: ctx.actor.userId } });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "model.create", targetType: "model", targetId: model.id, after: model });
+    return model;
+  });
+}
+
+export async function addModelVersion(ctx: Ctx, input: AddModelVersionInput) {
+  return ctx.db.$transaction(async (tx) => {
+    const model = await tx.model.findUnique({ where: { id: input.modelId } });
+    if (!model) throw new NotFoundError("Model");
+    if (await tx.modelVersion.findUnique({ where: { modelId_version: { modelId: model.id, version: input.version } } })) {
+      throw new ConflictError(`${model.name} already has a version ${input.version}.`, { field: "version" });
+    }
+    const version = await tx.modelVersion.create({ data: { ...input, createdById: ctx.actor.userId } });
+    await recordAudit(tx, {
+      actor: ctx.actor,
+      ip: ctx.ip,
+      action: "model.version.add",
+      targetType: "model_version",
+      targetId: version.id,
+      after: version,
+    });
+    return version;
+  });
+}

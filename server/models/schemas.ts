@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { displayName, id, positiveBigInt } from "../schemas/common.ts";
+import { ModelFormat, ModelTask, Precision } from "../db/generated/enums.ts";
+
+export const modelName = z
+  .string()
+  .trim()
+  .min(2, "at least 2 characters")
+  .max(80, "at most 80 characters")
+  .regex(/^[a-z0-9][a-z0-9._-]*$/, "lowercase letters, digits, dots, dashes and underscores, like llama-3.1-8b");
+
+export const createModelInput = z.object({
+  name: modelName,
+  task: z.enum(ModelTask),
+  description: z.string().trim().max(2000, "at most 2000 characters").default(""),
+});
+
+export const addModelVersionInput = z
+  .object({
+    modelId: id,
+    version: z.string().trim().min(1, "required").max(32, "at most 32 characters").regex(/^[A-Za-z0-9._-]+$/, "letters, digits, dots and dashes, like 1.1"),
+    artifactUri: z
+      .string()
+      .trim()
+      .min(1, "required")
+      .max(500, "at most 500 characters")
+      .regex(/^(s3|gs|hf|file|https?|oci|pvc):\/\/\S+$/, "a URI such as s3://bucket/path or hf://org/model"),
+    format: z.enum(ModelFormat),
+    precision: z.enum(Precision),
+    parameterCount: positiveBigInt,
+    weightBytes: positiveBigInt,
+    minGpuMemoryBytes: positiveBigInt,
+  })
+  .refine((v) => v.minGpuMemoryBytes >= v.weightBytes, {
+    path: ["minGpuMemoryBytes"],
+    message: "must be at least the weights' size",
+  });
+
+export const modelIdInput = z.object({ id });
+export const modelDescriptionInput = z.object({ id, description: z.string().trim().max(2000) });
+
+export { displayName };
+export type CreateModelInput = z.infer<typeof createModelInput>;
+export type AddModelVersionInput = z.infer<typeof addModelVersionInput>;

@@ -1,0 +1,21 @@
+import { createCallerFactory, router } from "../trpc/init.ts";
+import { modelRouter } from "./model.ts";
+import { endpointRouter } from "./endpoint.ts";
+import { tenantRouter } from "./tenant.ts";
+import { apiKeyRouter } from "./api-key.ts";
+import { userRouter } from "./user.ts";
+import { auditRouter } from "./audit.ts";
+import { clusterRouter } from "./cluster.ts";
+
+export const appRouter = router({
+  model: modelRouter,
+  endpoint: endpointRouter,
+  tenant: tenantRouter,
+  apiKey: apiKeyRouter,
+  user: userRouter,
+  audit: auditRouter,
+  cluster: clusterRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);

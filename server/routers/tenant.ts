@@ -1,0 +1,12 @@
+import { procedure, router, signedInProcedure } from "../trpc/init.ts";
+import { createTenantInput, tenantIdInput, updateTenantInput } from "../tenants/schemas.ts";
+import { createTenant, getTenant, listPricePlans, listTenants, updateTenant } from "../tenants/tenants.ts";
+
+export const tenantRouter = router({
+  list: procedure("tenant:read").query(({ ctx }) => listTenants(ctx)),
+  /** Any signed-in user may ask; the data layer answers NOT_FOUND for a tenant that is not theirs. */
+  get: signedInProcedure.input(tenantIdInput).query(({ ctx, input }) => getTenant({ db: ctx.db, actor: ctx.actor, id: input.id })),
+  create: procedure("tenant:write").input(createTenantInput).mutation(({ ctx, input }) => createTenant(ctx, input)),
+  update: procedure("tenant:write").input(updateTenantInput).mutation(({ ctx, input }) => updateTenant(ctx, input)),
+  pricePlans: procedure("priceplan:read").query(({ ctx }) => listPricePlans(ctx)),
+});

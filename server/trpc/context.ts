@@ -1,0 +1,22 @@
+import type { PrismaClient } from "../db/generated/client.ts";
+import type { Actor } from "../auth/actor.ts";
+
+export interface Context {
+  db: PrismaClient;
+  actor: Actor | null;
+  ip: string | null;
+}
+
+/** Loads the actor behind a session's user id; a deleted user or membership signs them out. */
+export async function loadActor(db: PrismaClient, userId: string | null | undefined): Promise<Actor | null> {
+  if (!userId) return null;
+  const user = await db.user.findUnique({ where: { id: userId }, include: { membership: true } });
+  if (!user?.membership) return null;
+  return {
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.membership.role,
+    tenantId: user.membership.tenantId,
+  };
+}
