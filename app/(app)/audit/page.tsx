@@ -1,0 +1,12 @@
+import { Guarded } from "@/components/shell/guarded";
+import { AuditPage } from "@/components/audit/audit-page";
+
+export const metadata = { title: "Audit log" };
+
+export default function Page() {
+  return (
+    <Guarded permission="audit:read" what="the audit log">
+      <AuditPage />
+    </Guarded>
+  );
+}

@@ -1,0 +1,16 @@
+import { Guarded } from "@/components/shell/guarded";
+import { EndpointDetail } from "@/components/endpoints/endpoint-detail";
+import { requireActor } from "@/server/auth/page-guard";
+import { can } from "@/server/auth/permissions";
+
+export const metadata = { title: "Endpoint" };
+
+export default async function Page({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const actor = await requireActor();
+  return (
+    <Guarded permission="endpoint:read" what="endpoints">
+      <EndpointDetail id={id} canWrite={can(actor.role, "endpoint:write")} />
+    </Guarded>
+  );
+}

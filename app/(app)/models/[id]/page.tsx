@@ -1,0 +1,16 @@
+import { Guarded } from "@/components/shell/guarded";
+import { ModelDetail } from "@/components/models/model-detail";
+import { requireActor } from "@/server/auth/page-guard";
+import { can } from "@/server/auth/permissions";
+
+export const metadata = { title: "Model" };
+
+export default async function Page({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const actor = await requireActor();
+  return (
+    <Guarded permission="model:read" what="the model registry">
+      <ModelDetail id={id} canWrite={can(actor.role, "model:write")} />
+    </Guarded>
+  );
+}

@@ -1,0 +1,15 @@
+import { Guarded } from "@/components/shell/guarded";
+import { ModelsPage } from "@/components/models/models-page";
+import { requireActor } from "@/server/auth/page-guard";
+import { can } from "@/server/auth/permissions";
+
+export const metadata = { title: "Models" };
+
+export default async function Page() {
+  const actor = await requireActor();
+  return (
+    <Guarded permission="model:read" what="the model registry">
+      <ModelsPage canWrite={can(actor.role, "model:write")} />
+    </Guarded>
+  );
+}

@@ -1,0 +1,14 @@
+import { TenantDetail } from "@/components/tenants/tenant-detail";
+import { NotAllowed } from "@/components/shell/not-allowed";
+import { requireActor } from "@/server/auth/page-guard";
+import { can } from "@/server/auth/permissions";
+
+export const metadata = { title: "Tenant" };
+
+export default async function Page({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const actor = await requireActor();
+  // Staff see every tenant; a tenant user only its own (others are "not found" in the data layer).
+  if (!can(actor.role, "tenant:read") && actor.tenantId !== id) return <NotAllowed what="another tenant's page" />;
+  return <TenantDetail id={id} canReadKeys={can(actor.role, "apikey:read")} canWriteKeys={can(actor.role, "apikey:write")} />;
+}

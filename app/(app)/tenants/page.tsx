@@ -1,0 +1,15 @@
+import { Guarded } from "@/components/shell/guarded";
+import { TenantsPage } from "@/components/tenants/tenants-page";
+import { requireActor } from "@/server/auth/page-guard";
+import { can } from "@/server/auth/permissions";
+
+export const metadata = { title: "Tenants" };
+
+export default async function Page() {
+  const actor = await requireActor();
+  return (
+    <Guarded permission="tenant:read" what="the tenant list">
+      <TenantsPage canWrite={can(actor.role, "tenant:write")} />
+    </Guarded>
+  );
+}

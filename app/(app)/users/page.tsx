@@ -1,0 +1,12 @@
+import { Guarded } from "@/components/shell/guarded";
+import { UsersPage } from "@/components/users/users-page";
+
+export const metadata = { title: "Users & roles" };
+
+export default function Page() {
+  return (
+    <Guarded permission="user:read" what="users and roles">
+      <UsersPage />
+    </Guarded>
+  );
+}

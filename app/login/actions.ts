@@ -1,0 +1,29 @@
+"use server";
+
+import { AuthError, CredentialsSignin } from "next-auth";
+import { signIn, signOut } from "@/server/auth/next-auth";
+
+export interface LoginState {
+  error: string | null;
+  email: string;
+}
+
+export async function loginAction(_prev: LoginState, form: FormData): Promise<LoginState> {
+  const email = String(form.get("email") ?? "");
+  const password = String(form.get("password") ?? "");
+  if (!email || !password) return { error: "Enter your e-mail and password.", email };
+  try {
+    await signIn("credentials", { email, password, redirectTo: "/" });
+    return { error: null, email };
+  } catch (e) {
+    if (e instanceof CredentialsSignin && e.code === "throttled") {
+      return { error: "Too many failed attempts for this e-mail. Wait a little and try again.", email };
+    }
+    if (e instanceof AuthError) return { error: "Wrong e-mail or password.", email };
+    throw e; // the redirect after a successful sign-in travels as an exception
+  }
+}
+
+export async function logoutAction() {
+  await signOut({ redirectTo: "/login" });
+}

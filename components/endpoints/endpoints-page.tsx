@@ -1,0 +1,198 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTRPC } from "@/components/trpc/client";
+import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { Empty, Field, Loading } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toast";
+import { WeightsBar } from "./weights-bar";
+
+const ENGINES = ["vllm", "tensorrt_llm", "triton", "onnxruntime", "openvino"] as const;
+
+export function EndpointsPage({ canWrite }: { canWrite: boolean }) {
+  const trpc = useTRPC();
+  const endpoints = useQuery(trpc.endpoint.list.queryOptions());
+  const [creating, setCreating] = useState(false);
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Endpoints</h1>
+          <p>The names clients call (the API&apos;s <code>model</code>), and the versions that answer them.</p>
+        </div>
+        {canWrite && !creating && (
+          <button className="primary" onClick={() => setCreating(true)}>
+            New endpoint
+          </button>
+        )}
+      </div>
+      {creating && <CreateEndpointForm onDone={() => setCreating(false)} />}
+      <div className="panel">
+        {endpoints.isPending ? (
+          <Loading what="endpoints" />
+        ) : !endpoints.data?.length ? (
+          <Empty title="No endpoints yet">{canWrite ? "Create one with “New endpoint”: pick a model version and a node pool." : "An operator creates endpoints here."}</Empty>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th>Endpoint</th>
+                <th>API name</th>
+                <th>Model</th>
+                <th>Node pool</th>
+                <th>Traffic split</th>
+                <th>SLO</th>
+              </tr>
+            </thead>
+            <tbody>
+              {endpoints.data.map((e) => (
+                <tr key={e.id}>
+                  <td>
+                    <Link href={`/endpoints/${e.id}`}>{e.name}</Link>
+                  </td>
+                  <td>
+                    <code>{e.slug}</code>
+                  </td>
+                  <td>{e.model.name}</td>
+                  <td>
+                    {e.nodePool.name} <span className="badge">{e.nodePool.region}</span>
+                  </td>
+                  <td>
+                    <WeightsBar versions={e.versions.map((v) => ({ id: v.id, label: v.modelVersion.version, weight: v.weight }))} />
+                    <span className="muted">{e.versions.filter((v) => v.weight > 0).map((v) => `${v.modelVersion.version} ${v.weight}%`).join(" · ")}</span>
+                  </td>
+                  <td className="muted">
+                    {e.sloAvailabilityPct.toString()}% · p99 {e.sloP99LatencyMs} ms{e.sloTtftMs ? ` · TTFT ${e.sloTtftMs} ms` : ""}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </>
+  );
+}
+
+function CreateEndpointForm({ onDone }: { onDone: () => void }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const models = useQuery(trpc.model.list.queryOptions());
+  const pools = useQuery(trpc.cluster.nodePools.queryOptions());
+  const [f, setF] = useState({ name: "", slug: "", modelId: "", modelVersionId: "", engine: "vllm", nodePoolId: "", avail: "99.9", p99: "2000", ttft: "", region: "", sticky: false });
+  const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
+  const create = useMutation(
+    trpc.endpoint.create.mutationOptions({
+      meta: { handlesErrors: true },
+      onSuccess: async (ep) => {
+        await qc.invalidateQueries({ queryKey: trpc.endpoint.pathKey() });
+        toast.success(`Endpoint ${ep.name} created`);
+        onDone();
+      },
+    }),
+  );
+  const errors = fieldErrorsOf(create.error);
+  const versions = models.data?.find((m) => m.id === f.modelId)?.versions ?? [];
+  return (
+    <div className="panel">
+      <h2>New endpoint</h2>
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate({
+            name: f.name,
+            slug: f.slug,
+            modelId: f.modelId,
+            modelVersionId: f.modelVersionId,
+            engine: f.engine as (typeof ENGINES)[number],
+            nodePoolId: f.nodePoolId,
+            sloAvailabilityPct: Number(f.avail),
+            sloP99LatencyMs: Number(f.p99),
+            sloTtftMs: f.ttft ? Number(f.ttft) : null,
+            regionConstraint: f.region || null,
+            stickySessions: f.sticky,
+          });
+        }}
+      >
+        {create.error && <div className="form-error">{formErrorOf(create.error)}</div>}
+        <div className="form-row">
+          <Field id="ep-name" label="Name" errors={errors.name}>
+            <input id="ep-name" value={f.name} onChange={set("name")} aria-invalid={!!errors.name} />
+          </Field>
+          <Field id="ep-slug" label="API name (slug)" hint="Clients pass it as model, like chat-large" errors={errors.slug}>
+            <input id="ep-slug" value={f.slug} onChange={set("slug")} aria-invalid={!!errors.slug} />
+          </Field>
+        </div>
+        <div className="form-row">
+          <Field id="ep-model" label="Model" errors={errors.modelId}>
+            <select id="ep-model" value={f.modelId} onChange={(e) => setF({ ...f, modelId: e.target.value, modelVersionId: "" })} aria-invalid={!!errors.modelId}>
+              <option value="">Choose a model…</option>
+              {models.data?.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field id="ep-version" label="First version (takes 100%)" errors={errors.modelVersionId}>
+            <select id="ep-version" value={f.modelVersionId} onChange={set("modelVersionId")} aria-invalid={!!errors.modelVersionId}>
+              <option value="">{f.modelId && !versions.length ? "This model has no version yet" : "Choose a version…"}</option>
+              {versions.map((v) => (
+                <option key={v.id} value={v.id}>
+                  {v.version} ({v.precision})
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field id="ep-engine" label="Serving engine" errors={errors.engine}>
+            <select id="ep-engine" value={f.engine} onChange={set("engine")}>
+              {ENGINES.map((x) => (
+                <option key={x}>{x}</option>
+              ))}
+            </select>
+          </Field>
+          <Field id="ep-pool" label="Node pool" errors={errors.nodePoolId}>
+            <select id="ep-pool" value={f.nodePoolId} onChange={set("nodePoolId")} aria-invalid={!!errors.nodePoolId}>
+              <option value="">Choose a pool…</option>
+              {pools.data?.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name} ({p.region}, {p.gpus ? `${p.gpus} GPUs` : "CPU only"})
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+        <div className="form-row">
+          <Field id="ep-avail" label="Availability SLO (%)" errors={errors.sloAvailabilityPct}>
+            <input id="ep-avail" inputMode="decimal" value={f.avail} onChange={set("avail")} aria-invalid={!!errors.sloAvailabilityPct} />
+          </Field>
+          <Field id="ep-p99" label="p99 latency SLO (ms)" errors={errors.sloP99LatencyMs}>
+            <input id="ep-p99" inputMode="numeric" value={f.p99} onChange={set("p99")} aria-invalid={!!errors.sloP99LatencyMs} />
+          </Field>
+          <Field id="ep-ttft" label="TTFT SLO (ms)" hint="For LLMs; leave empty otherwise" errors={errors.sloTtftMs}>
+            <input id="ep-ttft" inputMode="numeric" value={f.ttft} onChange={set("ttft")} aria-invalid={!!errors.sloTtftMs} />
+          </Field>
+          <Field id="ep-region" label="Region constraint" hint="Optional, like tr- for Turkey only" errors={errors.regionConstraint}>
+            <input id="ep-region" value={f.region} onChange={set("region")} aria-invalid={!!errors.regionConstraint} />
+          </Field>
+        </div>
+        <label>
+          <input type="checkbox" checked={f.sticky} onChange={(e) => setF({ ...f, sticky: e.target.checked })} /> Sticky sessions (route a
+          caller to one version by its <code>user</code> field or <code>X-Kule-Session</code> header)
+        </label>
+        <div className="actions">
+          <button className="primary" type="submit" disabled={create.isPending}>
+            Create endpoint
+          </button>
+          <button type="button" onClick={onDone}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

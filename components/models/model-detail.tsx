@@ -1,0 +1,175 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTRPC } from "@/components/trpc/client";
+import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { Empty, Field, Loading } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toast";
+import { formatDateTime, formatGB, formatParams, gbToBytes } from "@/components/ui/format";
+
+const FORMATS = ["vllm", "tensorrt_llm", "onnx", "triton", "torchscript"] as const;
+const PRECISIONS = ["fp32", "bf16", "fp16", "fp8", "int8", "int4"] as const;
+
+export function ModelDetail({ id, canWrite }: { id: string; canWrite: boolean }) {
+  const trpc = useTRPC();
+  const model = useQuery(trpc.model.get.queryOptions({ id }));
+  const [adding, setAdding] = useState(false);
+  if (model.isPending) return <Loading what="the model" />;
+  if (!model.data) return <Empty title="Model not found"><Link href="/models">Back to models</Link></Empty>;
+  const m = model.data;
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>{m.name}</h1>
+          <p>
+            <span className="badge">{m.task}</span> {m.description}
+          </p>
+        </div>
+        {canWrite && !adding && (
+          <button className="primary" onClick={() => setAdding(true)}>
+            Add version
+          </button>
+        )}
+      </div>
+      {adding && <AddVersionForm modelId={m.id} onDone={() => setAdding(false)} />}
+      <div className="panel">
+        <h2>Versions</h2>
+        {!m.versions.length ? (
+          <Empty title="No versions yet">Add the first one to deploy it to an endpoint.</Empty>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th>Version</th>
+                <th>Format</th>
+                <th>Precision</th>
+                <th>Parameters</th>
+                <th>Weights</th>
+                <th>Min GPU memory</th>
+                <th>Artifact</th>
+                <th>Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {m.versions.map((v) => (
+                <tr key={v.id}>
+                  <td>
+                    <b>{v.version}</b>
+                  </td>
+                  <td>{v.format}</td>
+                  <td>{v.precision}</td>
+                  <td>{formatParams(v.parameterCount)}</td>
+                  <td>{formatGB(v.weightBytes)}</td>
+                  <td>{formatGB(v.minGpuMemoryBytes)}</td>
+                  <td className="mono">{v.artifactUri}</td>
+                  <td>{formatDateTime(v.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+      <div className="panel">
+        <h2>Served by</h2>
+        {m.endpoints.length ? (
+          <ul>
+            {m.endpoints.map((e) => (
+              <li key={e.id}>
+                <Link href={`/endpoints/${e.id}`}>{e.name}</Link> <code>{e.slug}</code>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <Empty title="No endpoint serves this model">Create an endpoint for it on the Endpoints page.</Empty>
+        )}
+      </div>
+    </>
+  );
+}
+
+function AddVersionForm({ modelId, onDone }: { modelId: string; onDone: () => void }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [f, setF] = useState({ version: "", artifactUri: "", format: "vllm", precision: "fp16", parameterCount: "", weightGb: "", minGpuGb: "" });
+  const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
+  const add = useMutation(
+    trpc.model.addVersion.mutationOptions({
+      meta: { handlesErrors: true },
+      onSuccess: async (v) => {
+        await qc.invalidateQueries({ queryKey: trpc.model.pathKey() });
+        toast.success(`Version ${v.version} added`);
+        onDone();
+      },
+    }),
+  );
+  const errors = fieldErrorsOf(add.error);
+  return (
+    <div className="panel">
+      <h2>Add a version</h2>
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          add.mutate({
+            modelId,
+            version: f.version,
+            artifactUri: f.artifactUri,
+            format: f.format as (typeof FORMATS)[number],
+            precision: f.precision as (typeof PRECISIONS)[number],
+            parameterCount: f.parameterCount.replace(/[_,\s]/g, ""),
+            // Sizes are typed in GB; an unparsable one is sent as-is so the server names the field.
+            weightBytes: gbToBytes(f.weightGb) ?? f.weightGb,
+            minGpuMemoryBytes: gbToBytes(f.minGpuGb) ?? f.minGpuGb,
+          });
+        }}
+      >
+        {add.error && <div className="form-error">{formErrorOf(add.error)}</div>}
+        <div className="form-row">
+          <Field id="v-version" label="Version" hint="Like 1.1" errors={errors.version}>
+            <input id="v-version" value={f.version} onChange={set("version")} aria-invalid={!!errors.version} />
+          </Field>
+          <Field id="v-format" label="Format" errors={errors.format}>
+            <select id="v-format" value={f.format} onChange={set("format")}>
+              {FORMATS.map((x) => (
+                <option key={x}>{x}</option>
+              ))}
+            </select>
+          </Field>
+          <Field id="v-precision" label="Precision" errors={errors.precision}>
+            <select id="v-precision" value={f.precision} onChange={set("precision")}>
+              {PRECISIONS.map((x) => (
+                <option key={x}>{x}</option>
+              ))}
+            </select>
+          </Field>
+        </div>
+        <Field id="v-artifact" label="Artifact URI" hint="s3://, gs://, hf://, oci:// or https://" errors={errors.artifactUri}>
+          <input id="v-artifact" value={f.artifactUri} onChange={set("artifactUri")} aria-invalid={!!errors.artifactUri} />
+        </Field>
+        <div className="form-row">
+          <Field id="v-params" label="Parameter count" hint="Whole number, like 8030000000" errors={errors.parameterCount}>
+            <input id="v-params" inputMode="numeric" value={f.parameterCount} onChange={set("parameterCount")} aria-invalid={!!errors.parameterCount} />
+          </Field>
+          <Field id="v-weights" label="Weights (GB)" errors={errors.weightBytes}>
+            <input id="v-weights" inputMode="decimal" value={f.weightGb} onChange={set("weightGb")} aria-invalid={!!errors.weightBytes} />
+          </Field>
+          <Field id="v-mingpu" label="Minimum GPU memory (GB)" hint="Weights plus the smallest useful KV cache" errors={errors.minGpuMemoryBytes}>
+            <input id="v-mingpu" inputMode="decimal" value={f.minGpuGb} onChange={set("minGpuGb")} aria-invalid={!!errors.minGpuMemoryBytes} />
+          </Field>
+        </div>
+        <div className="actions">
+          <button className="primary" type="submit" disabled={add.isPending}>
+            Add version
+          </button>
+          <button type="button" onClick={onDone}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

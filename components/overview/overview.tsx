@@ -1,0 +1,128 @@
+"use client";
+
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { useTRPC } from "@/components/trpc/client";
+import { Empty, Loading } from "@/components/ui/field";
+
+export function StaffOverview({ canSeeEndpoints }: { canSeeEndpoints: boolean }) {
+  const trpc = useTRPC();
+  const pools = useQuery(trpc.cluster.nodePools.queryOptions());
+  const endpoints = useQuery(trpc.endpoint.list.queryOptions(undefined, { enabled: canSeeEndpoints }));
+  const totals = (pools.data ?? []).reduce((t, p) => ({ nodes: t.nodes + p.nodes, ready: t.ready + p.readyNodes, gpus: t.gpus + p.gpus }), { nodes: 0, ready: 0, gpus: 0 });
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Overview</h1>
+          <p>The cluster and what it serves.</p>
+        </div>
+      </div>
+      <div className="stats">
+        <div className="stat">
+          <b>{pools.data?.length ?? "…"}</b>
+          <span>node pools</span>
+        </div>
+        <div className="stat">
+          <b>
+            {totals.ready}/{totals.nodes}
+          </b>
+          <span>nodes ready</span>
+        </div>
+        <div className="stat">
+          <b>{totals.gpus}</b>
+          <span>GPUs</span>
+        </div>
+        {canSeeEndpoints && (
+          <div className="stat">
+            <b>{endpoints.data?.length ?? "…"}</b>
+            <span>endpoints</span>
+          </div>
+        )}
+      </div>
+      <div className="panel">
+        <h2>Node pools</h2>
+        {pools.isPending ? (
+          <Loading what="node pools" />
+        ) : !pools.data?.length ? (
+          <Empty title="No cluster yet">Run <code>npm run db:seed</code> to load the reference cluster.</Empty>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th>Pool</th>
+                <th>Region</th>
+                <th>Nodes</th>
+                <th>GPUs</th>
+              </tr>
+            </thead>
+            <tbody>
+              {pools.data.map((p) => (
+                <tr key={p.id}>
+                  <td>{p.name}</td>
+                  <td>
+                    <span className={`badge ${p.region.startsWith("tr-") ? "badge-kvkk" : ""}`}>{p.region}</span>
+                  </td>
+                  <td>
+                    {p.readyNodes}/{p.nodes} ready
+                  </td>
+                  <td>{p.gpus ? `${p.gpus} × ${p.gpuModels.join(", ")}` : <span className="muted">CPU only</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </>
+  );
+}
+
+export function TenantOverview({ tenantId }: { tenantId: string }) {
+  const trpc = useTRPC();
+  const tenant = useQuery(trpc.tenant.get.queryOptions({ id: tenantId }));
+  const catalog = useQuery(trpc.endpoint.catalog.queryOptions());
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>{tenant.data?.name ?? "Your tenant"}</h1>
+          <p>{tenant.data?.kvkk ? "KVKK: your calls are served only from Turkish regions." : "Your models, keys and usage."}</p>
+        </div>
+        <Link className="button primary" href="/keys">
+          Manage API keys
+        </Link>
+      </div>
+      <div className="panel">
+        <h2>Models you can call</h2>
+        {catalog.isPending ? (
+          <Loading what="models" />
+        ) : !catalog.data?.length ? (
+          <Empty title="No endpoints yet">Your operator has not published any model yet.</Empty>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th>Endpoint</th>
+                <th>
+                  API <code>model</code>
+                </th>
+                <th>Task</th>
+              </tr>
+            </thead>
+            <tbody>
+              {catalog.data.map((e) => (
+                <tr key={e.id}>
+                  <td>{e.name}</td>
+                  <td>
+                    <code>{e.slug}</code>
+                  </td>
+                  <td>{e.model.task}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </>
+  );
+}

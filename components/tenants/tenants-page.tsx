@@ -1,0 +1,155 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTRPC } from "@/components/trpc/client";
+import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { Empty, Field, Loading } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toast";
+
+export function TenantsPage({ canWrite }: { canWrite: boolean }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const tenants = useQuery(trpc.tenant.list.queryOptions());
+  const [creating, setCreating] = useState(false);
+  const update = useMutation(
+    trpc.tenant.update.mutationOptions({ onSuccess: () => qc.invalidateQueries({ queryKey: trpc.tenant.list.queryKey() }) }),
+  );
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Tenants</h1>
+          <p>Companies that call the models with their API keys. KVKK tenants are served only from Turkish regions.</p>
+        </div>
+        {canWrite && !creating && (
+          <button className="primary" onClick={() => setCreating(true)}>
+            New tenant
+          </button>
+        )}
+      </div>
+      {creating && <CreateTenantForm onDone={() => setCreating(false)} />}
+      <div className="panel">
+        {tenants.isPending ? (
+          <Loading what="tenants" />
+        ) : !tenants.data?.length ? (
+          <Empty title="No tenants yet">{canWrite ? "Create one with “New tenant”, then give it an API key." : "An admin creates tenants."}</Empty>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th>Tenant</th>
+                <th>Slug</th>
+                <th>Data residency</th>
+                <th>Status</th>
+                <th>Price plan</th>
+                <th>Active keys</th>
+                <th>Users</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tenants.data.map((t) => (
+                <tr key={t.id}>
+                  <td>
+                    <Link href={`/tenants/${t.id}`}>{t.name}</Link>
+                  </td>
+                  <td>
+                    <code>{t.slug}</code>
+                  </td>
+                  <td>
+                    {canWrite ? (
+                      <label>
+                        <input
+                          type="checkbox"
+                          checked={t.kvkk}
+                          disabled={update.isPending}
+                          onChange={(e) => update.mutate({ id: t.id, kvkk: e.target.checked })}
+                          aria-label={`KVKK for ${t.name}`}
+                        />{" "}
+                        {t.kvkk ? <span className="badge badge-kvkk">KVKK · Turkey only</span> : <span className="muted">anywhere</span>}
+                      </label>
+                    ) : t.kvkk ? (
+                      <span className="badge badge-kvkk">KVKK · Turkey only</span>
+                    ) : (
+                      <span className="muted">anywhere</span>
+                    )}
+                  </td>
+                  <td>
+                    <span className={`badge ${t.status === "active" ? "badge-ok" : "badge-danger"}`}>{t.status}</span>
+                  </td>
+                  <td>{t.pricePlan?.name ?? <span className="muted">none</span>}</td>
+                  <td>{t._count.apiKeys}</td>
+                  <td>{t._count.memberships}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </>
+  );
+}
+
+function CreateTenantForm({ onDone }: { onDone: () => void }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const plans = useQuery(trpc.tenant.pricePlans.queryOptions());
+  const [f, setF] = useState({ name: "", slug: "", kvkk: false, pricePlanId: "" });
+  const create = useMutation(
+    trpc.tenant.create.mutationOptions({
+      meta: { handlesErrors: true },
+      onSuccess: async (t) => {
+        await qc.invalidateQueries({ queryKey: trpc.tenant.list.queryKey() });
+        toast.success(`Tenant ${t.name} created`);
+        onDone();
+      },
+    }),
+  );
+  const errors = fieldErrorsOf(create.error);
+  return (
+    <div className="panel">
+      <h2>New tenant</h2>
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate({ name: f.name, slug: f.slug, kvkk: f.kvkk, pricePlanId: f.pricePlanId || null });
+        }}
+      >
+        {create.error && <div className="form-error">{formErrorOf(create.error)}</div>}
+        <div className="form-row">
+          <Field id="t-name" label="Name" errors={errors.name}>
+            <input id="t-name" value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} aria-invalid={!!errors.name} />
+          </Field>
+          <Field id="t-slug" label="Slug" hint="Like anadolu-bank" errors={errors.slug}>
+            <input id="t-slug" value={f.slug} onChange={(e) => setF({ ...f, slug: e.target.value })} aria-invalid={!!errors.slug} />
+          </Field>
+          <Field id="t-plan" label="Price plan" errors={errors.pricePlanId}>
+            <select id="t-plan" value={f.pricePlanId} onChange={(e) => setF({ ...f, pricePlanId: e.target.value })}>
+              <option value="">None yet</option>
+              {plans.data?.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+        <label>
+          <input type="checkbox" checked={f.kvkk} onChange={(e) => setF({ ...f, kvkk: e.target.checked })} /> KVKK: this tenant&apos;s calls and
+          data must stay in Turkey
+        </label>
+        <div className="actions">
+          <button className="primary" type="submit" disabled={create.isPending}>
+            Create tenant
+          </button>
+          <button type="button" onClick={onDone}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import { TRPCClientError } from "@trpc/client";
+
+export type FieldErrors = Record<string, string[] | undefined>;
+
+/** The per-field messages a procedure's zod schema (or domain check) returned, for forms. */
+export function fieldErrorsOf(error: unknown): FieldErrors {
+  if (!(error instanceof TRPCClientError)) return {};
+  return ((error.data as { fieldErrors?: FieldErrors } | undefined)?.fieldErrors ?? {}) as FieldErrors;
+}
+
+/** A message for the form as a whole, when the error is not about one field. */
+export function formErrorOf(error: unknown): string | null {
+  if (!error) return null;
+  const fields = fieldErrorsOf(error);
+  if (Object.keys(fields).length > 0) return "Please correct the fields marked below.";
+  return error instanceof Error ? error.message : "Something went wrong.";
+}
