@@ -8,6 +8,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
@@ -22,7 +23,7 @@ type Engine = Awaited<ReturnType<typeof import("@prisma/schema-engine-wasm").Sch
 
 async function loadEngine(databaseUrl: string): Promise<Engine> {
   // The package imports its .wasm as an ES module, which Node 20 cannot; instantiate it by hand.
-  const pkgDir = path.dirname(fileURLToPath(import.meta.resolve("@prisma/schema-engine-wasm")));
+  const pkgDir = path.dirname(createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm"));
   const bg = await import(pathToFileURL(path.join(pkgDir, "schema_engine_bg.js")).href);
   const bytes = fs.readFileSync(path.join(pkgDir, "schema_engine_bg.wasm"));
   const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": bg });

@@ -1,0 +1,187 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { TRPCError } from "@trpc/server";
+import { appRouter } from "./root.ts";
+import { caller, makeActor, makeEndpoint, makeModelWithVersions, makeNodePool, makeTenant, testDb, uid } from "../test/harness.ts";
+import type { Actor } from "../auth/actor.ts";
+import type { Role } from "../db/generated/enums.ts";
+import { newApiKeySecret } from "../auth/api-key-secret.ts";
+
+type Fixtures = {
+  tenantId: string;
+  otherTenantId: string;
+  endpointId: string;
+  endpointRevision: () => Promise<number>;
+  endpointVersionId: string;
+  modelId: string;
+  modelVersionId: string;
+  spareModelVersionId: () => Promise<string>;
+  nodePoolId: string;
+  keyId: () => Promise<string>;
+  userId: string;
+};
+
+type Case = { input: (f: Fixtures, actor: Actor) => Promise<unknown> | unknown; allowed: Role[] };
+
+/**
+ * Every procedure with who may call it, written out here rather than read from the permission
+ * table, so a change to the table that widens access fails this test.
+ */
+const MATRIX: Record<string, Case> = {
+  "model.list": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "model.get": { input: (f) => ({ id: f.modelId }), allowed: ["admin", "operator", "auditor"] },
+  "model.create": { input: () => ({ name: `m-${uid()}`, task: "llm" }), allowed: ["admin", "operator"] },
+  "model.addVersion": {
+    input: (f) => ({
+      modelId: f.modelId,
+      version: `2.${uid()}`,
+      artifactUri: "s3://m/x",
+      format: "vllm",
+      precision: "fp8",
+      parameterCount: "1000",
+      weightBytes: "1000",
+      minGpuMemoryBytes: "2000",
+    }),
+    allowed: ["admin", "operator"],
+  },
+  "endpoint.list": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "endpoint.catalog": { input: () => undefined, allowed: ["admin", "operator", "tenant"] },
+  "endpoint.get": { input: (f) => ({ id: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
+  "endpoint.create": {
+    input: (f) => ({
+      name: "Matrix endpoint",
+      slug: `mx-${uid()}`,
+      modelId: f.modelId,
+      modelVersionId: f.modelVersionId,
+      engine: "vllm",
+      nodePoolId: f.nodePoolId,
+      sloAvailabilityPct: 99.9,
+      sloP99LatencyMs: 1000,
+    }),
+    allowed: ["admin", "operator"],
+  },
+  "endpoint.addVersion": {
+    input: async (f) => ({ endpointId: f.endpointId, modelVersionId: await f.spareModelVersionId(), expectedRevision: await f.endpointRevision() }),
+    allowed: ["admin", "operator"],
+  },
+  "endpoint.setWeights": {
+    input: async (f) => ({ endpointId: f.endpointId, expectedRevision: await f.endpointRevision(), weights: [{ endpointVersionId: f.endpointVersionId, weight: 100 }] }),
+    allowed: ["admin", "operator"],
+  },
+  "tenant.list": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  // Everyone signed in may ask for a tenant; a tenant user gets only its own (see cross-tenant cases).
+  "tenant.get": { input: (f, a) => ({ id: a.tenantId ?? f.tenantId }), allowed: ["admin", "operator", "auditor", "tenant"] },
+  "tenant.create": { input: () => ({ name: "Matrix tenant", slug: `mt-${uid()}` }), allowed: ["admin"] },
+  "tenant.update": { input: (f) => ({ id: f.otherTenantId, kvkk: true }), allowed: ["admin"] },
+  "tenant.pricePlans": { input: () => undefined, allowed: ["admin", "operator"] },
+  "apiKey.list": { input: (f, a) => ({ tenantId: a.tenantId ?? f.tenantId }), allowed: ["admin", "operator", "tenant"] },
+  "apiKey.create": { input: (f, a) => ({ tenantId: a.tenantId ?? f.tenantId, name: "matrix key" }), allowed: ["admin", "tenant"] },
+  "apiKey.revoke": { input: async (f) => ({ id: await f.keyId() }), allowed: ["admin", "tenant"] },
+  "user.me": { input: () => undefined, allowed: ["admin", "operator", "auditor", "tenant"] },
+  "user.list": { input: () => undefined, allowed: ["admin"] },
+  "user.create": { input: () => ({ email: `u-${uid()}@test.local`, name: "Matrix user", password: "long-enough-password", role: "auditor" }), allowed: ["admin"] },
+  "user.setRole": { input: (f) => ({ userId: f.userId, role: "auditor" }), allowed: ["admin"] },
+  "audit.list": { input: () => ({}), allowed: ["admin", "auditor"] },
+  "cluster.nodePools": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+};
+
+const ROLES: Role[] = ["admin", "operator", "auditor", "tenant"];
+let actors: Record<Role, Actor>;
+let fx: Fixtures;
+
+async function call(actor: Actor | null, path: string, input: unknown) {
+  const [ns, name] = path.split(".") as [string, string];
+  const c = caller(actor) as unknown as Record<string, Record<string, (i: unknown) => Promise<unknown>>>;
+  return c[ns]![name]!(input);
+}
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return "OK";
+  } catch (e) {
+    if (e instanceof TRPCError) return e.code;
+    throw e;
+  }
+}
+
+beforeAll(async () => {
+  const db = testDb();
+  const [tenant, other] = await Promise.all([makeTenant(), makeTenant()]);
+  actors = {
+    admin: await makeActor("admin"),
+    operator: await makeActor("operator"),
+    auditor: await makeActor("auditor"),
+    tenant: await makeActor("tenant", tenant.id),
+  };
+  const { endpoint, model, pool } = await makeEndpoint();
+  const target = await makeActor("operator");
+  fx = {
+    tenantId: tenant.id,
+    otherTenantId: other.id,
+    endpointId: endpoint.id,
+    endpointRevision: async () => (await db.endpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).revision,
+    endpointVersionId: endpoint.versions[0]!.id,
+    modelId: model.id,
+    modelVersionId: model.versions[0]!.id,
+    spareModelVersionId: async () =>
+      (
+        await db.modelVersion.create({
+          data: { modelId: model.id, version: `9.${uid()}`, artifactUri: "s3://m/y", format: "vllm", precision: "fp8", parameterCount: 1n, weightBytes: 1n, minGpuMemoryBytes: 1n },
+        })
+      ).id,
+    nodePoolId: pool.id,
+    keyId: async () => {
+      const { prefix, hash } = newApiKeySecret();
+      return (await db.apiKey.create({ data: { tenantId: tenant.id, name: "to revoke", prefix, secretHash: hash } })).id;
+    },
+    userId: target.userId,
+  };
+});
+
+describe("permission matrix", () => {
+  it("covers every procedure of the router", () => {
+    expect(Object.keys(appRouter._def.procedures).sort()).toEqual(Object.keys(MATRIX).sort());
+  });
+
+  for (const [path, c] of Object.entries(MATRIX)) {
+    it(`${path}: signed out is UNAUTHORIZED`, async () => {
+      expect(await codeOf(call(null, path, await c.input(fx, actors?.admin)))).toBe("UNAUTHORIZED");
+    });
+    for (const role of ROLES) {
+      const expected = c.allowed.includes(role) ? "OK" : "FORBIDDEN";
+      it(`${path} as ${role}: ${expected}`, async () => {
+        const actor = actors[role];
+        expect(await codeOf(call(actor, path, await c.input(fx, actor)))).toBe(expected);
+      });
+    }
+  }
+});
+
+describe("cross-tenant access is NOT_FOUND", () => {
+  it("a tenant user cannot read another tenant", async () => {
+    expect(await codeOf(caller(actors.tenant).tenant.get({ id: fx.otherTenantId }))).toBe("NOT_FOUND");
+  });
+
+  it("a tenant user cannot list, create or revoke another tenant's keys", async () => {
+    const t = caller(actors.tenant);
+    expect(await codeOf(t.apiKey.list({ tenantId: fx.otherTenantId }))).toBe("NOT_FOUND");
+    expect(await codeOf(t.apiKey.create({ tenantId: fx.otherTenantId, name: "sneaky" }))).toBe("NOT_FOUND");
+    const { prefix, hash } = newApiKeySecret();
+    const foreign = await testDb().apiKey.create({ data: { tenantId: fx.otherTenantId, name: "theirs", prefix, secretHash: hash } });
+    expect(await codeOf(t.apiKey.revoke({ id: foreign.id }))).toBe("NOT_FOUND");
+    expect((await testDb().apiKey.findUniqueOrThrow({ where: { id: foreign.id } })).revokedAt).toBeNull();
+  });
+
+  it("a tenant user listing keys without naming a tenant sees only its own", async () => {
+    const { prefix, hash } = newApiKeySecret();
+    await testDb().apiKey.create({ data: { tenantId: fx.otherTenantId, name: "theirs", prefix, secretHash: hash } });
+    const keys = await caller(actors.tenant).apiKey.list({});
+    expect(keys.length).toBeGreaterThan(0);
+    expect(new Set(keys.map((k) => k.tenantId))).toEqual(new Set([fx.tenantId]));
+  });
+
+  it("a key a tenant user creates always belongs to its own tenant", async () => {
+    const { key } = await caller(actors.tenant).apiKey.create({ name: "mine" });
+    expect(key.tenantId).toBe(fx.tenantId);
+  });
+});
