@@ -1,7 +1,7 @@
 import webVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-export default [
+const config = [
   ...webVitals,
   ...nextTs,
   {
@@ -18,3 +18,5 @@ export default [
     rules: { "no-restricted-syntax": "off" },
   },
 ];
+
+export default config;

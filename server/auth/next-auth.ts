@@ -16,6 +16,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
   session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
   pages: { signIn: "/login" },
+  logger: {
+    // A wrong password is an answer, not a server error: keep it out of the error log.
+    error(e) {
+      if (e.name === "CredentialsSignin" || (e as { type?: string }).type === "CredentialsSignin") return;
+      console.error("[auth]", e);
+    },
+  },
   providers: [
     Credentials({
       credentials: { email: { label: "E-mail" }, password: { label: "Password", type: "password" } },

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { TRPCError } from "@trpc/server";
 import { appRouter } from "./root.ts";
-import { caller, makeActor, makeEndpoint, makeModelWithVersions, makeNodePool, makeTenant, testDb, uid } from "../test/harness.ts";
+import { caller, makeActor, makeEndpoint, makeTenant, testDb, uid } from "../test/harness.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Role } from "../db/generated/enums.ts";
 import { newApiKeySecret } from "../auth/api-key-secret.ts";

@@ -1,0 +1,90 @@
+/**
+ * `npm test`: typecheck, lint, unit, integration (against a real, migrated PostgreSQL: the
+ * server of DATABASE_URL, else the embedded one) and end-to-end in Chromium. Every run uses its
+ * own databases. The last line is the total, "N passed, N failed".
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { resolveDatabaseUrl } from "../server/db/url.ts";
+import { createDb } from "../server/db/client.ts";
+import { deployMigrations } from "./migrate.ts";
+import { seed } from "../prisma/seed.ts";
+import { createScratchDatabase, dropDatabase } from "./lib/database.ts";
+import { buildIfStale } from "./lib/build.ts";
+import { run } from "./lib/proc.ts";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kule-test-"));
+const totals = { passed: 0, failed: 0 };
+const only = process.argv[2]; // e.g. `npm test -- e2e` runs one stage
+
+function count(file: string, kind: "vitest" | "playwright") {
+  if (!fs.existsSync(file)) return;
+  const r = JSON.parse(fs.readFileSync(file, "utf8"));
+  if (kind === "vitest") {
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests;
+  } else {
+    totals.passed += r.stats.expected;
+    totals.failed += r.stats.unexpected + r.stats.flaky;
+  }
+}
+
+async function stage(name: string, fn: () => Promise<void>) {
+  if (only && only !== name) return;
+  const t0 = Date.now();
+  console.log(`\n━━ ${name} ━━`);
+  await fn();
+  console.log(`━━ ${name} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+async function vitest(project: string) {
+  const out = path.join(tmp, `${project}.json`);
+  try {
+    await run("npx", ["vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`]);
+  } finally {
+    count(out, "vitest");
+  }
+}
+
+async function e2e() {
+  const server = await resolveDatabaseUrl();
+  const url = await createScratchDatabase(server.url, "kule_e2e");
+  try {
+    await deployMigrations(url);
+    const db = createDb(url);
+    await seed(db);
+    await db.$disconnect();
+    await buildIfStale();
+    const out = path.join(tmp, "e2e.json");
+    try {
+      await run("npx", ["playwright", "test", "--reporter=list,json"], { ...process.env, KULE_E2E_DATABASE_URL: url, PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+    } finally {
+      count(out, "playwright");
+    }
+  } finally {
+    await dropDatabase(url);
+    await server.stop();
+  }
+}
+
+async function main() {
+  let failure: unknown = null;
+  const attempt = async (name: string, fn: () => Promise<void>) => {
+    try {
+      await stage(name, fn);
+    } catch (e) {
+      failure ??= e;
+      console.error(`✗ ${name}: ${e instanceof Error ? e.message : e}`);
+    }
+  };
+  await attempt("typecheck", () => run("npx", ["tsc", "--noEmit"]));
+  await attempt("lint", () => run("npx", ["eslint", ".", "--max-warnings", "0"]));
+  await attempt("unit", () => vitest("unit"));
+  await attempt("integration", () => vitest("integration"));
+  await attempt("e2e", e2e);
+  console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
+  if (failure || totals.failed > 0) process.exit(1);
+}
+
+void main();
