@@ -9,13 +9,16 @@ import { deployMigrations } from "./migrate.ts";
 import { seed } from "../prisma/seed.ts";
 import { authSecret } from "./lib/auth-secret.ts";
 import { buildIfStale } from "./lib/build.ts";
-import { start, waitForHttp } from "./lib/proc.ts";
+import { portFree, start, waitForHttp } from "./lib/proc.ts";
 
 const dataDir = process.env.KULE_DATA_DIR ?? ".data";
 const port = Number(process.env.PORT ?? 3000);
 
 async function main() {
   const t0 = Date.now();
+  if (!(await portFree(port))) {
+    throw new Error(`Port ${port} is already in use (another Kule?). Stop what listens there, or start with PORT=${port + 1} npm run demo.`);
+  }
   const database = await resolveDatabaseUrl();
   console.log(database.embedded ? `Embedded PostgreSQL running (${new URL(database.url).host}).` : "Using DATABASE_URL.");
   const applied = await deployMigrations(database.url);
@@ -26,7 +29,8 @@ async function main() {
 
   await buildIfStale();
   const env = { ...process.env, DATABASE_URL: database.url, AUTH_SECRET: authSecret(dataDir), PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" };
-  const app = start("app", "npx", ["next", "start", "-p", String(port), "-H", "127.0.0.1"], env);
+  // Next's own binary, not npx: a signal to it then reaches the server itself.
+  const app = start("app", process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], env);
   const children = [app];
 
   let stopping = false;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
 
 /** Runs a command to completion with inherited output; rejects with its exit code. */
 export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -39,4 +40,13 @@ export async function waitForHttp(url: string, timeoutMs: number): Promise<void>
       await new Promise((r) => setTimeout(r, 300));
     }
   }
+}
+
+/** True when nothing listens on 127.0.0.1:port. */
+export function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+  });
 }
