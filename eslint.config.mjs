@@ -14,6 +14,16 @@ const config = [
     },
   },
   {
+    // The browser never imports server code: components take server modules' types only.
+    files: ["components/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["@/server/*", "**/server/*"], message: "Client code may import only types from server/.", allowTypeImports: true }] },
+      ],
+    },
+  },
+  {
     files: ["server/env.ts", "scripts/**", "e2e/**", "tests/**", "*.config.ts", "*.config.mjs", "bench/**", "prisma/**"],
     rules: { "no-restricted-syntax": "off" },
   },

@@ -1,4 +1,4 @@
-import { Guarded } from "@/components/shell/guarded";
+import { Guarded } from "@/app/(app)/guarded";
 import { AuditPage } from "@/components/audit/audit-page";
 
 export const metadata = { title: "Audit log" };

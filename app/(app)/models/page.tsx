@@ -1,4 +1,4 @@
-import { Guarded } from "@/components/shell/guarded";
+import { Guarded } from "@/app/(app)/guarded";
 import { ModelsPage } from "@/components/models/models-page";
 import { requireActor } from "@/server/auth/page-guard";
 import { can } from "@/server/auth/permissions";

@@ -1,4 +1,4 @@
-import { Guarded } from "@/components/shell/guarded";
+import { Guarded } from "@/app/(app)/guarded";
 import { UsersPage } from "@/components/users/users-page";
 
 export const metadata = { title: "Users & roles" };

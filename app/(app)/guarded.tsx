@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { requireActor } from "@/server/auth/page-guard";
 import { can, type Permission } from "@/server/auth/permissions";
-import { NotAllowed } from "./not-allowed";
+import { NotAllowed } from "@/components/shell/not-allowed";
 
 /** Renders the page only for roles holding `permission`; others see a clear "not allowed". */
 export async function Guarded({ permission, what, children }: { permission: Permission; what: string; children: ReactNode }) {
