@@ -8,7 +8,17 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["server/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"], exclude: ["**/*.int.test.ts"], environment: "node" },
+        test: {
+          name: "unit",
+          include: ["server/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "**/*.cluster.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        resolve: { alias },
+        // The simulator, the drivers and a real Prometheus, over real sockets on 127.0.0.1.
+        test: { name: "cluster", include: ["server/**/*.cluster.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 60_000 },
       },
       {
         resolve: { alias },

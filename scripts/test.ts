@@ -81,6 +81,7 @@ async function main() {
   await attempt("typecheck", () => run("npx", ["tsc", "--noEmit"]));
   await attempt("lint", () => run("npx", ["eslint", ".", "--max-warnings", "0"]));
   await attempt("unit", () => vitest("unit"));
+  await attempt("cluster", () => vitest("cluster"));
   await attempt("integration", () => vitest("integration"));
   await attempt("e2e", e2e);
   console.log(`\n${totals.passed} passed, ${totals.failed} failed`);

@@ -12,6 +12,14 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Failed sign-ins per e-mail before each new attempt is slowed down. */
   KULE_LOGIN_FREE_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+  /** The simulator's control API port, and the cluster (by name in the database) it plays. */
+  KULE_SIM_PORT: z.coerce.number().int().min(1).max(65535).default(7400),
+  KULE_SIM_URL: z.url().default("http://127.0.0.1:7400"),
+  KULE_SIM_CLUSTER: z.string().default("kule-sim"),
+  /** How fast simulated replicas load weights (bytes/s): 8 GB at 4 GB/s is a 2 s cold start. */
+  KULE_SIM_STORAGE_BANDWIDTH: z.coerce.number().positive().default(4e9),
+  /** Multiplies every simulated latency; 0 answers at once (benchmarks). */
+  KULE_SIM_LATENCY_SCALE: z.coerce.number().min(0).max(100).default(1),
 });
 
 export type Env = z.infer<typeof schema>;
