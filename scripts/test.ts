@@ -1,5 +1,6 @@
 /**
- * `npm test`: typecheck, lint, unit, integration (against a real, migrated PostgreSQL: the
+ * `npm test`: typecheck, lint, Prometheus rule tests (promtool), unit, cluster (the simulator,
+ * the drivers and a real Prometheus), integration (against a real, migrated PostgreSQL: the
  * server of DATABASE_URL, else the embedded one) and end-to-end in Chromium. Every run uses its
  * own databases. The last line is the total, "N passed, N failed".
  */
@@ -13,6 +14,7 @@ import { seed } from "../prisma/seed.ts";
 import { createScratchDatabase, dropDatabase } from "./lib/database.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { run } from "./lib/proc.ts";
+import { promtoolTestRules } from "./lib/prometheus.ts";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kule-test-"));
 const totals = { passed: 0, failed: 0 };
@@ -80,6 +82,7 @@ async function main() {
   };
   await attempt("typecheck", () => run("npx", ["tsc", "--noEmit"]));
   await attempt("lint", () => run("npx", ["eslint", ".", "--max-warnings", "0"]));
+  await attempt("rules", async () => promtoolTestRules());
   await attempt("unit", () => vitest("unit"));
   await attempt("cluster", () => vitest("cluster"));
   await attempt("integration", () => vitest("integration"));

@@ -69,8 +69,12 @@ export interface TopologyGpu {
   xid: number;
 }
 
-/** Where a replica runs: a whole GPU, one MIG instance of it, or a CPU node. */
-export type Device = { kind: "gpu"; gpuUuid: string } | { kind: "mig"; gpuUuid: string; startSlot: number } | { kind: "cpu"; hostname: string };
+/** Where a replica runs: a whole GPU, one MIG instance of it, a CPU node, or a server Kule does not run. */
+export type Device =
+  | { kind: "gpu"; gpuUuid: string }
+  | { kind: "mig"; gpuUuid: string; startSlot: number }
+  | { kind: "cpu"; hostname: string }
+  | { kind: "external"; url: string; region: string };
 
 export interface ReplicaSpec {
   /** Kule's replica id, also the simulator's. */

@@ -125,6 +125,7 @@ export class SimCluster {
   /** Memory of the device a spec names, and where it is. */
   private resolveDevice(spec: ReplicaSpec): { node: SimNode; gpu: SimGpu | null; memoryBytes: number } {
     const d = spec.device;
+    if (d.kind === "external") throw new SimError(400, "The simulator runs replicas on its own devices; register external servers with the external driver");
     if (d.kind === "cpu") {
       const node = this.nodes.get(d.hostname);
       if (!node) throw new SimError(404, `No node ${d.hostname}`);
@@ -197,11 +198,18 @@ export class SimCluster {
     if (r.state === "ready") return r.status();
     if (r.state === "failed" || r.state === "stopped") throw new SimError(409, r.reason ?? `Replica is ${r.state}`);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => (off(), reject(new SimError(504, `Replica ${id} not ready after ${timeoutMs} ms`))), timeoutMs);
+      const timer = setTimeout(() => {
+        off();
+        reject(new SimError(504, `Replica ${id} not ready after ${timeoutMs} ms`));
+      }, timeoutMs);
       const off = this.subscribe((e) => {
         if (e.type !== "replica" || e.replica.id !== id) return;
-        if (e.replica.state === "ready") (clearTimeout(timer), off(), resolve(e.replica));
-        else if (e.replica.state === "failed" || e.replica.state === "stopped") (clearTimeout(timer), off(), reject(new SimError(409, e.replica.reason ?? `Replica is ${e.replica.state}`)));
+        const { state, reason } = e.replica;
+        if (state !== "ready" && state !== "failed" && state !== "stopped") return;
+        clearTimeout(timer);
+        off();
+        if (state === "ready") resolve(e.replica);
+        else reject(new SimError(409, reason ?? `Replica is ${state}`));
       });
     });
   }
@@ -230,7 +238,7 @@ export class SimCluster {
     if (!supportsMig(gpu.modelName)) throw new SimError(409, `${gpu.modelName} does not support MIG`);
     const errors = validateMigLayout(gpu.memoryBytes / GiB, layout);
     if (errors.length) throw new SimError(400, errors.join("; "));
-    const onGpu = [...this.replicas.values()].filter((r) => r.spec.device.kind !== "cpu" && r.spec.device.gpuUuid === gpuUuid && r.state !== "stopped" && r.state !== "failed");
+    const onGpu = [...this.replicas.values()].filter((r) => r.placement.gpuUuid === gpuUuid && r.state !== "stopped" && r.state !== "failed");
     if (onGpu.length) throw new SimError(409, `GPU ${gpu.index} of ${node.hostname} runs ${onGpu.length} replica(s): stop or drain them first (a layout change needs an idle GPU)`);
     gpu.migEnabled = layout.length > 0;
     gpu.mig = layout.map((m) => ({ ...m }));
@@ -423,6 +431,7 @@ function loadedShare(r: SimReplica): number {
 }
 
 function deviceKey(d: ReplicaSpec["device"]): string {
+  if (d.kind === "external") return `external:${d.url}`;
   return d.kind === "cpu" ? `cpu:${d.hostname}` : d.kind === "gpu" ? `gpu:${d.gpuUuid}` : `mig:${d.gpuUuid}:${d.startSlot}`;
 }
 
