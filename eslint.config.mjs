@@ -24,7 +24,7 @@ const config = [
     },
   },
   {
-    files: ["server/env.ts", "scripts/**", "e2e/**", "tests/**", "*.config.ts", "*.config.mjs", "bench/**", "prisma/**"],
+    files: ["server/env.ts", "instrumentation.ts", "scripts/**", "e2e/**", "tests/**", "*.config.ts", "*.config.mjs", "bench/**", "prisma/**"],
     rules: { "no-restricted-syntax": "off" },
   },
 ];

@@ -14,6 +14,8 @@ export const PERMISSIONS = {
   /** The endpoints a tenant can call, without their internals. */
   "catalog:read": ["admin", "operator", "tenant"],
   "cluster:read": ["admin", "operator", "auditor"],
+  /** Start and stop replicas, MIG layouts, cordon, and the simulator's faults. */
+  "cluster:write": ["admin", "operator"],
   "tenant:read": ["admin", "operator", "auditor"],
   "tenant:write": ["admin"],
   "apikey:read": ["admin", "operator", "tenant"],

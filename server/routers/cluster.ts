@@ -1,6 +1,17 @@
 import { procedure, router } from "../trpc/init.ts";
 import { listNodePools } from "../cluster/node-pools.ts";
+import { cordonInput, faultInput, migLayoutInput, registerExternalInput, startReplicaInput, stopReplicaInput } from "../cluster/schemas.ts";
+import { registerExternal, startReplica, stopReplica } from "../cluster/replicas.ts";
+import { applyMigLayout, clearFaults, clusterView, injectFault, setCordon } from "../cluster/operations.ts";
 
 export const clusterRouter = router({
   nodePools: procedure("cluster:read").query(({ ctx }) => listNodePools(ctx)),
+  view: procedure("cluster:read").query(({ ctx }) => clusterView(ctx)),
+  startReplica: procedure("cluster:write").input(startReplicaInput).mutation(({ ctx, input }) => startReplica(ctx, input)),
+  registerExternal: procedure("cluster:write").input(registerExternalInput).mutation(({ ctx, input }) => registerExternal(ctx, input)),
+  stopReplica: procedure("cluster:write").input(stopReplicaInput).mutation(({ ctx, input }) => stopReplica(ctx, input)),
+  applyMig: procedure("cluster:write").input(migLayoutInput).mutation(({ ctx, input }) => applyMigLayout(ctx, input)),
+  setCordon: procedure("cluster:write").input(cordonInput).mutation(({ ctx, input }) => setCordon(ctx, input)),
+  injectFault: procedure("cluster:write").input(faultInput).mutation(({ ctx, input }) => injectFault(ctx, input)),
+  clearFaults: procedure("cluster:write").mutation(({ ctx }) => clearFaults(ctx)),
 });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { TRPCError } from "@trpc/server";
 import { appRouter } from "./root.ts";
-import { caller, makeActor, makeEndpoint, makeTenant, testDb, uid } from "../test/harness.ts";
+import { caller, makeActor, makeEndpoint, makeModelWithVersions, makeTenant, testDb, uid } from "../test/harness.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Role } from "../db/generated/enums.ts";
 import { newApiKeySecret } from "../auth/api-key-secret.ts";
@@ -18,6 +18,11 @@ type Fixtures = {
   nodePoolId: string;
   keyId: () => Promise<string>;
   userId: string;
+  cpuVersionId: string;
+  cpuNodeId: string;
+  fraGpuId: string;
+  fraNodeId: string;
+  failedReplicaId: () => Promise<string>;
 };
 
 type Case = { input: (f: Fixtures, actor: Actor) => Promise<unknown> | unknown; allowed: Role[] };
@@ -82,8 +87,17 @@ const MATRIX: Record<string, Case> = {
   "user.setRole": { input: (f) => ({ userId: f.userId, role: "auditor" }), allowed: ["admin"] },
   "audit.list": { input: () => ({}), allowed: ["admin", "auditor"] },
   "cluster.nodePools": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "cluster.view": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "cluster.startReplica": { input: (f) => ({ endpointVersionId: f.cpuVersionId, device: { kind: "cpu", nodeId: f.cpuNodeId } }), allowed: ["admin", "operator"] },
+  "cluster.registerExternal": { input: (f) => ({ endpointVersionId: f.cpuVersionId, url: `http://127.0.0.1:${1000 + ++externalPort}`, region: "tr-ist" }), allowed: ["admin", "operator"] },
+  "cluster.stopReplica": { input: async (f) => ({ replicaId: await f.failedReplicaId() }), allowed: ["admin", "operator"] },
+  "cluster.applyMig": { input: (f) => ({ gpuId: f.fraGpuId, layout: [] }), allowed: ["admin", "operator"] },
+  "cluster.setCordon": { input: (f) => ({ nodeId: f.fraNodeId, cordoned: false }), allowed: ["admin", "operator"] },
+  "cluster.injectFault": { input: (f) => ({ type: "version-errors", endpointVersionId: f.cpuVersionId, share: 0 }), allowed: ["admin", "operator"] },
+  "cluster.clearFaults": { input: () => undefined, allowed: ["admin", "operator"] },
 };
 
+let externalPort = 0;
 const ROLES: Role[] = ["admin", "operator", "auditor", "tenant"];
 let actors: Record<Role, Actor>;
 let fx: Fixtures;
@@ -135,8 +149,39 @@ beforeAll(async () => {
       return (await db.apiKey.create({ data: { tenantId: tenant.id, name: "to revoke", prefix, secretHash: hash } })).id;
     },
     userId: target.userId,
+    ...(await simFixtures()),
   };
 });
+
+/** An endpoint on the CPU pool of the cluster the test simulator plays (see global-setup.ts). */
+async function simFixtures() {
+  const db = testDb();
+  const cpuNode = await db.node.findUniqueOrThrow({ where: { hostname: "cpu-1" } });
+  const fra = await db.node.findUniqueOrThrow({ where: { hostname: "fra-1" }, include: { gpus: true } });
+  const model = await makeModelWithVersions(["1.0"]);
+  const endpoint = await db.endpoint.create({
+    data: {
+      name: "Matrix CPU endpoint",
+      slug: `cpu-${uid()}`,
+      modelId: model.id,
+      engine: "onnxruntime",
+      nodePoolId: cpuNode.nodePoolId,
+      sloAvailabilityPct: "99.9",
+      sloP99LatencyMs: 300,
+      versions: { create: { modelVersionId: model.versions[0]!.id, weight: 100, state: "pending" } },
+    },
+    include: { versions: true },
+  });
+  const cpuVersionId = endpoint.versions[0]!.id;
+  return {
+    cpuVersionId,
+    cpuNodeId: cpuNode.id,
+    // GPU 1 of fra-1 is the matrix's own: other test files lay out MIG on GPU 0.
+    fraGpuId: fra.gpus.find((g) => g.index === 1)!.id,
+    fraNodeId: fra.id,
+    failedReplicaId: async () => (await db.replica.create({ data: { endpointVersionId: cpuVersionId, driver: "sim", region: "tr-ank", state: "failed", reason: "test" } })).id,
+  };
+}
 
 describe("permission matrix", () => {
   it("covers every procedure of the router", () => {

@@ -2,20 +2,37 @@ import type { TestProject } from "vitest/node";
 import { resolveDatabaseUrl } from "../db/url.ts";
 import { deployMigrations } from "../../scripts/migrate.ts";
 import { createScratchDatabase, dropDatabase } from "../../scripts/lib/database.ts";
+import { createDb } from "../db/client.ts";
+import { SimCluster } from "../cluster/sim/cluster.ts";
+import { startControlServer } from "../cluster/sim/control-server.ts";
+import { smallTopology } from "../cluster/sim/fixtures.ts";
+import { topologyToDb } from "../cluster/sim/topology-to-db.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
+    simUrl: string;
   }
 }
 
-/** One fresh, migrated database for this run on DATABASE_URL's server (or the embedded one). */
+/**
+ * One fresh, migrated database for this run on DATABASE_URL's server (or the embedded one), and
+ * a simulator playing the small test cluster, which is also written into that database.
+ */
 export default async function setup(project: TestProject) {
   const server = await resolveDatabaseUrl();
   const url = await createScratchDatabase(server.url, "kule_it");
   await deployMigrations(url);
+  const db = createDb(url);
+  await topologyToDb(db, "test-sim", smallTopology());
+  await db.$disconnect();
+  const cluster = new SimCluster(smallTopology(), { storageBandwidth: 40e9, latencyScale: 0.05 });
+  const sim = await startControlServer(cluster, 0);
   project.provide("databaseUrl", url);
+  project.provide("simUrl", sim.url);
   return async () => {
+    await cluster.shutdown();
+    await new Promise((r) => sim.server.close(r));
     await dropDatabase(url);
     await server.stop();
   };

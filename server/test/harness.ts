@@ -5,6 +5,9 @@ import type { PrismaClient } from "../db/generated/client.ts";
 import type { Role } from "../db/generated/enums.ts";
 import type { Actor } from "../auth/actor.ts";
 import { createCaller } from "../routers/root.ts";
+import { SimDriver } from "../cluster/sim-driver.ts";
+import { ExternalDriver } from "../cluster/external-driver.ts";
+import type { Drivers } from "../cluster/drivers.ts";
 
 let client: PrismaClient | null = null;
 
@@ -14,8 +17,16 @@ export function testDb(): PrismaClient {
   return client;
 }
 
+let drivers: Drivers | null = null;
+
+/** Drivers pointed at the run's simulator (see global-setup.ts). */
+export function testDrivers(): Drivers {
+  drivers ??= { sim: new SimDriver(inject("simUrl")), external: new ExternalDriver({ healthIntervalMs: 200, failuresBeforeDown: 2 }) };
+  return drivers;
+}
+
 export function caller(actor: Actor | null) {
-  return createCaller({ db: testDb(), actor, ip: "127.0.0.1" });
+  return createCaller({ db: testDb(), actor, ip: "127.0.0.1", drivers: testDrivers() });
 }
 
 export const uid = () => randomUUID().slice(0, 8);
@@ -105,7 +116,7 @@ export async function httpMutation(actor: Actor | null, path: string, input: unk
       body: JSON.stringify(superjson.serialize(input)),
     }),
     router: appRouter,
-    createContext: () => ({ db: testDb(), actor, ip: "127.0.0.1" }),
+    createContext: () => ({ db: testDb(), actor, ip: "127.0.0.1", drivers: testDrivers() }),
     onError: () => {},
   });
   const body = (await res.json()) as { error?: { json: { message: string; data: { code: string; fieldErrors: Record<string, string[]> | null } } } };

@@ -1,10 +1,12 @@
 import type { PrismaClient } from "../db/generated/client.ts";
 import type { Actor } from "../auth/actor.ts";
+import type { Drivers } from "../cluster/drivers.ts";
 
 export interface Context {
   db: PrismaClient;
   actor: Actor | null;
   ip: string | null;
+  drivers: Drivers;
 }
 
 /** Loads the actor behind a session's user id; a deleted user or membership signs them out. */

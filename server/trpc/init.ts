@@ -5,6 +5,7 @@ import type { Context } from "./context.ts";
 import { can, type Permission } from "../auth/permissions.ts";
 import { ConflictError, DomainError, ForbiddenError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { Prisma } from "../db/generated/client.ts";
+import { DriverError } from "../cluster/sim-driver.ts";
 
 export interface FieldErrors {
   [field: string]: string[] | undefined;
@@ -33,6 +34,10 @@ function toTRPCError(e: unknown): TRPCError {
   if (e instanceof ForbiddenError) return new TRPCError({ code: "FORBIDDEN", message: e.message, cause: e });
   if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") {
     return new TRPCError({ code: "CONFLICT", message: "That value is already taken.", cause: e });
+  }
+  if (e instanceof DriverError) {
+    const code = e.status === 404 ? "NOT_FOUND" : e.status === 409 ? "CONFLICT" : e.status === 400 ? "BAD_REQUEST" : e.status === 504 ? "GATEWAY_TIMEOUT" : "SERVICE_UNAVAILABLE";
+    return new TRPCError({ code, message: e.message, cause: e });
   }
   if (e instanceof DomainError) return new TRPCError({ code: "BAD_REQUEST", message: e.message, cause: e });
   console.error("[trpc] unexpected error", e);

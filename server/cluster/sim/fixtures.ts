@@ -28,7 +28,7 @@ export function smallTopology(): Topology {
         region: "tr-ist",
         nodes: [{ hostname: "vis-1", region: "tr-ist", status: "ready", cordoned: false, gpus: [{ index: 0, uuid: "GPU-vis-1-0", modelName: "NVIDIA L40S", memoryBytes: 48 * GiB, migEnabled: false, migInstances: [], xid: 0 }] }],
       },
-      { name: "fra", region: "eu-fra", nodes: [{ hostname: "fra-1", region: "eu-fra", status: "ready", cordoned: false, gpus: [h100("fra-1", 0)] }] },
+      { name: "fra", region: "eu-fra", nodes: [{ hostname: "fra-1", region: "eu-fra", status: "ready", cordoned: false, gpus: [h100("fra-1", 0), h100("fra-1", 1)] }] },
       { name: "cpu", region: "tr-ank", nodes: [{ hostname: "cpu-1", region: "tr-ank", status: "ready", cordoned: false, gpus: [] }] },
     ],
   };

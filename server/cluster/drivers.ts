@@ -1,0 +1,16 @@
+import { env } from "../env.ts";
+import { SimDriver } from "./sim-driver.ts";
+import { ExternalDriver } from "./external-driver.ts";
+
+/** The drivers a Kule process talks to. Passed in the request context so tests can point them elsewhere. */
+export interface Drivers {
+  sim: SimDriver;
+  external: ExternalDriver;
+}
+
+const g = globalThis as unknown as { kuleDrivers?: Drivers };
+
+export function appDrivers(): Drivers {
+  g.kuleDrivers ??= { sim: new SimDriver(env.KULE_SIM_URL), external: new ExternalDriver() };
+  return g.kuleDrivers;
+}

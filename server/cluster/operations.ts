@@ -1,0 +1,176 @@
+import type { PrismaClient } from "../db/generated/client.ts";
+import type { Actor } from "../auth/actor.ts";
+import type { Drivers } from "./drivers.ts";
+import { recordAudit } from "../audit/record.ts";
+import { InvalidInputError, NotFoundError } from "../errors.ts";
+import { migInstanceMemoryBytes, supportsMig, validateMigLayout } from "./mig.ts";
+import type { FaultInput, MigLayoutInput } from "./schemas.ts";
+import type { SimFault } from "./sim-driver.ts";
+
+interface Ctx {
+  db: PrismaClient;
+  actor: Actor;
+  ip: string | null;
+  drivers: Drivers;
+}
+
+const GiB = 2 ** 30;
+
+/**
+ * The cluster as the cluster page draws it: pools → nodes → GPUs → MIG instances, each with the
+ * replicas on it, plus what only the live driver knows (XID errors, injected faults). When the
+ * simulator does not answer, the database's view is returned with `driver.reachable = false`.
+ */
+export async function clusterView({ db, drivers }: { db: PrismaClient; drivers: Drivers }) {
+  const [pools, live, faults] = await Promise.all([
+    db.nodePool.findMany({
+      orderBy: [{ region: "desc" }, { name: "asc" }],
+      include: {
+        cluster: { select: { name: true, driver: true } },
+        nodes: {
+          orderBy: { hostname: "asc" },
+          include: {
+            gpus: { orderBy: { index: "asc" }, include: { migInstances: { orderBy: { startSlot: "asc" } } } },
+            replicas: { where: { state: { not: "stopped" } }, include: { endpointVersion: { include: { endpoint: { select: { slug: true, name: true } }, modelVersion: { select: { version: true } } } } } },
+          },
+        },
+      },
+    }),
+    drivers.sim.listTopology().catch(() => null),
+    drivers.sim.faults().catch(() => null),
+  ]);
+  const xids = new Map<string, number>();
+  for (const p of live?.pools ?? []) for (const n of p.nodes) for (const g of n.gpus) xids.set(g.uuid, g.xid);
+  return {
+    driver: { kind: "sim" as const, simulated: true, reachable: live !== null, url: drivers.sim.baseUrl },
+    faults,
+    pools: pools.map((p) => ({
+      id: p.id,
+      name: p.name,
+      region: p.region,
+      cluster: p.cluster.name,
+      nodes: p.nodes.map((n) => {
+        const replicaView = (r: (typeof n.replicas)[number]) => ({
+          id: r.id,
+          state: r.state,
+          reason: r.reason,
+          endpoint: r.endpointVersion.endpoint.slug,
+          endpointName: r.endpointVersion.endpoint.name,
+          version: r.endpointVersion.modelVersion.version,
+          expectedReadyAt: r.expectedReadyAt,
+          migStartSlot: r.migStartSlot,
+        });
+        return {
+          id: n.id,
+          hostname: n.hostname,
+          region: n.region,
+          status: n.status,
+          cordoned: n.cordoned,
+          cpuModel: n.cpuModel,
+          cpuCores: n.cpuCores,
+          cpuReplicas: n.replicas.filter((r) => !r.gpuId).map(replicaView),
+          gpus: n.gpus.map((g) => ({
+            id: g.id,
+            index: g.index,
+            uuid: g.uuid,
+            modelName: g.modelName,
+            memoryGiB: Number(g.memoryBytes) / GiB,
+            migEnabled: g.migEnabled,
+            migCapable: supportsMig(g.modelName),
+            xid: xids.get(g.uuid) ?? 0,
+            replicas: n.replicas.filter((r) => r.gpuId === g.id && r.migStartSlot === null).map(replicaView),
+            migInstances: g.migInstances.map((m) => ({
+              id: m.id,
+              profile: m.profile,
+              startSlot: m.startSlot,
+              memoryGiB: migInstanceMemoryBytes(Number(g.memoryBytes), m.profile) / GiB,
+              replicas: n.replicas.filter((r) => r.gpuId === g.id && r.migStartSlot === m.startSlot).map(replicaView),
+            })),
+          })),
+        };
+      }),
+    })),
+  };
+}
+
+/** Lays out MIG instances on an idle GPU (checked against NVIDIA's rules first) and records it. */
+export async function applyMigLayout(ctx: Ctx, input: MigLayoutInput) {
+  const gpu = await ctx.db.gpu.findUnique({ where: { id: input.gpuId }, include: { node: true, migInstances: true } });
+  if (!gpu) throw new NotFoundError("GPU");
+  if (!supportsMig(gpu.modelName)) throw new InvalidInputError("layout", `${gpu.modelName} does not support MIG`);
+  const problems = validateMigLayout(Number(gpu.memoryBytes) / GiB, input.layout);
+  if (problems.length) throw new InvalidInputError("layout", problems.join("; "));
+  const busy = await ctx.db.replica.count({ where: { gpuId: gpu.id, state: { in: ["pending", "loading", "ready", "draining"] } } });
+  if (busy) throw new InvalidInputError("layout", `GPU ${gpu.index} of ${gpu.node.hostname} runs ${busy} replica(s): stop or drain them first (a layout change needs an idle GPU)`);
+  await ctx.drivers.sim.applyMigLayout(gpu.uuid, input.layout);
+  return ctx.db.$transaction(async (tx) => {
+    await tx.migInstance.deleteMany({ where: { gpuId: gpu.id } });
+    await tx.migInstance.createMany({ data: input.layout.map((m) => ({ gpuId: gpu.id, profile: m.profile, startSlot: m.startSlot })) });
+    const after = await tx.gpu.update({ where: { id: gpu.id }, data: { migEnabled: input.layout.length > 0 }, include: { migInstances: true } });
+    await recordAudit(tx, {
+      actor: ctx.actor,
+      ip: ctx.ip,
+      action: "gpu.mig.apply",
+      targetType: "gpu",
+      targetId: gpu.id,
+      before: gpu.migInstances.map((m) => `${m.profile}@${m.startSlot}`),
+      after: input.layout.map((m) => `${m.profile}@${m.startSlot}`),
+    });
+    return after;
+  });
+}
+
+export async function setCordon(ctx: Ctx, input: { nodeId: string; cordoned: boolean }) {
+  const node = await ctx.db.node.findUnique({ where: { id: input.nodeId } });
+  if (!node) throw new NotFoundError("Node");
+  if (input.cordoned) await ctx.drivers.sim.cordon(node.hostname);
+  else await ctx.drivers.sim.uncordon(node.hostname);
+  return ctx.db.$transaction(async (tx) => {
+    const after = await tx.node.update({ where: { id: node.id }, data: { cordoned: input.cordoned } });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: input.cordoned ? "node.cordon" : "node.uncordon", targetType: "node", targetId: node.id, before: { cordoned: node.cordoned }, after: { cordoned: after.cordoned } });
+    return after;
+  });
+}
+
+/** Injects a simulator fault, named by Kule's ids; every injection is an audit event. */
+export async function injectFault(ctx: Ctx, input: FaultInput) {
+  let fault: SimFault;
+  switch (input.type) {
+    case "kill-replica":
+    case "slow-replica": {
+      const r = await ctx.db.replica.findUnique({ where: { id: input.replicaId } });
+      if (!r || r.driver !== "sim") throw new NotFoundError("Simulated replica");
+      fault = input.type === "kill-replica" ? { type: input.type, replicaId: r.id } : { type: input.type, replicaId: r.id, factor: input.factor };
+      break;
+    }
+    case "gpu-xid": {
+      const g = await ctx.db.gpu.findUnique({ where: { id: input.gpuId } });
+      if (!g) throw new NotFoundError("GPU");
+      fault = { type: "gpu-xid", gpuUuid: g.uuid, xid: input.xid };
+      break;
+    }
+    case "node-status": {
+      const n = await ctx.db.node.findUnique({ where: { id: input.nodeId } });
+      if (!n) throw new NotFoundError("Node");
+      fault = { type: "node-status", hostname: n.hostname, status: input.status };
+      await ctx.db.node.update({ where: { id: n.id }, data: { status: input.status } });
+      break;
+    }
+    case "version-errors": {
+      const v = await ctx.db.endpointVersion.findUnique({ where: { id: input.endpointVersionId } });
+      if (!v) throw new NotFoundError("Endpoint version");
+      fault = { type: "version-errors", versionId: v.id, share: input.share };
+      break;
+    }
+  }
+  await ctx.drivers.sim.injectFault(fault);
+  await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: `fault.${input.type}`, targetType: "simulator", targetId: null, after: input });
+  return { injected: input.type };
+}
+
+export async function clearFaults(ctx: Ctx) {
+  await ctx.drivers.sim.clearFaults();
+  await ctx.db.node.updateMany({ where: { status: "down" }, data: { status: "ready" } });
+  await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "fault.clear", targetType: "simulator" });
+  return { cleared: true };
+}

@@ -1,0 +1,178 @@
+import type { PrismaClient } from "../db/generated/client.ts";
+import type { DbTx } from "../db/client.ts";
+import type { Actor } from "../auth/actor.ts";
+import type { Drivers } from "./drivers.ts";
+import type { Device, ReplicaSpec, ReplicaStatus } from "./driver.ts";
+import { recordAudit } from "../audit/record.ts";
+import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
+import type { RegisterExternalInput, StartReplicaInput } from "./schemas.ts";
+import { migInstanceMemoryBytes } from "./mig.ts";
+
+interface Ctx {
+  db: PrismaClient;
+  actor: Actor;
+  ip: string | null;
+  drivers: Drivers;
+}
+
+const versionInclude = { endpoint: { include: { model: true, nodePool: true } }, modelVersion: true } as const;
+
+async function loadVersion(db: PrismaClient | DbTx, endpointVersionId: string) {
+  const v = await db.endpointVersion.findUnique({ where: { id: endpointVersionId }, include: versionInclude });
+  if (!v) throw new NotFoundError("Endpoint version");
+  if (v.state === "retired") throw new InvalidInputError("endpointVersionId", "this version is retired from the endpoint");
+  return v;
+}
+
+function specOf(replicaId: string, v: Awaited<ReturnType<typeof loadVersion>>, device: Device): ReplicaSpec {
+  return {
+    id: replicaId,
+    endpointSlug: v.endpoint.slug,
+    servedModelName: v.endpoint.model.name,
+    versionId: v.id,
+    versionLabel: v.modelVersion.version,
+    task: v.endpoint.model.task,
+    weightBytes: Number(v.modelVersion.weightBytes),
+    parameterCount: Number(v.modelVersion.parameterCount),
+    device,
+  };
+}
+
+/**
+ * Starts a replica of an endpoint's version on a device of the endpoint's node pool. The row is
+ * written first (pending), so the driver's events always find it; the audit event lands with it.
+ */
+export async function startReplica(ctx: Ctx, input: StartReplicaInput) {
+  const v = await loadVersion(ctx.db, input.endpointVersionId);
+  let device: Device;
+  let nodeId: string;
+  let gpuId: string | null = null;
+  let region: string;
+  if (input.device.kind === "cpu") {
+    const node = await ctx.db.node.findUnique({ where: { id: input.device.nodeId } });
+    if (!node || node.nodePoolId !== v.endpoint.nodePoolId) throw new InvalidInputError("device", `choose a node of the ${v.endpoint.nodePool.name} pool`);
+    device = { kind: "cpu", hostname: node.hostname };
+    nodeId = node.id;
+    region = node.region;
+  } else {
+    const gpu = await ctx.db.gpu.findUnique({ where: { id: input.device.gpuId }, include: { node: true, migInstances: true } });
+    if (!gpu || gpu.node.nodePoolId !== v.endpoint.nodePoolId) throw new InvalidInputError("device", `choose a GPU of the ${v.endpoint.nodePool.name} pool`);
+    if (input.device.kind === "mig") {
+      const slot = input.device.startSlot;
+      if (!gpu.migInstances.some((m) => m.startSlot === slot)) throw new InvalidInputError("device", `GPU ${gpu.index} of ${gpu.node.hostname} has no MIG instance at slot ${slot}`);
+      device = { kind: "mig", gpuUuid: gpu.uuid, startSlot: slot };
+    } else {
+      if (gpu.migEnabled) throw new InvalidInputError("device", `GPU ${gpu.index} of ${gpu.node.hostname} is in MIG mode: choose one of its instances`);
+      device = { kind: "gpu", gpuUuid: gpu.uuid };
+    }
+    nodeId = gpu.nodeId;
+    gpuId = gpu.id;
+    region = gpu.node.region;
+  }
+  const row = await ctx.db.$transaction(async (tx) => {
+    const r = await tx.replica.create({
+      data: { endpointVersionId: v.id, driver: "sim", nodeId, gpuId, migStartSlot: device.kind === "mig" ? device.startSlot : null, region, state: "pending", createdById: ctx.actor.userId },
+    });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "replica.start", targetType: "replica", targetId: r.id, after: { ...r, endpoint: v.endpoint.slug, version: v.modelVersion.version, device } });
+    return r;
+  });
+  try {
+    const status = await ctx.drivers.sim.startReplica(specOf(row.id, v, device));
+    await applyReplicaStatus(ctx.db, status);
+  } catch (e) {
+    await applyReplicaStatus(ctx.db, { id: row.id, state: "failed", reason: (e as Error).message, url: null, device, hostname: null, region, expectedReadyAt: null, inFlight: 0 });
+    throw e;
+  }
+  return ctx.db.replica.findUniqueOrThrow({ where: { id: row.id } });
+}
+
+/** Registers a server the user runs; Kule health-checks and routes to it but cannot start or stop it. */
+export async function registerExternal(ctx: Ctx, input: RegisterExternalInput) {
+  const v = await loadVersion(ctx.db, input.endpointVersionId);
+  const taken = await ctx.db.replica.findFirst({ where: { endpointVersionId: v.id, externalUrl: input.url, state: { notIn: ["stopped"] } } });
+  if (taken) throw new ConflictError(`${input.url} is already registered for this version.`, { field: "url" });
+  const row = await ctx.db.$transaction(async (tx) => {
+    const r = await tx.replica.create({ data: { endpointVersionId: v.id, driver: "external", externalUrl: input.url, region: input.region, state: "pending", createdById: ctx.actor.userId } });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "replica.register_external", targetType: "replica", targetId: r.id, after: r });
+    return r;
+  });
+  const status = await ctx.drivers.external.startReplica(specOf(row.id, v, { kind: "external", url: input.url, region: input.region }));
+  await applyReplicaStatus(ctx.db, status);
+  return ctx.db.replica.findUniqueOrThrow({ where: { id: row.id } });
+}
+
+export async function stopReplica(ctx: Ctx, input: { replicaId: string; drainSeconds: number }) {
+  const row = await ctx.db.replica.findUnique({ where: { id: input.replicaId } });
+  if (!row) throw new NotFoundError("Replica");
+  if (row.state === "stopped") return row;
+  const driver = row.driver === "external" ? ctx.drivers.external : ctx.drivers.sim;
+  // A replica that already failed may be unknown to the driver: stopping it only records the stop.
+  if (row.state !== "failed") await driver.stopReplica(row.id, { drainMs: input.drainSeconds * 1000 }).catch((e: { status?: number }) => {
+    if (e.status !== 404) throw e;
+  });
+  const after = await ctx.db.$transaction(async (tx) => {
+    const r = await tx.replica.update({ where: { id: row.id }, data: { state: "stopped", stoppedAt: new Date(), url: null } });
+    await refreshVersionState(tx, row.endpointVersionId);
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "replica.stop", targetType: "replica", targetId: row.id, before: row, after: r });
+    return r;
+  });
+  return after;
+}
+
+/** Records what a driver reports about a replica (events and reconciliation both land here). */
+export async function applyReplicaStatus(db: PrismaClient, s: ReplicaStatus): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const row = await tx.replica.findUnique({ where: { id: s.id } });
+    if (!row || row.state === "stopped") return;
+    await tx.replica.update({
+      where: { id: s.id },
+      data: {
+        state: s.state,
+        reason: s.reason,
+        url: s.state === "stopped" ? null : (s.url ?? row.url),
+        expectedReadyAt: s.expectedReadyAt ? new Date(s.expectedReadyAt) : null,
+        readyAt: s.state === "ready" && !row.readyAt ? new Date() : row.readyAt,
+        stoppedAt: s.state === "stopped" ? new Date() : row.stoppedAt,
+      },
+    });
+    await refreshVersionState(tx, row.endpointVersionId);
+  });
+}
+
+/**
+ * An endpoint version's state follows its replicas while it is being brought up or served:
+ * ready when one replica is, loading while one loads, failed when all failed. Draining and retired
+ * are set by rollouts and left alone.
+ */
+export async function refreshVersionState(tx: DbTx, endpointVersionId: string) {
+  const v = await tx.endpointVersion.findUnique({ where: { id: endpointVersionId }, include: { replicas: { where: { state: { not: "stopped" } }, select: { state: true } } } });
+  if (!v || v.state === "draining" || v.state === "retired") return;
+  const states = new Set(v.replicas.map((r) => r.state));
+  const next = states.has("ready") ? "ready" : states.has("loading") || states.has("pending") ? "loading" : states.has("failed") ? "failed" : v.weight > 0 ? v.state : "pending";
+  if (next !== v.state) await tx.endpointVersion.update({ where: { id: v.id }, data: { state: next } });
+}
+
+/**
+ * Brings the database in line with what the drivers report: after a restart of the app or of
+ * the simulator. Replicas the simulator no longer knows were lost with it.
+ */
+export async function reconcileReplicas(db: PrismaClient, drivers: Drivers): Promise<{ updated: number; lost: number }> {
+  const live = await drivers.sim.listReplicas();
+  const byId = new Map(live.map((r) => [r.id, r]));
+  const rows = await db.replica.findMany({ where: { driver: "sim", state: { in: ["pending", "loading", "ready", "draining"] } } });
+  let lost = 0;
+  for (const row of rows) {
+    const s = byId.get(row.id);
+    if (s) await applyReplicaStatus(db, s);
+    else {
+      lost++;
+      await applyReplicaStatus(db, { id: row.id, state: "failed", reason: "Lost: the cluster no longer runs this replica (the simulator restarted).", url: null, device: { kind: "cpu", hostname: "" }, hostname: null, region: row.region, expectedReadyAt: null, inFlight: 0 });
+    }
+  }
+  return { updated: rows.length - lost, lost };
+}
+
+/** Free memory of each device, as the placement view shows it (bytes). */
+export function deviceMemoryBytes(gpu: { memoryBytes: bigint }, migProfile?: string): number {
+  return migProfile ? migInstanceMemoryBytes(Number(gpu.memoryBytes), migProfile) : Number(gpu.memoryBytes);
+}

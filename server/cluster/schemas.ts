@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { id } from "../schemas/common.ts";
+
+export const deviceInput = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("gpu"), gpuId: id }),
+  z.object({ kind: z.literal("mig"), gpuId: id, startSlot: z.number().int().min(0).max(7) }),
+  z.object({ kind: z.literal("cpu"), nodeId: id }),
+]);
+
+export const startReplicaInput = z.object({ endpointVersionId: id, device: deviceInput });
+
+export const registerExternalInput = z.object({
+  endpointVersionId: id,
+  url: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, "a server URL such as http://10.0.0.5:8000")
+    .transform((u) => u.replace(/\/+$/, "")),
+  region: z.string().trim().regex(/^[a-z]{2}-[a-z]+$/, "a region such as tr-ist or eu-fra"),
+});
+
+export const stopReplicaInput = z.object({ replicaId: id, drainSeconds: z.number().int().min(0).max(3600).default(0) });
+
+export const migLayoutInput = z.object({
+  gpuId: id,
+  layout: z.array(z.object({ profile: z.string().regex(/^\dg\.\d+gb$/, "a MIG profile such as 3g.40gb"), startSlot: z.number().int().min(0).max(7) })).max(7),
+});
+
+export const cordonInput = z.object({ nodeId: id, cordoned: z.boolean() });
+
+export const faultInput = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("kill-replica"), replicaId: id }),
+  z.object({ type: z.literal("gpu-xid"), gpuId: id, xid: z.number().int().min(1).max(200).default(79) }),
+  z.object({ type: z.literal("node-status"), nodeId: id, status: z.enum(["down", "ready"]) }),
+  z.object({ type: z.literal("slow-replica"), replicaId: id, factor: z.number().min(1, "1 or more").max(100, "at most 100") }),
+  z.object({ type: z.literal("version-errors"), endpointVersionId: id, share: z.number().min(0, "0 to 1").max(1, "0 to 1") }),
+]);
+
+export type StartReplicaInput = z.infer<typeof startReplicaInput>;
+export type RegisterExternalInput = z.infer<typeof registerExternalInput>;
+export type MigLayoutInput = z.infer<typeof migLayoutInput>;
+export type FaultInput = z.infer<typeof faultInput>;
