@@ -1,8 +1,10 @@
 /**
  * `npm run demo`: everything on embedded defaults. Starts PostgreSQL (embedded unless
- * DATABASE_URL is set), migrates, seeds, builds when needed, starts the app and prints the URL,
- * the demo logins and each seeded tenant's API key.
+ * DATABASE_URL is set), migrates, seeds, starts the cluster simulator and Prometheus (when its
+ * binary is installed), builds when needed, starts the app, and prints the URLs, the demo logins
+ * and each seeded tenant's API key.
  */
+import type { ChildProcess } from "node:child_process";
 import { resolveDatabaseUrl } from "../server/db/url.ts";
 import { createDb } from "../server/db/client.ts";
 import { deployMigrations } from "./migrate.ts";
@@ -10,14 +12,22 @@ import { seed } from "../prisma/seed.ts";
 import { authSecret } from "./lib/auth-secret.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { portFree, start, waitForHttp } from "./lib/proc.ts";
+import { startPrometheus } from "./lib/prometheus.ts";
+import { startDemoReplicas } from "./lib/demo-replicas.ts";
+import { SimDriver } from "../server/cluster/sim-driver.ts";
+import { ExternalDriver } from "../server/cluster/external-driver.ts";
+import { reconcileReplicas } from "../server/cluster/replicas.ts";
 
 const dataDir = process.env.KULE_DATA_DIR ?? ".data";
 const port = Number(process.env.PORT ?? 3000);
+const simPort = Number(process.env.KULE_SIM_PORT ?? 7400);
+const promPort = Number(process.env.KULE_PROMETHEUS_PORT ?? 9090);
+let prometheus: Awaited<ReturnType<typeof startPrometheus>> = null;
 
 async function main() {
   const t0 = Date.now();
-  if (!(await portFree(port))) {
-    throw new Error(`Port ${port} is already in use (another Kule?). Stop what listens there, or start with PORT=${port + 1} npm run demo.`);
+  for (const [p, what] of [[port, "PORT"], [simPort, "KULE_SIM_PORT"], [promPort, "KULE_PROMETHEUS_PORT"]] as const) {
+    if (!(await portFree(p))) throw new Error(`Port ${p} is already in use (another Kule?). Stop what listens there, or start with ${what}=${p + 1} npm run demo.`);
   }
   const database = await resolveDatabaseUrl();
   console.log(database.embedded ? `Embedded PostgreSQL running (${new URL(database.url).host}).` : "Using DATABASE_URL.");
@@ -25,36 +35,54 @@ async function main() {
   if (applied.length) console.log(`Applied ${applied.length} migration(s).`);
   const db = createDb(database.url);
   const seeded = await seed(db);
-  await db.$disconnect();
 
-  await buildIfStale();
-  const env = { ...process.env, DATABASE_URL: database.url, AUTH_SECRET: authSecret(dataDir), PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" };
-  // Next's own binary, not npx: a signal to it then reaches the server itself.
-  const app = start("app", process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], env);
-  const children = [app];
-
+  const children: ChildProcess[] = [];
   let stopping = false;
-  const stop = async (code: number) => {
+  const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
     for (const c of children) c.kill("SIGTERM");
+    await prometheus?.stop();
     await database.stop();
     process.exit(code);
   };
-  process.on("SIGINT", () => void stop(0));
-  process.on("SIGTERM", () => void stop(0));
-  app.on("exit", (code) => {
-    if (!stopping) {
-      console.error(`The app exited (${code}).`);
-      void stop(1);
-    }
-  });
+  process.on("SIGINT", () => void stopAll(0));
+  process.on("SIGTERM", () => void stopAll(0));
+  const watch = (name: string, child: ChildProcess) => {
+    children.push(child);
+    child.on("exit", (code) => {
+      if (stopping) return;
+      console.error(`The ${name} exited (${code}).`);
+      void stopAll(1);
+    });
+  };
+
+  const env = { ...process.env, DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1", KULE_SIM_PORT: String(simPort), KULE_SIM_URL: `http://127.0.0.1:${simPort}` };
+  // The simulator plays the seeded cluster; tsx runs it from source.
+  watch("simulator", start("sim", process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/cluster/sim/main.ts"], env));
+  await waitForHttp(`${env.KULE_SIM_URL}/healthz`, 30_000);
+  const drivers = { sim: new SimDriver(env.KULE_SIM_URL), external: new ExternalDriver() };
+  await reconcileReplicas(db, drivers);
+  const replicas = await startDemoReplicas(db, drivers);
+  drivers.external.close();
+  await db.$disconnect();
+
+  prometheus = await startPrometheus({ dataDir, port: promPort, sdTargets: [{ job: "kule-sim", url: `${env.KULE_SIM_URL}/sd` }] });
+  const promUrl = prometheus?.url;
+
+  await buildIfStale();
+  const appEnv = { ...env, AUTH_SECRET: authSecret(dataDir), PORT: String(port), ...(promUrl ? { KULE_PROMETHEUS_URL: promUrl } : {}) };
+  // Next's own binary, not npx: a signal to it then reaches the server itself.
+  watch("app", start("app", process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], appEnv));
 
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/login`, 60_000);
   const pad = (s: string, n: number) => s.padEnd(n);
   console.log(`
 Kule is up in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${url}
+
+  simulated cluster  ${env.KULE_SIM_URL}  (replicas started: ${replicas.length ? replicas.join("; ") : "none needed"})
+  prometheus         ${promUrl ?? "off — install it to see live metrics: sudo apt-get install -y prometheus (Debian/Ubuntu) or brew install prometheus (macOS), then restart"}
 
 Sign in as:
 ${seeded.logins.map((l) => `  ${pad(l.role, 9)} ${pad(l.email, 32)} ${l.password}`).join("\n")}

@@ -20,6 +20,9 @@ const schema = z.object({
   KULE_SIM_STORAGE_BANDWIDTH: z.coerce.number().positive().default(4e9),
   /** Multiplies every simulated latency; 0 answers at once (benchmarks). */
   KULE_SIM_LATENCY_SCALE: z.coerce.number().min(0).max(100).default(1),
+  /** Prometheus Kule reads charts from; unset = metrics are off (the pages say how to turn them on). */
+  KULE_PROMETHEUS_URL: z.url().optional(),
+  KULE_PROMETHEUS_PORT: z.coerce.number().int().min(1).max(65535).default(9090),
 });
 
 export type Env = z.infer<typeof schema>;

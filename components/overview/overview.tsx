@@ -4,10 +4,13 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty, Loading } from "@/components/ui/field";
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/routers/root";
 
 export function StaffOverview({ canSeeEndpoints }: { canSeeEndpoints: boolean }) {
   const trpc = useTRPC();
   const pools = useQuery(trpc.cluster.nodePools.queryOptions());
+  const status = useQuery(trpc.system.status.queryOptions(undefined, { refetchInterval: 10_000 }));
   const endpoints = useQuery(trpc.endpoint.list.queryOptions(undefined, { enabled: canSeeEndpoints }));
   const totals = (pools.data ?? []).reduce((t, p) => ({ nodes: t.nodes + p.nodes, ready: t.ready + p.readyNodes, gpus: t.gpus + p.gpus }), { nodes: 0, ready: 0, gpus: 0 });
   return (
@@ -18,6 +21,7 @@ export function StaffOverview({ canSeeEndpoints }: { canSeeEndpoints: boolean })
           <p>The cluster and what it serves.</p>
         </div>
       </div>
+      {status.data && <SystemNotices status={status.data} />}
       <div className="stats">
         <div className="stat">
           <b>{pools.data?.length ?? "…"}</b>
@@ -73,6 +77,31 @@ export function StaffOverview({ canSeeEndpoints }: { canSeeEndpoints: boolean })
           </table>
         )}
       </div>
+    </>
+  );
+}
+
+type Status = inferRouterOutputs<AppRouter>["system"]["status"];
+
+/** Says plainly what is off and how to turn it on, rather than showing empty charts. */
+function SystemNotices({ status }: { status: Status }) {
+  return (
+    <>
+      <div className="notice" role="note">
+        This cluster is simulated: Kule&apos;s built-in simulator plays the seeded nodes and GPUs and speaks the real exporters&apos; metrics and serving
+        APIs. <Link href="/cluster">Open the cluster</Link>.
+      </div>
+      {!status.simulator.reachable && (
+        <div className="form-error" role="note" style={{ marginBottom: 18 }}>
+          The cluster simulator does not answer at {status.simulator.url}. Start it with <code>npm run sim</code> (or <code>npm run demo</code>).
+        </div>
+      )}
+      {!status.prometheus.reachable && (
+        <div className="form-error" role="note" style={{ marginBottom: 18 }} data-testid="metrics-off">
+          <b>Metrics are off</b>
+          {status.prometheus.configured ? `: Prometheus at ${status.prometheus.url} does not answer.` : ": no Prometheus is configured."} {status.prometheus.howTo}
+        </div>
+      )}
     </>
   );
 }

@@ -87,6 +87,7 @@ const MATRIX: Record<string, Case> = {
   "user.setRole": { input: (f) => ({ userId: f.userId, role: "auditor" }), allowed: ["admin"] },
   "audit.list": { input: () => ({}), allowed: ["admin", "auditor"] },
   "cluster.nodePools": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "system.status": { input: () => undefined, allowed: ["admin", "operator", "auditor", "tenant"] },
   "cluster.view": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
   "cluster.startReplica": { input: (f) => ({ endpointVersionId: f.cpuVersionId, device: { kind: "cpu", nodeId: f.cpuNodeId } }), allowed: ["admin", "operator"] },
   "cluster.registerExternal": { input: (f) => ({ endpointVersionId: f.cpuVersionId, url: `http://127.0.0.1:${1000 + ++externalPort}`, region: "tr-ist" }), allowed: ["admin", "operator"] },

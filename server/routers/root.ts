@@ -6,6 +6,7 @@ import { apiKeyRouter } from "./api-key.ts";
 import { userRouter } from "./user.ts";
 import { auditRouter } from "./audit.ts";
 import { clusterRouter } from "./cluster.ts";
+import { systemRouter } from "./system.ts";
 
 export const appRouter = router({
   model: modelRouter,
@@ -15,6 +16,7 @@ export const appRouter = router({
   user: userRouter,
   audit: auditRouter,
   cluster: clusterRouter,
+  system: systemRouter,
 });
 
 export type AppRouter = typeof appRouter;

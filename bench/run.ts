@@ -1,0 +1,11 @@
+/** `npm run bench`: every benchmark, each writing its figures to bench/results/<name>.json. */
+import { benchSim } from "./sim.ts";
+
+const only = process.argv[2];
+const benches: Record<string, () => Promise<void>> = { sim: benchSim };
+
+for (const [name, run] of Object.entries(benches)) {
+  if (only && only !== name) continue;
+  console.log(`\n── bench: ${name}`);
+  await run();
+}

@@ -1,0 +1,27 @@
+import type { PrismaClient } from "../../server/db/generated/client.ts";
+import type { Drivers } from "../../server/cluster/drivers.ts";
+import type { Actor } from "../../server/auth/actor.ts";
+import { freeDevices } from "../../server/cluster/placement.ts";
+import { startReplica } from "../../server/cluster/replicas.ts";
+
+/** Who the audit log shows for what the demo does by itself. */
+const DEMO: Actor = { userId: "system:demo", email: "demo@kule.local", name: "Kule demo start-up", role: "admin", tenantId: null };
+
+/**
+ * On a demo start the simulator is new and runs nothing: give every version that takes traffic
+ * one replica, so endpoints answer and charts move from the first minute.
+ */
+export async function startDemoReplicas(db: PrismaClient, drivers: Drivers): Promise<string[]> {
+  const versions = await db.endpointVersion.findMany({
+    where: { weight: { gt: 0 }, replicas: { none: { state: { in: ["pending", "loading", "ready", "draining"] } } } },
+    include: { endpoint: true, modelVersion: true },
+  });
+  const started: string[] = [];
+  for (const v of versions) {
+    const [place] = await freeDevices(db, v.endpoint.nodePoolId, Number(v.modelVersion.minGpuMemoryBytes));
+    if (!place) continue;
+    await startReplica({ db, actor: DEMO, ip: null, drivers }, { endpointVersionId: v.id, device: place.device });
+    started.push(`${v.endpoint.slug} ${v.modelVersion.version} on ${place.label}`);
+  }
+  return started;
+}
