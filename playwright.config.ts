@@ -3,6 +3,8 @@ import { defineConfig } from "@playwright/test";
 // `npm test` (scripts/test.ts) prepares a fresh seeded database and a production build, then
 // runs this with KULE_E2E_DATABASE_URL set. Debian's Chromium is used: never download a browser.
 const port = Number(process.env.KULE_E2E_PORT ?? 3100);
+const simPort = port + 1;
+const database = process.env.KULE_E2E_DATABASE_URL ?? "";
 
 export default defineConfig({
   testDir: "e2e",
@@ -22,15 +24,26 @@ export default defineConfig({
       args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },
-  webServer: {
-    command: `npx next start -p ${port} -H 127.0.0.1`,
-    url: `http://127.0.0.1:${port}/login`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      DATABASE_URL: process.env.KULE_E2E_DATABASE_URL ?? "",
-      AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret",
-      NEXT_TELEMETRY_DISABLED: "1",
+  webServer: [
+    {
+      // The simulated cluster, playing the seeded one with short cold starts.
+      command: "node node_modules/tsx/dist/cli.mjs server/cluster/sim/main.ts",
+      url: `http://127.0.0.1:${simPort}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { DATABASE_URL: database, KULE_SIM_PORT: String(simPort), KULE_SIM_STORAGE_BANDWIDTH: "20000000000", KULE_SIM_LATENCY_SCALE: "0.2" },
     },
-  },
+    {
+      command: `node node_modules/next/dist/bin/next start -p ${port} -H 127.0.0.1`,
+      url: `http://127.0.0.1:${port}/login`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        DATABASE_URL: database,
+        AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret",
+        NEXT_TELEMETRY_DISABLED: "1",
+        KULE_SIM_URL: `http://127.0.0.1:${simPort}`,
+      },
+    },
+  ],
 });

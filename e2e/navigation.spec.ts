@@ -2,9 +2,9 @@ import { expect, test } from "@playwright/test";
 import { LOGINS, signIn, type Who } from "./helpers";
 
 const NAV: Record<Exclude<Who, "otherTenant">, string[]> = {
-  admin: ["Overview", "Models", "Endpoints", "Tenants", "API keys", "Users & roles", "Audit log"],
-  operator: ["Overview", "Models", "Endpoints", "Tenants", "API keys"],
-  auditor: ["Overview", "Models", "Endpoints", "Tenants", "Audit log"],
+  admin: ["Overview", "Models", "Endpoints", "Cluster", "Tenants", "API keys", "Users & roles", "Audit log"],
+  operator: ["Overview", "Models", "Endpoints", "Cluster", "Tenants", "API keys"],
+  auditor: ["Overview", "Models", "Endpoints", "Cluster", "Tenants", "Audit log"],
   tenant: ["Overview", "API keys"],
 };
 

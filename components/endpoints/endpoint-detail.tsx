@@ -12,12 +12,14 @@ import { Empty, Loading } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { formatGB } from "@/components/ui/format";
 import { WeightsBar } from "./weights-bar";
+import { ReplicasPanel } from "./replicas-panel";
 
 const STATE_BADGE: Record<string, string> = { ready: "badge-ok", loading: "badge-warn", pending: "", draining: "badge-warn", failed: "badge-danger", retired: "" };
 
 export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean }) {
   const trpc = useTRPC();
-  const endpoint = useQuery(trpc.endpoint.get.queryOptions({ id }));
+  // Replicas load and fail on their own: keep the page live.
+  const endpoint = useQuery(trpc.endpoint.get.queryOptions({ id }, { refetchInterval: 2000 }));
   if (endpoint.isPending) return <Loading what="the endpoint" />;
   if (!endpoint.data) return <Empty title="Endpoint not found"><Link href="/endpoints">Back to endpoints</Link></Empty>;
   const e = endpoint.data;
@@ -52,6 +54,7 @@ export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean
         </div>
       </div>
       <WeightsEditor endpoint={e} canWrite={canWrite} />
+      <ReplicasPanel endpoint={e} canWrite={canWrite} />
       {canWrite && <AddVersion endpoint={e} />}
     </>
   );

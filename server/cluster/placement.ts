@@ -1,6 +1,7 @@
 import type { PrismaClient } from "../db/generated/client.ts";
 import { migInstanceMemoryBytes } from "./mig.ts";
 import type { StartReplicaInput } from "./schemas.ts";
+import { NotFoundError } from "../errors.ts";
 
 const ACTIVE = ["pending", "loading", "ready", "draining"] as const;
 
@@ -40,4 +41,12 @@ export async function freeDevices(db: PrismaClient, nodePoolId: string, minMemor
     }
   }
   return out.filter((p) => p.memoryBytes >= minMemoryBytes).sort((a, b) => a.memoryBytes - b.memoryBytes);
+}
+
+/** Devices of the endpoint's pool a version's replica fits on (its minimum GPU memory), smallest first. */
+export async function devicesForVersion(db: PrismaClient, endpointVersionId: string) {
+  const v = await db.endpointVersion.findUnique({ where: { id: endpointVersionId }, include: { endpoint: true, modelVersion: true } });
+  if (!v) throw new NotFoundError("Endpoint version");
+  const minMemoryBytes = Number(v.modelVersion.minGpuMemoryBytes);
+  return { minMemoryBytes, devices: await freeDevices(db, v.endpoint.nodePoolId, minMemoryBytes) };
 }

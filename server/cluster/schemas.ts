@@ -40,3 +40,5 @@ export type StartReplicaInput = z.infer<typeof startReplicaInput>;
 export type RegisterExternalInput = z.infer<typeof registerExternalInput>;
 export type MigLayoutInput = z.infer<typeof migLayoutInput>;
 export type FaultInput = z.infer<typeof faultInput>;
+
+export const freeDevicesInput = z.object({ endpointVersionId: id });

@@ -16,7 +16,14 @@ const detailInclude = {
   nodePool: { select: { id: true, name: true, region: true } },
   versions: {
     orderBy: { createdAt: "asc" },
-    include: { modelVersion: { select: { id: true, version: true, precision: true, format: true, weightBytes: true } } },
+    include: {
+      modelVersion: { select: { id: true, version: true, precision: true, format: true, weightBytes: true, minGpuMemoryBytes: true } },
+      replicas: {
+        where: { state: { not: "stopped" } },
+        orderBy: { createdAt: "asc" },
+        select: { id: true, driver: true, state: true, reason: true, region: true, externalUrl: true, expectedReadyAt: true, migStartSlot: true, node: { select: { hostname: true } }, gpu: { select: { index: true } } },
+      },
+    },
   },
 } as const;
 

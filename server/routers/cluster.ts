@@ -1,12 +1,14 @@
 import { procedure, router } from "../trpc/init.ts";
 import { listNodePools } from "../cluster/node-pools.ts";
-import { cordonInput, faultInput, migLayoutInput, registerExternalInput, startReplicaInput, stopReplicaInput } from "../cluster/schemas.ts";
+import { cordonInput, faultInput, freeDevicesInput, migLayoutInput, registerExternalInput, startReplicaInput, stopReplicaInput } from "../cluster/schemas.ts";
 import { registerExternal, startReplica, stopReplica } from "../cluster/replicas.ts";
 import { applyMigLayout, clearFaults, clusterView, injectFault, setCordon } from "../cluster/operations.ts";
+import { devicesForVersion } from "../cluster/placement.ts";
 
 export const clusterRouter = router({
   nodePools: procedure("cluster:read").query(({ ctx }) => listNodePools(ctx)),
   view: procedure("cluster:read").query(({ ctx }) => clusterView(ctx)),
+  freeDevices: procedure("cluster:write").input(freeDevicesInput).query(({ ctx, input }) => devicesForVersion(ctx.db, input.endpointVersionId)),
   startReplica: procedure("cluster:write").input(startReplicaInput).mutation(({ ctx, input }) => startReplica(ctx, input)),
   registerExternal: procedure("cluster:write").input(registerExternalInput).mutation(({ ctx, input }) => registerExternal(ctx, input)),
   stopReplica: procedure("cluster:write").input(stopReplicaInput).mutation(({ ctx, input }) => stopReplica(ctx, input)),

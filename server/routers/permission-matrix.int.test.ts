@@ -89,6 +89,7 @@ const MATRIX: Record<string, Case> = {
   "cluster.nodePools": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
   "system.status": { input: () => undefined, allowed: ["admin", "operator", "auditor", "tenant"] },
   "cluster.view": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "cluster.freeDevices": { input: (f) => ({ endpointVersionId: f.cpuVersionId }), allowed: ["admin", "operator"] },
   "cluster.startReplica": { input: (f) => ({ endpointVersionId: f.cpuVersionId, device: { kind: "cpu", nodeId: f.cpuNodeId } }), allowed: ["admin", "operator"] },
   "cluster.registerExternal": { input: (f) => ({ endpointVersionId: f.cpuVersionId, url: `http://127.0.0.1:${1000 + ++externalPort}`, region: "tr-ist" }), allowed: ["admin", "operator"] },
   "cluster.stopReplica": { input: async (f) => ({ replicaId: await f.failedReplicaId() }), allowed: ["admin", "operator"] },

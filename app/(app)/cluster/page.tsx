@@ -1,0 +1,15 @@
+import { Guarded } from "@/app/(app)/guarded";
+import { ClusterPage } from "@/components/cluster/cluster-page";
+import { requireActor } from "@/server/auth/page-guard";
+import { can } from "@/server/auth/permissions";
+
+export const metadata = { title: "Cluster" };
+
+export default async function Page() {
+  const actor = await requireActor();
+  return (
+    <Guarded permission="cluster:read" what="the cluster">
+      <ClusterPage canWrite={can(actor.role, "cluster:write")} />
+    </Guarded>
+  );
+}

@@ -1,0 +1,83 @@
+"use client";
+
+import { useState } from "react";
+import { MigEditor } from "./mig-editor";
+import { MIG_SLOTS, memorySlotsOf } from "./mig";
+import { ReplicaLine } from "./replica-line";
+import { useClusterActions } from "./use-cluster-actions";
+import type { GpuView, NodeView } from "./types";
+import styles from "./cluster.module.css";
+
+const gib = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(1)} GiB`;
+
+/** One GPU: model, memory, XID, its MIG slots and the replicas on it, with the operator's actions. */
+export function GpuCard({ gpu, node, canWrite }: { gpu: GpuView; node: NodeView; canWrite: boolean }) {
+  const { fault, busy } = useClusterActions();
+  const [editing, setEditing] = useState(false);
+  const label = `GPU ${gpu.index} of ${node.hostname}`;
+  const migReplicas = gpu.migInstances.flatMap((m) => m.replicas.map((r) => ({ r, where: `${m.profile}@${m.startSlot}` })));
+  return (
+    <div role="group" aria-label={label} className={`${styles.gpu} ${gpu.xid > 0 ? styles.gpuXid : ""}`}>
+      <div className={styles.gpuHead}>
+        <b>GPU {gpu.index}</b>
+        <span className="muted">
+          {gpu.modelName} · {gib(gpu.memoryGiB)}
+        </span>
+        {gpu.xid > 0 && <span className="badge badge-danger">XID {gpu.xid}</span>}
+      </div>
+      {gpu.migInstances.length > 0 ? <MigBar gpu={gpu} /> : gpu.migCapable && <small className="muted">MIG off: the whole GPU is one device</small>}
+      {gpu.replicas.length + migReplicas.length === 0 ? (
+        <small className="muted">No replica</small>
+      ) : (
+        <>
+          {gpu.replicas.map((r) => (
+            <ReplicaLine key={r.id} replica={r} canWrite={canWrite} />
+          ))}
+          {migReplicas.map(({ r, where }) => (
+            <ReplicaLine key={r.id} replica={r} where={where} canWrite={canWrite} />
+          ))}
+        </>
+      )}
+      {canWrite && !editing && (
+        <div className={styles.buttons}>
+          <button type="button" className="danger" disabled={busy} onClick={() => confirm(`Raise XID 79 (GPU fell off the bus) on ${label}? Its replicas fail.`) && fault.mutate({ type: "gpu-xid", gpuId: gpu.id, xid: 79 })}>
+            Raise XID
+          </button>
+          {gpu.migCapable && (
+            <button type="button" onClick={() => setEditing(true)}>
+              Edit MIG layout
+            </button>
+          )}
+        </div>
+      )}
+      {editing && <MigEditor gpu={gpu} node={node} onDone={() => setEditing(false)} />}
+    </div>
+  );
+}
+
+/** The 8 memory slots as a row, each instance spanning its slots; free slots stay grey. */
+function MigBar({ gpu }: { gpu: GpuView }) {
+  const used = new Set<number>();
+  const instances = gpu.migInstances.map((m) => {
+    const span = memorySlotsOf(gpu.memoryGiB, m.profile);
+    for (let s = m.startSlot; s < m.startSlot + span; s++) used.add(s);
+    return { ...m, span };
+  });
+  const free = [...Array(MIG_SLOTS).keys()].filter((s) => !used.has(s));
+  return (
+    <div className={styles.mig}>
+      {instances.map((m) => {
+        const who = m.replicas.map((r) => `${r.endpoint} ${r.version} (${r.state})`).join(", ");
+        return (
+          <div key={m.id} className={`${styles.migCell} ${m.replicas.length ? styles.migBusy : ""}`} style={{ gridColumn: `${m.startSlot + 1} / span ${m.span}` }} title={`${m.profile} at slot ${m.startSlot}, ${gib(m.memoryGiB)}${who ? `: ${who}` : ": free"}`}>
+            <b>{m.profile}</b>
+            <span>{m.replicas.map((r) => r.endpoint).join(", ") || "idle"}</span>
+          </div>
+        );
+      })}
+      {free.map((s) => (
+        <div key={`free-${s}`} className={`${styles.migCell} ${styles.migFree}`} style={{ gridColumn: `${s + 1} / span 1` }} title={`memory slot ${s}: free`} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+"use client";
+
+import { useState } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTRPC } from "@/components/trpc/client";
+import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { useToast } from "@/components/ui/toast";
+import { MIG_SLOTS, profilesFor } from "./mig";
+import type { GpuView, NodeView } from "./types";
+import styles from "./cluster.module.css";
+
+interface Row {
+  key: number;
+  profile: string;
+  startSlot: number;
+}
+
+/** Lists a GPU's MIG instances for editing; Apply sends the layout and shows the server's verdict. */
+export function MigEditor({ gpu, node, onDone }: { gpu: GpuView; node: NodeView; onDone: () => void }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const profiles = profilesFor(gpu.memoryGiB);
+  const [rows, setRows] = useState<Row[]>(() => gpu.migInstances.map((m, i) => ({ key: i, profile: m.profile, startSlot: m.startSlot })));
+  const [nextKey, setNextKey] = useState(gpu.migInstances.length);
+  const apply = useMutation(
+    trpc.cluster.applyMig.mutationOptions({
+      meta: { handlesErrors: true },
+      onSuccess: async () => {
+        await qc.invalidateQueries({ queryKey: trpc.cluster.view.queryKey() });
+        toast.success(`MIG layout applied to GPU ${gpu.index} of ${node.hostname}`);
+        onDone();
+      },
+    }),
+  );
+  const update = (key: number, patch: Partial<Row>) => {
+    setRows(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+    apply.reset();
+  };
+  const add = () => {
+    const used = new Set(rows.map((r) => r.startSlot));
+    const free = [...Array(MIG_SLOTS - 1).keys()].find((s) => !used.has(s)) ?? 0;
+    setRows([...rows, { key: nextKey, profile: profiles[0]?.name ?? "1g.10gb", startSlot: free }]);
+    setNextKey(nextKey + 1);
+    apply.reset();
+  };
+  const error = apply.error ? Object.values(fieldErrorsOf(apply.error)).flat().join(" ") || formErrorOf(apply.error) : null;
+  const label = `GPU ${gpu.index} of ${node.hostname}`;
+  return (
+    <div className={styles.editor}>
+      <b>MIG layout of {label}</b>
+      {rows.length === 0 && <p className="muted">No instances: applying turns MIG off and gives the whole GPU to one replica.</p>}
+      {rows.map((r, i) => {
+        const starts = profiles.find((p) => p.name === r.profile)?.starts ?? [r.startSlot];
+        return (
+          <div key={r.key} className={styles.editorRow}>
+            <select aria-label={`Profile of instance ${i + 1}`} value={r.profile} onChange={(e) => update(r.key, { profile: e.target.value, startSlot: profiles.find((p) => p.name === e.target.value)?.starts[0] ?? 0 })}>
+              {!profiles.some((p) => p.name === r.profile) && <option value={r.profile}>{r.profile}</option>}
+              {profiles.map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+            <select aria-label={`Start slot of instance ${i + 1}`} value={r.startSlot} onChange={(e) => update(r.key, { startSlot: Number(e.target.value) })}>
+              {(starts.includes(r.startSlot) ? starts : [r.startSlot, ...starts]).map((s) => (
+                <option key={s} value={s}>
+                  slot {s}
+                </option>
+              ))}
+            </select>
+            <button type="button" onClick={() => (setRows(rows.filter((x) => x.key !== r.key)), apply.reset())}>
+              Remove
+            </button>
+          </div>
+        );
+      })}
+      {error && (
+        <div className="form-error" role="alert">
+          {error}
+        </div>
+      )}
+      <div className="actions">
+        <button type="button" onClick={add} disabled={rows.length >= 7}>
+          Add instance
+        </button>
+        <button type="button" className="primary" disabled={apply.isPending} onClick={() => apply.mutate({ gpuId: gpu.id, layout: rows.map(({ profile, startSlot }) => ({ profile, startSlot })) })}>
+          Apply
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+"use client";
+
+import { useClusterActions } from "./use-cluster-actions";
+import { useNow } from "@/components/ui/use-now";
+import type { ReplicaView } from "./types";
+import styles from "./cluster.module.css";
+
+const STATE_BADGE: Record<string, string> = { ready: "badge-ok", loading: "badge-warn", pending: "", draining: "badge-warn", failed: "badge-danger" };
+
+function LoadingBadge({ expectedReadyAt }: { expectedReadyAt: Date | null }) {
+  const now = useNow();
+  const secs = expectedReadyAt && now ? Math.max(0, Math.ceil((new Date(expectedReadyAt).getTime() - now) / 1000)) : null;
+  return <span className="badge badge-warn">{secs === null ? "loading" : `loading · ready in ~${secs}s`}</span>;
+}
+
+/** One replica: endpoint, version, state (and why it failed), with the operator's fault buttons. */
+export function ReplicaLine({ replica: r, where, canWrite }: { replica: ReplicaView; where?: string; canWrite: boolean }) {
+  const { fault, stop, busy } = useClusterActions();
+  const name = `${r.endpoint} ${r.version}`;
+  const live = r.state === "ready" || r.state === "loading";
+  return (
+    <div className={styles.replica}>
+      <div>
+        <code>{r.endpoint}</code> <span className="muted">{r.version}</span>
+        {where && <span className="muted"> · {where}</span>}{" "}
+        {r.state === "loading" ? (
+          <LoadingBadge expectedReadyAt={r.expectedReadyAt} />
+        ) : (
+          <span className={`badge ${STATE_BADGE[r.state] ?? ""}`} title={r.reason ?? undefined}>
+            {r.state}
+          </span>
+        )}
+        {r.state === "failed" && r.reason && <small className={styles.reason}>{r.reason}</small>}
+      </div>
+      {canWrite && (
+        <div className={styles.buttons}>
+          {live && (
+            <>
+              <button type="button" className="danger" disabled={busy} onClick={() => confirm(`Kill the replica of ${name}? The simulator crashes it as a real server would.`) && fault.mutate({ type: "kill-replica", replicaId: r.id })}>
+                Kill
+              </button>
+              <button type="button" disabled={busy} onClick={() => fault.mutate({ type: "slow-replica", replicaId: r.id, factor: 5 })}>
+                Slow ×5
+              </button>
+            </>
+          )}
+          <button type="button" className="danger" disabled={busy} onClick={() => confirm(`Stop the replica of ${name} now, without draining?`) && stop.mutate({ replicaId: r.id, drainSeconds: 0 })}>
+            Stop
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

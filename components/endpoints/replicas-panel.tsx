@@ -1,0 +1,145 @@
+"use client";
+
+import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/routers/root";
+import { useTRPC } from "@/components/trpc/client";
+import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { Field } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toast";
+import { formatGB } from "@/components/ui/format";
+import { useNow } from "@/components/ui/use-now";
+
+type Endpoint = inferRouterOutputs<AppRouter>["endpoint"]["get"];
+type Version = Endpoint["versions"][number];
+
+const STATE_BADGE: Record<string, string> = { ready: "badge-ok", loading: "badge-warn", pending: "badge-warn", draining: "badge-warn", failed: "badge-danger" };
+
+/** Each version's replicas, live, with starting one on a free device and registering an external server. */
+export function ReplicasPanel({ endpoint, canWrite }: { endpoint: Endpoint; canWrite: boolean }) {
+  return (
+    <div className="panel">
+      <h2>Replicas</h2>
+      <table>
+        <thead>
+          <tr>
+            <th>Version</th>
+            <th>Replicas</th>
+            {canWrite && <th>Add</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {endpoint.versions
+            .filter((v) => v.state !== "retired")
+            .map((v) => (
+              <tr key={v.id}>
+                <td>
+                  <b>{v.modelVersion.version}</b>
+                  <div className="muted">needs {formatGB(v.modelVersion.minGpuMemoryBytes)}</div>
+                </td>
+                <td>
+                  {v.replicas.length === 0 ? <span className="muted">none running — start one to serve this version</span> : v.replicas.map((r) => <ReplicaRow key={r.id} r={r} />)}
+                </td>
+                {canWrite && (
+                  <td style={{ minWidth: 320 }}>
+                    <StartReplica endpointId={endpoint.id} version={v} />
+                  </td>
+                )}
+              </tr>
+            ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ReplicaRow({ r }: { r: Version["replicas"][number] }) {
+  const where = r.driver === "external" ? r.externalUrl : r.gpu ? `${r.node?.hostname} GPU ${r.gpu.index}${r.migStartSlot !== null ? ` (MIG slot ${r.migStartSlot})` : ""}` : r.node?.hostname;
+  const now = useNow();
+  const eta = r.state === "loading" && r.expectedReadyAt ? Math.max(0, Math.round((new Date(r.expectedReadyAt).getTime() - now) / 1000)) : null;
+  return (
+    <div style={{ marginBottom: 4 }} data-testid="replica">
+      <span className={`badge ${STATE_BADGE[r.state] ?? ""}`}>{r.state}</span> <span className="mono">{where}</span> <span className="badge">{r.region}</span>
+      {r.driver === "external" && <span className="badge">external</span>}
+      {eta !== null && <span className="muted"> ready in ~{eta} s</span>}
+      {r.reason && <div className="error" style={{ fontSize: 12 }}>{r.reason}</div>}
+    </div>
+  );
+}
+
+function StartReplica({ endpointId, version }: { endpointId: string; version: Version }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [mode, setMode] = useState<"none" | "start" | "external">("none");
+  const [choice, setChoice] = useState(0);
+  const [ext, setExt] = useState({ url: "", region: "tr-ist" });
+  const devices = useQuery(trpc.cluster.freeDevices.queryOptions({ endpointVersionId: version.id }, { enabled: mode === "start" }));
+  const refresh = () => qc.invalidateQueries({ queryKey: trpc.endpoint.get.queryKey({ id: endpointId }) });
+  const start = useMutation(trpc.cluster.startReplica.mutationOptions({ meta: { handlesErrors: true }, onSuccess: () => (void refresh(), setMode("none"), toast.success("Replica starting")) }));
+  const register = useMutation(trpc.cluster.registerExternal.mutationOptions({ meta: { handlesErrors: true }, onSuccess: () => (void refresh(), setMode("none"), toast.success("Server registered; health check running")) }));
+  if (mode === "none")
+    return (
+      <div className="actions">
+        <button onClick={() => setMode("start")}>Start replica</button>
+        <button onClick={() => setMode("external")}>Register external server</button>
+      </div>
+    );
+  if (mode === "start") {
+    const list = devices.data?.devices ?? [];
+    return (
+      <div className="stack" style={{ display: "grid", gap: 8 }}>
+        {start.error && <div className="form-error">{formErrorOf(start.error)}</div>}
+        {devices.isPending ? (
+          <span className="muted">Finding free devices…</span>
+        ) : list.length === 0 ? (
+          <span className="error">No free GPU or MIG instance in this pool has {formatGB(devices.data?.minMemoryBytes ?? 0)}: stop a replica or change a MIG layout first.</span>
+        ) : (
+          <select aria-label={`Device for ${version.modelVersion.version}`} value={choice} onChange={(e) => setChoice(Number(e.target.value))}>
+            {list.map((d, i) => (
+              <option key={d.label} value={i}>
+                {d.label} — {formatGB(d.memoryBytes)}
+              </option>
+            ))}
+          </select>
+        )}
+        <div className="actions">
+          <button className="primary" disabled={!list.length || start.isPending} onClick={() => start.mutate({ endpointVersionId: version.id, device: list[choice]!.device })}>
+            Start
+          </button>
+          <button onClick={() => (setMode("none"), start.reset())}>Cancel</button>
+        </div>
+      </div>
+    );
+  }
+  const errors = fieldErrorsOf(register.error);
+  return (
+    <form
+      style={{ display: "grid", gap: 8 }}
+      onSubmit={(e) => {
+        e.preventDefault();
+        register.mutate({ endpointVersionId: version.id, ...ext });
+      }}
+    >
+      {register.error && !Object.keys(errors).length && <div className="form-error">{formErrorOf(register.error)}</div>}
+      <p className="muted" style={{ margin: 0 }}>
+        Kule health-checks and routes to a server you run (vLLM, Triton, any OpenAI-compatible or KServe v2 server); it cannot start, stop or re-partition it.
+      </p>
+      <Field id={`ext-url-${version.id}`} label="Server URL" errors={errors.url}>
+        <input id={`ext-url-${version.id}`} placeholder="http://10.0.0.5:8000" value={ext.url} onChange={(e) => setExt({ ...ext, url: e.target.value })} aria-invalid={!!errors.url} />
+      </Field>
+      <Field id={`ext-region-${version.id}`} label="Region" hint="Where the server runs: KVKK tenants use only tr-* regions" errors={errors.region}>
+        <input id={`ext-region-${version.id}`} value={ext.region} onChange={(e) => setExt({ ...ext, region: e.target.value })} aria-invalid={!!errors.region} />
+      </Field>
+      <div className="actions">
+        <button className="primary" type="submit" disabled={register.isPending}>
+          Register
+        </button>
+        <button type="button" onClick={() => (setMode("none"), register.reset())}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
