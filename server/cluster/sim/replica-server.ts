@@ -212,9 +212,12 @@ async function embeddings(r: SimReplica, res: http.ServerResponse, raw: unknown)
   const result = await r.run({ promptTokens, maxTokens: 1 });
   if (result.aborted) return;
   const seed = seedOf(r.spec.versionId);
+  // The official clients ask for base64 (packed little-endian float32) by default, as vLLM allows.
+  const base64 = body.encoding_format === "base64";
+  const encode = (v: number[]) => (base64 ? Buffer.from(new Float32Array(v).buffer).toString("base64") : v);
   send(res, 200, {
     object: "list",
-    data: inputs.map((t, index) => ({ object: "embedding", index, embedding: embeddingOf(t, 1024, seed ^ seedOf(t)) })),
+    data: inputs.map((t, index) => ({ object: "embedding", index, embedding: encode(embeddingOf(t, 1024, seed ^ seedOf(t))) })),
     model: body.model,
     usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
   });
@@ -235,7 +238,7 @@ async function infer(r: SimReplica, req: http.IncomingMessage, res: http.ServerR
   }
   const result = await r.run({ promptTokens: Math.min(4096, Math.ceil(elements / 256)), maxTokens: 1 });
   if (result.aborted) return;
-  const seed = seedOf(`${elements}`) ^ seedOf(r.spec.versionId);
+  const seed = (seedOf(`${elements}`) ^ seedOf(r.spec.versionId)) >>> 0;
   const detections = 1 + (seed % 5);
   const data: number[] = [];
   for (let i = 0; i < detections; i++) data.push(((seed >> i) % 80) + 0, 0.5 + ((seed >> (i + 3)) % 50) / 100, 10 * i, 12 * i, 10 * i + 64, 12 * i + 48);
