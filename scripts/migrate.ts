@@ -21,6 +21,25 @@ const snapshotPath = path.join(migrationsDir, "schema.snapshot.prisma");
 
 type Engine = Awaited<ReturnType<typeof import("@prisma/schema-engine-wasm").SchemaEngine.new>>;
 
+/**
+ * The pg driver adapter runs a migration script by splitting it on every ";", which breaks
+ * dollar-quoted function bodies (our NOTIFY triggers). Send the script whole instead: PostgreSQL
+ * runs a multi-statement simple query in one implicit transaction, so a migration applies entirely
+ * or not at all, as the native engine does.
+ */
+function wholeScriptPg(connectionString: string) {
+  const factory = new PrismaPg({ connectionString });
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    adapter.executeScript = async (script: string) => {
+      await (adapter.underlyingDriver() as { query(sql: string): Promise<unknown> }).query(script);
+    };
+    return adapter;
+  };
+  return factory;
+}
+
 async function loadEngine(databaseUrl: string): Promise<Engine> {
   // The package imports its .wasm as an ES module, which Node 20 cannot; instantiate it by hand.
   const pkgDir = path.dirname(createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm"));
@@ -29,7 +48,7 @@ async function loadEngine(databaseUrl: string): Promise<Engine> {
   const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": bg });
   bg.__wbg_set_wasm(instance.exports);
   (instance.exports as { __wbindgen_start: () => void }).__wbindgen_start();
-  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString: databaseUrl }));
+  const adapter = bindMigrationAwareSqlAdapterFactory(wholeScriptPg(databaseUrl));
   const schema = fs.readFileSync(schemaPath, "utf8");
   return bg.SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, () => {}, adapter);
 }

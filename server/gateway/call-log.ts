@@ -1,0 +1,128 @@
+import fs from "node:fs";
+import path from "node:path";
+import type pg from "pg";
+
+/** One call-log row: who called what, when, where it was served, and the tokens it used. Never the prompt or the answer. */
+export interface CallLogRow {
+  requestId: string;
+  tenantId: string;
+  apiKeyId: string | null;
+  endpointId: string | null;
+  modelVersionId: string | null;
+  replica: string | null;
+  region: string | null;
+  clientIp: string | null;
+  startedAt: number;
+  endedAt: number;
+  ttftMs: number | null;
+  status: number;
+  errorClass: string | null;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+const COLUMNS = ["requestId", "tenantId", "apiKeyId", "endpointId", "modelVersionId", "replica", "region", "clientIp", "startedAt", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens"] as const;
+
+/** Multi-row INSERT; a request id already logged is skipped, so replays never count a call twice. */
+export async function insertRows(pool: pg.Pool, rows: CallLogRow[]): Promise<void> {
+  if (!rows.length) return;
+  const values: unknown[] = [];
+  const tuples = rows.map((r, i) => {
+    values.push(r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.modelVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt), new Date(r.endedAt), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens);
+    return `(${COLUMNS.map((_, j) => `$${i * COLUMNS.length + j + 1}`).join(",")})`;
+  });
+  await pool.query(`INSERT INTO "CallLog" (${COLUMNS.map((c) => `"${c}"`).join(",")}) VALUES ${tuples.join(",")} ON CONFLICT ("requestId") DO NOTHING`, values);
+}
+
+/**
+ * Writes call-log rows in batches. When PostgreSQL is unreachable, a batch is appended to a local
+ * spool file (fsynced) instead, and the spool is replayed once the database answers again —
+ * also after a gateway restart, since the spool is read on start. Rows are keyed by request id,
+ * so a batch that reached the database and the spool both is still counted once.
+ */
+export class CallLogWriter {
+  private queue: CallLogRow[] = [];
+  private timer: NodeJS.Timeout;
+  private flushing: Promise<void> | null = null;
+  private readonly spoolFile: string;
+  /** Rows waiting in the spool file for the database to return. */
+  spooledRows = 0;
+  written = 0;
+  private dbDown = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    spoolDir: string,
+    private readonly opts = { flushMs: 100, maxBatch: 1000 },
+  ) {
+    fs.mkdirSync(spoolDir, { recursive: true });
+    this.spoolFile = path.join(spoolDir, "call-log.spool.jsonl");
+    if (fs.existsSync(this.spoolFile)) this.spooledRows = fs.readFileSync(this.spoolFile, "utf8").split("\n").filter(Boolean).length;
+    this.timer = setInterval(() => void this.flush(), opts.flushMs);
+    this.timer.unref();
+  }
+
+  get queued() {
+    return this.queue.length;
+  }
+
+  push(row: CallLogRow) {
+    this.queue.push(row);
+    if (this.queue.length >= this.opts.maxBatch) void this.flush();
+  }
+
+  flush(): Promise<void> {
+    this.flushing ??= this.doFlush().finally(() => (this.flushing = null));
+    return this.flushing;
+  }
+
+  private async doFlush() {
+    if (this.spooledRows > 0) await this.replaySpool();
+    while (this.queue.length) {
+      const batch = this.queue.splice(0, this.opts.maxBatch);
+      if (this.dbDown || this.spooledRows > 0) {
+        this.spool(batch); // keep order: nothing overtakes rows already waiting in the spool
+        continue;
+      }
+      try {
+        await insertRows(this.pool, batch);
+        this.written += batch.length;
+      } catch {
+        this.dbDown = true;
+        this.spool(batch);
+      }
+    }
+  }
+
+  private spool(rows: CallLogRow[]) {
+    const fd = fs.openSync(this.spoolFile, "a");
+    try {
+      fs.writeSync(fd, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    this.spooledRows += rows.length;
+  }
+
+  /** Sends the spool to the database; the file goes only after every row in it is stored. */
+  private async replaySpool() {
+    const lines = fs.readFileSync(this.spoolFile, "utf8").split("\n").filter(Boolean);
+    try {
+      for (let i = 0; i < lines.length; i += this.opts.maxBatch) {
+        await insertRows(this.pool, lines.slice(i, i + this.opts.maxBatch).map((l) => JSON.parse(l) as CallLogRow));
+      }
+      fs.rmSync(this.spoolFile);
+      this.written += lines.length;
+      this.spooledRows = 0;
+      this.dbDown = false;
+    } catch {
+      this.dbDown = true;
+    }
+  }
+
+  async close() {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

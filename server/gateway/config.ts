@@ -1,0 +1,188 @@
+import pg from "pg";
+
+/** Everything a gateway needs to answer a request, held in memory (no database round trip per request). */
+export interface GatewayConfig {
+  loadedAt: number;
+  keysByHash: Map<string, KeyConfig>;
+  tenants: Map<string, TenantConfig>;
+  endpointsBySlug: Map<string, EndpointConfig>;
+}
+
+export interface KeyConfig {
+  id: string;
+  tenantId: string;
+  allowedEndpointIds: Set<string> | null;
+  expiresAt: number | null;
+  revoked: boolean;
+  rpmLimit: number | null;
+  tpmLimit: number | null;
+}
+
+export interface TenantConfig {
+  id: string;
+  slug: string;
+  kvkk: boolean;
+  active: boolean;
+  rpmLimit: number | null;
+  tpmLimit: number | null;
+}
+
+export interface EndpointConfig {
+  id: string;
+  slug: string;
+  task: string;
+  sticky: boolean;
+  regionConstraint: string | null;
+  versions: VersionConfig[];
+}
+
+export interface VersionConfig {
+  id: string;
+  label: string;
+  weight: number;
+  replicas: ReplicaConfig[];
+}
+
+export interface ReplicaConfig {
+  id: string;
+  url: string;
+  region: string;
+}
+
+/** Reads the whole configuration in four queries. */
+export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayConfig> {
+  const [keys, tenants, endpoints, replicas] = await Promise.all([
+    client.query<{ id: string; tenantId: string; secretHash: string; allowedEndpointIds: string[]; expiresAt: Date | null; revokedAt: Date | null; rpmLimit: number | null; tpmLimit: number | null }>(
+      `SELECT id, "tenantId", "secretHash", "allowedEndpointIds", "expiresAt", "revokedAt", "rpmLimit", "tpmLimit" FROM "ApiKey"`,
+    ),
+    client.query<{ id: string; slug: string; kvkk: boolean; status: string; rpmLimit: number | null; tpmLimit: number | null }>(`SELECT id, slug, kvkk, status, "rpmLimit", "tpmLimit" FROM "Tenant"`),
+    client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; versionId: string | null; label: string | null; weight: number | null }>(
+      `SELECT e.id, e.slug, m.task, e."stickySessions", e."regionConstraint", ev.id AS "versionId", mv.version AS label, ev.weight
+         FROM "Endpoint" e JOIN "Model" m ON m.id = e."modelId"
+         LEFT JOIN "EndpointVersion" ev ON ev."endpointId" = e.id AND ev.state <> 'retired'
+         LEFT JOIN "ModelVersion" mv ON mv.id = ev."modelVersionId"
+        ORDER BY e.id, ev."createdAt"`,
+    ),
+    client.query<{ id: string; endpointVersionId: string; url: string; region: string }>(
+      `SELECT id, "endpointVersionId", url, region FROM "Replica" WHERE state = 'ready' AND url IS NOT NULL ORDER BY id`,
+    ),
+  ]);
+  const cfg: GatewayConfig = { loadedAt: Date.now(), keysByHash: new Map(), tenants: new Map(), endpointsBySlug: new Map() };
+  for (const k of keys.rows) {
+    cfg.keysByHash.set(k.secretHash, {
+      id: k.id,
+      tenantId: k.tenantId,
+      allowedEndpointIds: k.allowedEndpointIds.length ? new Set(k.allowedEndpointIds) : null,
+      expiresAt: k.expiresAt ? k.expiresAt.getTime() : null,
+      revoked: k.revokedAt !== null,
+      rpmLimit: k.rpmLimit,
+      tpmLimit: k.tpmLimit,
+    });
+  }
+  for (const t of tenants.rows) cfg.tenants.set(t.id, { id: t.id, slug: t.slug, kvkk: t.kvkk, active: t.status === "active", rpmLimit: t.rpmLimit, tpmLimit: t.tpmLimit });
+  const versions = new Map<string, VersionConfig>();
+  for (const row of endpoints.rows) {
+    let e = cfg.endpointsBySlug.get(row.slug);
+    if (!e) {
+      e = { id: row.id, slug: row.slug, task: row.task, sticky: row.stickySessions, regionConstraint: row.regionConstraint, versions: [] };
+      cfg.endpointsBySlug.set(row.slug, e);
+    }
+    if (row.versionId) {
+      const v: VersionConfig = { id: row.versionId, label: row.label ?? "?", weight: row.weight ?? 0, replicas: [] };
+      e.versions.push(v);
+      versions.set(v.id, v);
+    }
+  }
+  for (const r of replicas.rows) versions.get(r.endpointVersionId)?.replicas.push({ id: r.id, url: r.url, region: r.region });
+  return cfg;
+}
+
+/**
+ * Keeps a GatewayConfig current: loads it, then reloads on every NOTIFY on `kule_config` (the
+ * database's triggers send one for each change of keys, tenants, endpoints, weights or replicas),
+ * coalescing bursts, and every `fullRefreshMs` anyway in case a notification was lost. When the
+ * database is away it keeps serving the last config it had.
+ */
+export class ConfigStore {
+  current: GatewayConfig | null = null;
+  private listener: pg.Client | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private pending: NodeJS.Timeout | null = null;
+  private reloading: Promise<void> | null = null;
+  private again = false;
+  private closed = false;
+  onReload: ((cfg: GatewayConfig) => void) | null = null;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly databaseUrl: string,
+    private readonly opts = { fullRefreshMs: 30_000, coalesceMs: 10 },
+  ) {}
+
+  async start(): Promise<void> {
+    await this.reload();
+    await this.listen();
+    this.timer = setInterval(() => void this.reload().catch(() => {}), this.opts.fullRefreshMs);
+    this.timer.unref();
+  }
+
+  /** Seconds since the config was last loaded. */
+  get ageSeconds(): number {
+    return this.current ? (Date.now() - this.current.loadedAt) / 1000 : Infinity;
+  }
+
+  reload(): Promise<void> {
+    if (this.reloading) {
+      this.again = true;
+      return this.reloading;
+    }
+    this.reloading = (async () => {
+      try {
+        do {
+          this.again = false;
+          this.current = await loadConfig(this.pool);
+          this.onReload?.(this.current);
+        } while (this.again);
+      } finally {
+        this.reloading = null;
+      }
+    })();
+    return this.reloading;
+  }
+
+  private async listen() {
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    client.on("notification", () => {
+      this.pending ??= setTimeout(() => {
+        this.pending = null;
+        void this.reload().catch(() => {});
+      }, this.opts.coalesceMs);
+    });
+    // A dropped listener connection is re-made; a full reload covers what was missed meanwhile.
+    client.on("error", () => {});
+    const retry = () => {
+      if (!this.closed) setTimeout(() => void this.listen().then(() => this.reload()).catch(() => {}), 1000).unref();
+    };
+    client.on("end", () => {
+      if (this.listener !== client) return;
+      this.listener = null;
+      retry();
+    });
+    try {
+      await client.connect();
+      await client.query("LISTEN kule_config");
+      this.listener = client;
+    } catch {
+      await client.end().catch(() => {});
+      retry();
+    }
+  }
+
+  async close() {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    if (this.pending) clearTimeout(this.pending);
+    await this.listener?.end().catch(() => {});
+  }
+}

@@ -1,0 +1,212 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import OpenAI from "openai";
+import { caller, makeActor, testDb, testDrivers } from "../test/harness.ts";
+import { servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
+import { startClusterSync } from "../cluster/sync.ts";
+import { countTokens } from "../cluster/sim/tokens.ts";
+
+let gw: Awaited<ReturnType<typeof startTestGateway>>;
+let stopSync: () => void;
+let chat: Awaited<ReturnType<typeof servedEndpoint>>;
+let embed: Awaited<ReturnType<typeof servedEndpoint>>;
+let tenant: Awaited<ReturnType<typeof tenantWithKey>>;
+let client: OpenAI;
+
+const clientFor = (secret: string) => new OpenAI({ baseURL: `${gw.base}/v1`, apiKey: secret, maxRetries: 0 });
+const post = (path: string, secret: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${gw.base}${path}`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+
+beforeAll(async () => {
+  stopSync = startClusterSync(testDb(), testDrivers());
+  chat = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }]);
+  embed = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }], "embedding");
+  tenant = await tenantWithKey();
+  gw = await startTestGateway();
+  client = clientFor(tenant.secret);
+});
+afterAll(async () => {
+  await gw?.close();
+  stopSync?.();
+});
+
+describe("the official openai client through the gateway", () => {
+  it("completes a chat, with the version and request id in the answer's headers", async () => {
+    const { data, response } = await client.chat.completions.create({ model: chat.endpoint.slug, messages: [{ role: "user", content: "Merhaba!" }], max_tokens: 12 }).withResponse();
+    expect(data.choices[0]!.message.content).toBeTruthy();
+    expect(data.usage?.completion_tokens).toBe(countTokens(data.choices[0]!.message.content!));
+    expect(response.headers.get("x-kule-version")).toBe("1.0");
+    expect(response.headers.get("x-kule-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("streams chunks as they come, before the answer is complete", async () => {
+    const stream = await client.chat.completions.create({ model: chat.endpoint.slug, messages: [{ role: "user", content: "Tell me a long story." }], max_tokens: 100, stream: true });
+    const times: number[] = [];
+    let text = "";
+    for await (const c of stream) {
+      times.push(performance.now());
+      text += c.choices[0]?.delta?.content ?? "";
+      // The gateway asked the upstream for usage for its own call log; the client did not, so it never sees it.
+      expect(c.usage ?? null).toBeNull();
+    }
+    expect(times.length).toBeGreaterThan(10);
+    expect(times.at(-1)! - times[0]!).toBeGreaterThan(5);
+    expect(countTokens(text)).toBeGreaterThan(10);
+  });
+
+  it("passes usage through when the client asks for it", async () => {
+    const stream = await client.chat.completions.create({ model: chat.endpoint.slug, messages: [{ role: "user", content: "Hi" }], max_tokens: 5, stream: true, stream_options: { include_usage: true } });
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const c of stream) usage = c.usage ?? usage;
+    expect(usage?.prompt_tokens).toBe(1);
+  });
+
+  it("answers embeddings", async () => {
+    const r = await client.embeddings.create({ model: embed.endpoint.slug, input: ["bir", "iki"] });
+    expect(r.data).toHaveLength(2);
+    expect(r.data[0]!.embedding).toHaveLength(1024);
+  });
+
+  it("lists only the models the key may call", async () => {
+    const limited = await tenantWithKey({ allowedEndpointIds: [embed.endpoint.id] });
+    await gw.gateway.config.reload();
+    const models = await clientFor(limited.secret).models.list();
+    expect(models.data.map((m) => m.id)).toEqual([embed.endpoint.slug]);
+  });
+
+  it("surfaces errors as the client's typed errors", async () => {
+    await expect(clientFor("kule_not_a_real_key").chat.completions.create({ model: chat.endpoint.slug, messages: [{ role: "user", content: "x" }] })).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+    await expect(client.chat.completions.create({ model: "no-such-endpoint", messages: [{ role: "user", content: "x" }] })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    const limited = await tenantWithKey({ rpmLimit: 2 });
+    await gw.gateway.config.reload();
+    const c = clientFor(limited.secret);
+    const ask = () => c.chat.completions.create({ model: chat.endpoint.slug, messages: [{ role: "user", content: "x" }], max_tokens: 1 });
+    await ask();
+    await ask();
+    const err = await ask().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(Number((err as InstanceType<typeof OpenAI.RateLimitError>).headers?.get("retry-after"))).toBeGreaterThan(0);
+  });
+});
+
+describe("keys, limits and bad requests", () => {
+  it("refuses revoked and expired keys with 401, and a key not allowed on the endpoint with 404", async () => {
+    const revoked = await tenantWithKey({ revoked: true });
+    const expired = await tenantWithKey({ expiresAt: new Date(Date.now() - 1000) });
+    const other = await tenantWithKey({ allowedEndpointIds: [embed.endpoint.id] });
+    await gw.gateway.config.reload();
+    const body = { model: chat.endpoint.slug, messages: [{ role: "user", content: "x" }] };
+    const r1 = await post("/v1/chat/completions", revoked.secret, body);
+    expect(r1.status).toBe(401);
+    expect(((await r1.json()) as { error: { message: string } }).error.message).toMatch(/revoked/);
+    expect((await post("/v1/chat/completions", expired.secret, body)).status).toBe(401);
+    const r3 = await post("/v1/chat/completions", other.secret, body);
+    expect(r3.status).toBe(404);
+    // The same answer as for an endpoint that does not exist: the key learns nothing.
+    const r4 = await post("/v1/chat/completions", other.secret, { ...body, model: "does-not-exist" });
+    expect(((await r3.json()) as { error: { code: string } }).error.code).toBe(((await r4.json()) as { error: { code: string } }).error.code);
+  });
+
+  it("answers 413 for a body over the limit and 400 naming the field for malformed ones", async () => {
+    const big = await post("/v1/chat/completions", tenant.secret, { model: chat.endpoint.slug, messages: [{ role: "user", content: "x".repeat(100_000) }] });
+    expect(big.status).toBe(413);
+    const notJson = await post("/v1/chat/completions", tenant.secret, "{not json");
+    expect(notJson.status).toBe(400);
+    const noMessages = await post("/v1/chat/completions", tenant.secret, { model: chat.endpoint.slug });
+    expect(noMessages.status).toBe(400);
+    expect(((await noMessages.json()) as { error: { param: string } }).error.param).toBe("messages");
+    const badMax = await post("/v1/chat/completions", tenant.secret, { model: chat.endpoint.slug, messages: [{ role: "user", content: "x" }], max_tokens: -3 });
+    expect(((await badMax.json()) as { error: { param: string } }).error.param).toBe("max_tokens");
+  });
+
+  it("serves KServe v2 infer on an endpoint's slug", async () => {
+    const r = await post(`/v2/models/${embed.endpoint.slug}/infer`, tenant.secret, { inputs: [{ name: "INPUT0", datatype: "BYTES", shape: [1, 2], data: ["a", "b"] }] });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("x-kule-version")).toBe("1.0");
+    const unknown = await post("/v2/models/nope/infer", tenant.secret, { inputs: [] });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toHaveProperty("error");
+  });
+});
+
+describe("KVKK residency", () => {
+  it("never sends a KVKK tenant's call abroad, even when the only ready replica is in eu-fra", async () => {
+    const operator = await makeActor("operator");
+    const ep = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }]);
+    // The version's only replica in Turkey stops; a server in Frankfurt is registered in its place.
+    const backing = ep.replicas[0]!;
+    const abroad = await caller(operator).cluster.registerExternal({ endpointVersionId: ep.versions[0]!.id, url: backing.url!, region: "eu-fra" });
+    await expect.poll(async () => (await testDb().replica.findUniqueOrThrow({ where: { id: abroad.id } })).state, { timeout: 5000 }).toBe("ready");
+    await testDb().replica.update({ where: { id: backing.id }, data: { state: "failed", reason: "test: taken out" } });
+    await gw.gateway.config.reload();
+    const kvkk = await tenantWithKey({ kvkk: true });
+    const plain = await tenantWithKey();
+    await gw.gateway.config.reload();
+    const body = { model: ep.endpoint.slug, messages: [{ role: "user", content: "x" }], max_tokens: 1 };
+    const refused = await post("/v1/chat/completions", kvkk.secret, body);
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/Turkey.*KVKK/);
+    const served = await post("/v1/chat/completions", plain.secret, body);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("x-kule-replica-region")).toBe("eu-fra");
+    await gw.gateway.callLog.flush();
+    const rows = await testDb().callLog.findMany({ where: { tenantId: kvkk.tenant.id } });
+    expect(rows.map((r) => [r.status, r.region, r.errorClass])).toEqual([[503, null, "no_replica_in_region"]]);
+  });
+});
+
+describe("traffic split and the call log", () => {
+  it("serves 10,000 requests at 95/5 within ±1 point of the weights, each logged once with its tokens", async () => {
+    const ep = await servedEndpoint("cpu", [
+      { weight: 95, device: { host: "cpu-1" } },
+      { weight: 5, device: { host: "cpu-1" } },
+    ]);
+    const t = await tenantWithKey();
+    await gw.gateway.config.reload();
+    const counts = new Map<string, number>();
+    const body = JSON.stringify({ model: ep.endpoint.slug, messages: [{ role: "user", content: "hi" }], max_tokens: 1 });
+    let next = 0;
+    const worker = async () => {
+      while (next < 10_000) {
+        next++;
+        const r = await post("/v1/chat/completions", t.secret, body);
+        expect(r.status).toBe(200);
+        await r.arrayBuffer();
+        const v = r.headers.get("x-kule-version")!;
+        counts.set(v, (counts.get(v) ?? 0) + 1);
+      }
+    };
+    await Promise.all(Array.from({ length: 32 }, worker));
+    const total = [...counts.values()].reduce((a, b) => a + b, 0);
+    expect(total).toBe(10_000);
+    expect(Math.abs(((counts.get("1.0") ?? 0) / total) * 100 - 95)).toBeLessThanOrEqual(1);
+    expect(Math.abs(((counts.get("2.0") ?? 0) / total) * 100 - 5)).toBeLessThanOrEqual(1);
+    await gw.gateway.callLog.flush();
+    const logged = await testDb().callLog.groupBy({ by: ["modelVersionId"], where: { tenantId: t.tenant.id }, _count: true, _sum: { promptTokens: true, completionTokens: true } });
+    expect(logged.reduce((s, g) => s + g._count, 0)).toBe(10_000);
+    expect(logged.reduce((s, g) => s + (g._sum.promptTokens ?? 0), 0)).toBe(10_000);
+    expect(logged.reduce((s, g) => s + (g._sum.completionTokens ?? 0), 0)).toBe(10_000);
+  }, 120_000);
+
+  it("applies a weight change made in the control plane within a second, without a reload call", async () => {
+    const ep = await servedEndpoint("cpu", [
+      { weight: 100, device: { host: "cpu-1" } },
+      { weight: 0, device: { host: "cpu-1" } },
+    ]);
+    const t = await tenantWithKey();
+    await gw.gateway.config.reload();
+    const operator = await makeActor("operator");
+    const current = await caller(operator).endpoint.get({ id: ep.endpoint.id });
+    const saved = Date.now();
+    await caller(operator).endpoint.setWeights({
+      endpointId: ep.endpoint.id,
+      expectedRevision: current.revision,
+      weights: [
+        { endpointVersionId: ep.versions[0]!.id, weight: 0 },
+        { endpointVersionId: ep.versions[1]!.id, weight: 100 },
+      ],
+    });
+    const body = { model: ep.endpoint.slug, messages: [{ role: "user", content: "x" }], max_tokens: 1 };
+    await expect.poll(async () => (await post("/v1/chat/completions", t.secret, body)).headers.get("x-kule-version"), { timeout: 1000, interval: 20 }).toBe("2.0");
+    expect(Date.now() - saved).toBeLessThan(1000);
+  });
+});

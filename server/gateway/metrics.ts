@@ -1,0 +1,26 @@
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+
+/** The gateway's own metrics on /metrics, scraped by Prometheus like the replicas. */
+export function gatewayMetrics(sources: { inFlight: () => number; spoolDepth: () => number; configAge: () => number }) {
+  const registry = new Registry();
+  const labelNames = ["endpoint", "version", "tenant", "status"] as const;
+  const seconds = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+  const requests = new Counter({ name: "kule_gateway_requests_total", help: "Requests answered by the gateway.", labelNames, registers: [registry] });
+  const duration = new Histogram({ name: "kule_gateway_request_duration_seconds", help: "Time from request to the end of the answer.", labelNames, buckets: seconds, registers: [registry] });
+  const ttft = new Histogram({ name: "kule_gateway_ttft_seconds", help: "Time to the first byte of the upstream's answer, measured at the gateway.", labelNames, buckets: seconds, registers: [registry] });
+  const tokens = new Counter({ name: "kule_gateway_tokens_total", help: "Tokens in served requests.", labelNames: ["endpoint", "version", "tenant", "kind"], registers: [registry] });
+  new Gauge({ name: "kule_gateway_in_flight_requests", help: "Requests being served now.", registers: [registry], collect() { this.set(sources.inFlight()); } });
+  new Gauge({ name: "kule_gateway_call_log_spool_rows", help: "Call-log rows waiting in the local spool for the database.", registers: [registry], collect() { this.set(sources.spoolDepth()); } });
+  new Gauge({ name: "kule_gateway_config_age_seconds", help: "Seconds since the routing config was loaded.", registers: [registry], collect() { this.set(sources.configAge()); } });
+  return {
+    registry,
+    observe(l: { endpoint: string; version: string; tenant: string; status: number }, durationS: number, ttftS: number | null, prompt: number, completion: number) {
+      const labels = { ...l, status: String(l.status) };
+      requests.inc(labels);
+      duration.observe(labels, durationS);
+      if (ttftS !== null) ttft.observe(labels, ttftS);
+      if (prompt) tokens.inc({ endpoint: l.endpoint, version: l.version, tenant: l.tenant, kind: "input" }, prompt);
+      if (completion) tokens.inc({ endpoint: l.endpoint, version: l.version, tenant: l.tenant, kind: "output" }, completion);
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { EndpointConfig, ReplicaConfig, VersionConfig } from "./config.ts";
+
+/** KVKK: a KVKK tenant's calls may only be served in Turkish regions. */
+export function regionAllowed(region: string, kvkk: boolean, endpointConstraint: string | null): boolean {
+  if (kvkk && !region.startsWith("tr-")) return false;
+  if (endpointConstraint && !region.startsWith(endpointConstraint)) return false;
+  return true;
+}
+
+/** A stable number in [0, 100) from a session key, so one caller keeps to one version. */
+export function stickyPoint(key: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619);
+  return ((h >>> 0) % 10000) / 100;
+}
+
+/**
+ * The version a request goes to: the endpoint's weights read as a line from 0 to 100 and `point`
+ * placed on it (random per request, or the caller's sticky point). Versions with no replica the
+ * caller may use are skipped, and the point spread over the rest, so a weight never strands a
+ * request while another version can serve it.
+ */
+export function chooseVersion(versions: VersionConfig[], point: number, usable: (v: VersionConfig) => boolean): VersionConfig | null {
+  const live = versions.filter((v) => v.weight > 0 && usable(v));
+  const total = live.reduce((s, v) => s + v.weight, 0);
+  if (total === 0) return null;
+  let x = (point / 100) * total;
+  for (const v of live) {
+    if (x < v.weight) return v;
+    x -= v.weight;
+  }
+  return live[live.length - 1]!;
+}
+
+/** Least outstanding requests among the replicas not cooling down; ties go to the first. */
+export function pickReplica(replicas: ReplicaConfig[], outstanding: (id: string) => number, excluded: (id: string) => boolean): ReplicaConfig | null {
+  let best: ReplicaConfig | null = null;
+  let bestLoad = Infinity;
+  for (const r of replicas) {
+    if (excluded(r.id)) continue;
+    const load = outstanding(r.id);
+    if (load < bestLoad) {
+      best = r;
+      bestLoad = load;
+    }
+  }
+  return best;
+}
+
+export function usableReplicas(v: VersionConfig, kvkk: boolean, e: EndpointConfig): ReplicaConfig[] {
+  return v.replicas.filter((r) => regionAllowed(r.region, kvkk, e.regionConstraint));
+}

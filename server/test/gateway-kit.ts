@@ -1,0 +1,137 @@
+import net from "node:net";
+import os from "node:os";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+import { Gateway } from "../gateway/server.ts";
+import { caller, makeActor, makeModelWithVersions, testDb, uid } from "./harness.ts";
+import { sha256Hex } from "../auth/api-key-secret.ts";
+import type { Actor } from "../auth/actor.ts";
+
+/**
+ * A TCP relay between a gateway and PostgreSQL that a test can cut and restore, to make the
+ * database unreachable for the gateway alone.
+ */
+export class CuttableProxy {
+  private server: net.Server;
+  private sockets = new Set<net.Socket>();
+  cut = false;
+  port = 0;
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {
+    this.server = net.createServer((client) => {
+      if (this.cut) return client.destroy();
+      const upstream = net.connect(this.targetPort, this.targetHost);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on("close", () => this.sockets.delete(s));
+        s.on("error", () => {});
+      }
+      client.pipe(upstream).pipe(client);
+    });
+  }
+  async start() {
+    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", () => r()));
+    this.port = (this.server.address() as net.AddressInfo).port;
+  }
+  /** Drops every connection and refuses new ones, as a database that went away. */
+  sever() {
+    this.cut = true;
+    for (const s of this.sockets) s.destroy();
+  }
+  restore() {
+    this.cut = false;
+  }
+  close() {
+    this.sever();
+    return new Promise((r) => this.server.close(r));
+  }
+}
+
+export async function startTestGateway(opts: { viaProxy?: CuttableProxy } = {}) {
+  const url = new URL(inject("databaseUrl"));
+  if (opts.viaProxy) {
+    url.hostname = "127.0.0.1";
+    url.port = String(opts.viaProxy.port);
+  }
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 4, connectionTimeoutMillis: 500 });
+  pool.on("error", () => {});
+  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 } });
+  const base = await gateway.listen(0);
+  return {
+    gateway,
+    base,
+    async close() {
+      await gateway.close();
+      await pool.end();
+    },
+  };
+}
+
+/** A tenant with one API key whose secret the test knows. */
+export async function tenantWithKey(opts: { kvkk?: boolean; allowedEndpointIds?: string[]; rpmLimit?: number; expiresAt?: Date; revoked?: boolean } = {}) {
+  const s = uid();
+  const tenant = await testDb().tenant.create({ data: { name: `GW ${s}`, slug: `gw-${s}`, kvkk: opts.kvkk ?? false } });
+  const secret = `kule_test${s}${"x".repeat(30)}`;
+  const key = await testDb().apiKey.create({
+    data: {
+      tenantId: tenant.id,
+      name: "test",
+      prefix: secret.slice(0, 13) + s,
+      secretHash: sha256Hex(secret),
+      allowedEndpointIds: opts.allowedEndpointIds ?? [],
+      rpmLimit: opts.rpmLimit ?? null,
+      expiresAt: opts.expiresAt ?? null,
+      revokedAt: opts.revoked ? new Date() : null,
+    },
+  });
+  return { tenant, key, secret };
+}
+
+let operator: Actor | null = null;
+async function op() {
+  operator ??= await makeActor("operator");
+  return operator;
+}
+
+/**
+ * An endpoint on a pool of the simulator's cluster with the given versions, each with one ready
+ * replica on the devices given (GPU index on a host, or "cpu"), and the weights given.
+ */
+export async function servedEndpoint(pool: string, versions: { weight: number; device: { host: string; gpu?: number } }[], task: "llm" | "embedding" = "llm") {
+  const db = testDb();
+  const nodePool = await db.nodePool.findFirstOrThrow({ where: { name: pool, cluster: { name: "test-sim" } } });
+  const model = await makeModelWithVersions(versions.map((_, i) => `${i + 1}.0`));
+  await db.model.update({ where: { id: model.id }, data: { task } });
+  const endpoint = await db.endpoint.create({
+    data: {
+      name: `GW ${uid()}`,
+      slug: `gw-${uid()}`,
+      modelId: model.id,
+      engine: "vllm",
+      nodePoolId: nodePool.id,
+      sloAvailabilityPct: "99.9",
+      sloP99LatencyMs: 2000,
+      versions: { create: versions.map((v, i) => ({ modelVersionId: model.versions[i]!.id, weight: v.weight, state: "pending" as const })) },
+    },
+    include: { versions: { orderBy: { createdAt: "asc" } } },
+  });
+  const replicas = [];
+  for (const [i, v] of versions.entries()) {
+    const node = await db.node.findUniqueOrThrow({ where: { hostname: v.device.host }, include: { gpus: true } });
+    const device = v.device.gpu === undefined ? { kind: "cpu" as const, nodeId: node.id } : { kind: "gpu" as const, gpuId: node.gpus.find((g) => g.index === v.device.gpu)!.id };
+    const r = await caller(await op()).cluster.startReplica({ endpointVersionId: endpoint.versions[i]!.id, device });
+    replicas.push(r);
+  }
+  // Ready when the sync has seen each replica turn ready.
+  for (const r of replicas) {
+    for (let t = 0; t < 200; t++) {
+      if ((await db.replica.findUniqueOrThrow({ where: { id: r.id } })).state === "ready") break;
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  }
+  return { endpoint, versions: endpoint.versions, replicas };
+}
