@@ -22,11 +22,12 @@ const dataDir = process.env.KULE_DATA_DIR ?? ".data";
 const port = Number(process.env.PORT ?? 3000);
 const simPort = Number(process.env.KULE_SIM_PORT ?? 7400);
 const promPort = Number(process.env.KULE_PROMETHEUS_PORT ?? 9090);
+const gatewayPort = Number(process.env.KULE_GATEWAY_PORT ?? 8080);
 let prometheus: Awaited<ReturnType<typeof startPrometheus>> = null;
 
 async function main() {
   const t0 = Date.now();
-  for (const [p, what] of [[port, "PORT"], [simPort, "KULE_SIM_PORT"], [promPort, "KULE_PROMETHEUS_PORT"]] as const) {
+  for (const [p, what] of [[port, "PORT"], [simPort, "KULE_SIM_PORT"], [promPort, "KULE_PROMETHEUS_PORT"], [gatewayPort, "KULE_GATEWAY_PORT"]] as const) {
     if (!(await portFree(p))) throw new Error(`Port ${p} is already in use (another Kule?). Stop what listens there, or start with ${what}=${p + 1} npm run demo.`);
   }
   const database = await resolveDatabaseUrl();
@@ -67,7 +68,19 @@ async function main() {
   drivers.external.close();
   await db.$disconnect();
 
-  prometheus = await startPrometheus({ dataDir, port: promPort, sdTargets: [{ job: "kule-sim", url: `${env.KULE_SIM_URL}/sd` }] });
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  watch("gateway", start("gateway", process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], { ...env, KULE_GATEWAY_PORT: String(gatewayPort) }));
+  await waitForHttp(`${gatewayUrl}/healthz`, 30_000);
+  watch("load generator", start("load", process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/load-generator.ts"], { ...env, KULE_GATEWAY_URL: gatewayUrl, KULE_LOAD_KEYS: seeded.apiKeys.map((k) => k.secret).join(",") }));
+
+  prometheus = await startPrometheus({
+    dataDir,
+    port: promPort,
+    sdTargets: [
+      { job: "kule-sim", url: `${env.KULE_SIM_URL}/sd` },
+      { job: "kule-gateway", url: `${gatewayUrl}/sd` },
+    ],
+  });
   const promUrl = prometheus?.url;
 
   await buildIfStale();
@@ -81,6 +94,7 @@ async function main() {
   console.log(`
 Kule is up in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${url}
 
+  gateway            ${gatewayUrl}  (OpenAI-compatible /v1, KServe v2 /v2; demo traffic is flowing)
   simulated cluster  ${env.KULE_SIM_URL}  (replicas started: ${replicas.length ? replicas.join("; ") : "none needed"})
   prometheus         ${promUrl ?? "off — install it to see live metrics: sudo apt-get install -y prometheus (Debian/Ubuntu) or brew install prometheus (macOS), then restart"}
 
@@ -89,6 +103,10 @@ ${seeded.logins.map((l) => `  ${pad(l.role, 9)} ${pad(l.email, 32)} ${l.password
 
 API keys of the seeded tenants (for the gateway):
 ${seeded.apiKeys.map((k) => `  ${pad(k.tenantSlug, 18)} ${k.secret}`).join("\n")}
+
+Call a model now:
+  curl ${gatewayUrl}/v1/chat/completions -H "Authorization: Bearer ${seeded.apiKeys[0]!.secret}" -H "Content-Type: application/json" \\
+    -d '{"model": "chat", "messages": [{"role": "user", "content": "Merhaba!"}]}'
 
 Press Ctrl+C to stop.`);
 }

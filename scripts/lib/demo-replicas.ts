@@ -2,7 +2,7 @@ import type { PrismaClient } from "../../server/db/generated/client.ts";
 import type { Drivers } from "../../server/cluster/drivers.ts";
 import type { Actor } from "../../server/auth/actor.ts";
 import { freeDevices } from "../../server/cluster/placement.ts";
-import { startReplica } from "../../server/cluster/replicas.ts";
+import { applyReplicaStatus, startReplica } from "../../server/cluster/replicas.ts";
 
 /** Who the audit log shows for what the demo does by itself. */
 const DEMO: Actor = { userId: "system:demo", email: "demo@kule.local", name: "Kule demo start-up", role: "admin", tenantId: null };
@@ -17,11 +17,18 @@ export async function startDemoReplicas(db: PrismaClient, drivers: Drivers): Pro
     include: { endpoint: true, modelVersion: true },
   });
   const started: string[] = [];
+  const ids: string[] = [];
   for (const v of versions) {
     const [place] = await freeDevices(db, v.endpoint.nodePoolId, Number(v.modelVersion.minGpuMemoryBytes));
     if (!place) continue;
-    await startReplica({ db, actor: DEMO, ip: null, drivers }, { endpointVersionId: v.id, device: place.device });
+    const r = await startReplica({ db, actor: DEMO, ip: null, drivers }, { endpointVersionId: v.id, device: place.device });
+    ids.push(r.id);
     started.push(`${v.endpoint.slug} ${v.modelVersion.version} on ${place.label}`);
+  }
+  // Record them ready before the gateway starts, so the first demo calls find them.
+  for (const id of ids) {
+    const status = await drivers.sim.awaitReady(id, 60_000).catch(() => drivers.sim.replicaHealth(id));
+    await applyReplicaStatus(db, status);
   }
   return started;
 }

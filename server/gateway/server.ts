@@ -108,6 +108,12 @@ export class Gateway {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const path = (req.url ?? "/").split("?")[0]!;
     if (req.method === "GET" && path === "/healthz") return void res.end("ok");
+    if (req.method === "GET" && path === "/sd") {
+      // Prometheus http_sd: the gateway announces itself, so every gateway started is scraped.
+      const a = this.server!.address() as { address: string; port: number };
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.end(JSON.stringify([{ targets: [`${a.address}:${a.port}`], labels: { job: "kule-gateway" } }]));
+    }
     if (req.method === "GET" && path === "/metrics") {
       res.writeHead(200, { "content-type": this.metrics.registry.contentType });
       return void res.end(await this.metrics.registry.metrics());

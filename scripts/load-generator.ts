@@ -1,0 +1,62 @@
+/**
+ * Demo traffic: calls the gateway with the seeded tenants' keys in a realistic mix — streamed
+ * chat, embeddings, vision inference — following a day's rhythm sped up to KULE_LOAD_DAY_SECONDS
+ * (default 600 s for a whole day), with a burst now and then, so every chart moves on a fresh start.
+ */
+const gateway = process.env.KULE_GATEWAY_URL ?? "http://127.0.0.1:8080";
+const daySeconds = Number(process.env.KULE_LOAD_DAY_SECONDS ?? 600);
+const peakRps = Number(process.env.KULE_LOAD_PEAK_RPS ?? 12);
+const keys = (process.env.KULE_LOAD_KEYS ?? "").split(",").filter(Boolean);
+
+const PROMPTS = ["Kredi başvurumun durumunu özetler misin?", "Summarize this support ticket in two sentences.", "Write a product description for a winter jacket.", "Explain KV caches to a new engineer.", "Müşteri şikayetini sınıflandır: kargo gecikti."];
+const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
+
+async function call(path: string, key: string, body: unknown) {
+  try {
+    const r = await fetch(`${gateway}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body), signal: AbortSignal.timeout(60_000) });
+    await r.arrayBuffer();
+    return r.status;
+  } catch {
+    return 0;
+  }
+}
+
+function oneRequest(key: string) {
+  const roll = Math.random();
+  if (roll < 0.55) return call("/v1/chat/completions", key, { model: "chat", stream: Math.random() < 0.7, messages: [{ role: "user", content: pick(PROMPTS) }], max_tokens: 32 + Math.floor(Math.random() * 160), user: `u${Math.floor(Math.random() * 50)}` });
+  if (roll < 0.8) return call("/v1/embeddings", key, { model: "embed", input: [pick(PROMPTS), pick(PROMPTS)] });
+  const pixels = 3 * 64 * 64;
+  return call("/v2/models/vision-detect/infer", key, { inputs: [{ name: "INPUT0", datatype: "UINT8", shape: [1, pixels], data: Array.from({ length: pixels }, (_, i) => i % 256) }] });
+}
+
+/** Requests per second now: a day's curve (quiet at night, peaks at 11:00 and 15:00) plus rare bursts. */
+function rateNow(t: number): number {
+  const hour = ((t / daySeconds) * 24) % 24;
+  const day = Math.max(0.08, Math.exp(-((hour - 11) ** 2) / 8) + 0.8 * Math.exp(-((hour - 15) ** 2) / 6));
+  const burst = Math.sin(t / 37) > 0.97 ? 2.5 : 1;
+  return peakRps * day * burst;
+}
+
+async function main() {
+  if (!keys.length) throw new Error("Set KULE_LOAD_KEYS to a comma-separated list of API keys (npm run demo does).");
+  const secrets = keys;
+  const t0 = Date.now();
+  let sent = 0;
+  const counts = new Map<number, number>();
+  setInterval(() => {
+    const summary = [...counts].map(([s, n]) => `${s || "no answer"}: ${n}`).join(", ");
+    console.log(`${sent} requests sent (${summary})`);
+  }, 30_000).unref();
+  for (;;) {
+    const rps = rateNow((Date.now() - t0) / 1000);
+    const key = pick(secrets);
+    sent++;
+    void oneRequest(key).then((s) => counts.set(s, (counts.get(s) ?? 0) + 1));
+    await new Promise((r) => setTimeout(r, -Math.log(1 - Math.random()) * (1000 / rps)));
+  }
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
