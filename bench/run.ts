@@ -1,8 +1,9 @@
 /** `npm run bench`: every benchmark, each writing its figures to bench/results/<name>.json. */
 import { benchSim } from "./sim.ts";
+import { benchGateway } from "./gateway.ts";
 
 const only = process.argv[2];
-const benches: Record<string, () => Promise<void>> = { sim: benchSim };
+const benches: Record<string, () => Promise<void>> = { sim: benchSim, gateway: benchGateway };
 
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;

@@ -1,6 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import type pg from "pg";
+import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
+import { from as copyFrom } from "pg-copy-streams";
 
 /** One call-log row: who called what, when, where it was served, and the tokens it used. Never the prompt or the answer. */
 export interface CallLogRow {
@@ -23,15 +26,39 @@ export interface CallLogRow {
 
 const COLUMNS = ["requestId", "tenantId", "apiKeyId", "endpointId", "modelVersionId", "replica", "region", "clientIp", "startedAt", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens"] as const;
 
-/** Multi-row INSERT; a request id already logged is skipped, so replays never count a call twice. */
+/** COPY text format: tabs, newlines and backslashes escaped, \N for null. */
+function copyField(v: string | number | null): string {
+  if (v === null) return "\\N";
+  return typeof v === "number" ? String(v) : v.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
+}
+
+function copyLine(r: CallLogRow): string {
+  return (
+    [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.modelVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt).toISOString(), new Date(r.endedAt).toISOString(), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens]
+      .map(copyField)
+      .join("\t") + "\n"
+  );
+}
+
+const COLUMN_LIST = COLUMNS.map((c) => `"${c}"`).join(",");
+
+/**
+ * COPY into a temporary table, then INSERT … ON CONFLICT DO NOTHING, in one transaction: COPY is
+ * the cheapest way in, and a request id already logged is skipped, so replays never count twice.
+ */
 export async function insertRows(pool: pg.Pool, rows: CallLogRow[]): Promise<void> {
   if (!rows.length) return;
-  const values: unknown[] = [];
-  const tuples = rows.map((r, i) => {
-    values.push(r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.modelVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt), new Date(r.endedAt), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens);
-    return `(${COLUMNS.map((_, j) => `$${i * COLUMNS.length + j + 1}`).join(",")})`;
-  });
-  await pool.query(`INSERT INTO "CallLog" (${COLUMNS.map((c) => `"${c}"`).join(",")}) VALUES ${tuples.join(",")} ON CONFLICT ("requestId") DO NOTHING`, values);
+  const client = await pool.connect();
+  try {
+    await client.query(`BEGIN; CREATE TEMP TABLE call_log_in (LIKE "CallLog" INCLUDING DEFAULTS) ON COMMIT DROP`);
+    await pipeline(Readable.from([rows.map(copyLine).join("")]), client.query(copyFrom(`COPY call_log_in (${COLUMN_LIST}) FROM STDIN`)));
+    await client.query(`INSERT INTO "CallLog" (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM call_log_in ON CONFLICT ("requestId") DO NOTHING; COMMIT`);
+    client.release();
+  } catch (e) {
+    await client.query("ROLLBACK").catch(() => {});
+    client.release(true);
+    throw e;
+  }
 }
 
 /**

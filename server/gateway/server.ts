@@ -153,7 +153,7 @@ export class Gateway {
       ctx.endpoint = this.endpointFor(ctx, slug);
       if (kind) validate(kind, body);
       await this.checkLimits(ctx);
-      await this.proxy(req, res, ctx, kind ?? "infer", body, path);
+      await this.proxy(req, res, ctx, kind ?? "infer", body, raw, path);
     } catch (e) {
       const err = e instanceof HttpError ? e : new HttpError(500, "The gateway failed to handle this request.");
       if (!(e instanceof HttpError)) console.error("[gateway]", e);
@@ -249,7 +249,7 @@ export class Gateway {
   }
 
   /** Picks a version by weight and a replica by least outstanding requests; retries once elsewhere on a connect failure or 503. */
-  private async proxy(req: http.IncomingMessage, res: http.ServerResponse, ctx: Ctx, kind: Kind, body: Record<string, unknown>, path: string) {
+  private async proxy(req: http.IncomingMessage, res: http.ServerResponse, ctx: Ctx, kind: Kind, body: Record<string, unknown>, raw: Buffer, path: string) {
     const e = ctx.endpoint!;
     const kvkk = ctx.tenant!.kvkk;
     const sticky = e.sticky ? ((typeof body.user === "string" && body.user) || (req.headers["x-kule-session"] as string | undefined)) : undefined;
@@ -272,7 +272,8 @@ export class Gateway {
     // Streams always ask the upstream for usage (the call log needs tokens); if the client did not ask, the usage event is dropped on the way out.
     const stream = kind !== "infer" && body.stream === true;
     const clientWantsUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
-    const upstreamBody = stream && !clientWantsUsage ? JSON.stringify({ ...body, stream_options: { ...(body.stream_options as object), include_usage: true } }) : JSON.stringify(body);
+    // Otherwise the client's bytes go upstream untouched (no re-serialising on the hot path).
+    const upstreamBody = stream && !clientWantsUsage ? JSON.stringify({ ...body, stream_options: { ...(body.stream_options as object), include_usage: true } }) : raw;
 
     const abort = new AbortController();
     res.on("close", () => {
@@ -442,14 +443,15 @@ function validate(kind: Kind, b: Record<string, unknown>) {
   }
 }
 
+/** Token counts from an answer's `usage` object, found by pattern rather than parsing the whole answer. */
+const PROMPT_TOKENS = /"prompt_tokens"\s*:\s*(\d+)/;
+const COMPLETION_TOKENS = /"completion_tokens"\s*:\s*(\d+)/;
 function readUsage(text: string, ctx: Ctx) {
-  try {
-    const u = (JSON.parse(text) as { usage?: { prompt_tokens?: number; completion_tokens?: number } }).usage;
-    ctx.promptTokens = u?.prompt_tokens ?? 0;
-    ctx.completionTokens = u?.completion_tokens ?? 0;
-  } catch {
-    /* an answer without usage logs zero tokens */
-  }
+  const at = text.lastIndexOf('"usage"');
+  if (at < 0) return; // an answer without usage logs zero tokens
+  const tail = text.slice(at);
+  ctx.promptTokens = Number(PROMPT_TOKENS.exec(tail)?.[1] ?? 0);
+  ctx.completionTokens = Number(COMPLETION_TOKENS.exec(tail)?.[1] ?? 0);
 }
 
 function readSseUsage(text: string, ctx: Ctx) {

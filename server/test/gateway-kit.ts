@@ -5,6 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
 import { Gateway } from "../gateway/server.ts";
+import type { Limiter } from "../gateway/limits.ts";
 import { caller, makeActor, makeModelWithVersions, testDb, uid } from "./harness.ts";
 import { sha256Hex } from "../auth/api-key-secret.ts";
 import type { Actor } from "../auth/actor.ts";
@@ -51,7 +52,7 @@ export class CuttableProxy {
   }
 }
 
-export async function startTestGateway(opts: { viaProxy?: CuttableProxy } = {}) {
+export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter } = {}) {
   const url = new URL(inject("databaseUrl"));
   if (opts.viaProxy) {
     url.hostname = "127.0.0.1";
@@ -59,7 +60,7 @@ export async function startTestGateway(opts: { viaProxy?: CuttableProxy } = {}) 
   }
   const pool = new pg.Pool({ connectionString: url.toString(), max: 4, connectionTimeoutMillis: 500 });
   pool.on("error", () => {});
-  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 } });
+  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 }, limiter: opts.limiter });
   const base = await gateway.listen(0);
   return {
     gateway,

@@ -1,0 +1,23 @@
+import pg from "pg";
+import { sha256Hex } from "../server/auth/api-key-secret.ts";
+
+export const BENCH_KEY = "kule_benchbenchbenchbenchbenchbenchbench00";
+
+/** The rows a gateway needs to route `chat` to one upstream: tenant, key, model, endpoint, version, replica. */
+export async function writeGatewayFixture(databaseUrl: string, upstreamUrl: string) {
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    await c.query(`INSERT INTO "Tenant" (id, name, slug, "updatedAt") VALUES ('t-bench', 'Bench', 'bench', now())`);
+    await c.query(`INSERT INTO "ApiKey" (id, "tenantId", name, prefix, "secretHash") VALUES ('k-bench', 't-bench', 'bench', $1, $2)`, [BENCH_KEY.slice(0, 13), sha256Hex(BENCH_KEY)]);
+    await c.query(`INSERT INTO "Model" (id, name, task, "updatedAt") VALUES ('m-bench', 'bench-model', 'llm', now())`);
+    await c.query(`INSERT INTO "ModelVersion" (id, "modelId", version, "artifactUri", format, precision, "parameterCount", "weightBytes", "minGpuMemoryBytes") VALUES ('mv-bench', 'm-bench', '1.0', 's3://b/1', 'vllm', 'fp8', 1, 1, 1)`);
+    await c.query(`INSERT INTO "Cluster" (id, name) VALUES ('c-bench', 'bench')`);
+    await c.query(`INSERT INTO "NodePool" (id, "clusterId", name, region) VALUES ('p-bench', 'c-bench', 'bench', 'tr-ist')`);
+    await c.query(`INSERT INTO "Endpoint" (id, name, slug, "modelId", engine, "nodePoolId", "sloAvailabilityPct", "sloP99LatencyMs", "updatedAt") VALUES ('e-bench', 'Chat', 'chat', 'm-bench', 'vllm', 'p-bench', 99.9, 1000, now())`);
+    await c.query(`INSERT INTO "EndpointVersion" (id, "endpointId", "modelVersionId", weight, state, "updatedAt") VALUES ('ev-bench', 'e-bench', 'mv-bench', 100, 'ready', now())`);
+    await c.query(`INSERT INTO "Replica" (id, "endpointVersionId", driver, url, region, state, "updatedAt") VALUES ('r-bench', 'ev-bench', 'external', $1, 'tr-ist', 'ready', now())`, [upstreamUrl]);
+  } finally {
+    await c.end();
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The gateway's added latency. At a fixed 1,000 requests/s of small non-stream completions
+ * against a fast local upstream (the simulator with its latency model off), three targets are
+ * measured in alternating rounds — the upstream directly, HAProxy as a plain proxy, and Kule's
+ * gateway — and the medians of their p50/p99 compared, since only same-run figures hold on a
+ * shared 2-core machine. Also: call-log ingest rate with zero loss.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawn, execFileSync } from "node:child_process";
+import pg from "pg";
+import autocannon from "autocannon";
+import { median, startProcess, writeResult } from "./lib.ts";
+import { BENCH_KEY, writeGatewayFixture } from "./gateway-fixture.ts";
+import { resolveDatabaseUrl } from "../server/db/url.ts";
+import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts";
+import { deployMigrations } from "../scripts/migrate.ts";
+import { CallLogWriter, type CallLogRow } from "../server/gateway/call-log.ts";
+
+const RATE = 1000;
+const ROUNDS = 3;
+const SECONDS = 8;
+
+function fixedRate(url: string, headers: Record<string, string>) {
+  const body = JSON.stringify({ model: "chat", messages: [{ role: "user", content: "Say hello." }], max_tokens: 8 });
+  return new Promise<{ p50: number; p99: number; rps: number; errors: number }>((resolve, reject) => {
+    autocannon(
+      { url, method: "POST", headers: { "content-type": "application/json", ...headers }, body, connections: 50, overallRate: RATE, duration: SECONDS },
+      (err, r) => (err ? reject(err) : resolve({ p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average, errors: r.errors + r.non2xx })),
+    );
+  });
+}
+
+async function startHaproxy(upstream: string): Promise<{ url: string; stop: () => void } | null> {
+  try {
+    execFileSync("haproxy", ["-v"], { stdio: "ignore" });
+  } catch {
+    console.log("haproxy is not installed (apt-get install -y haproxy): the HAProxy baseline is skipped.");
+    return null;
+  }
+  const u = new URL(upstream);
+  const port = 18000 + Math.floor(Math.random() * 1000);
+  const cfgFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kule-haproxy-")), "haproxy.cfg");
+  fs.writeFileSync(
+    cfgFile,
+    `global\n  maxconn 4096\ndefaults\n  mode http\n  timeout connect 2s\n  timeout client 30s\n  timeout server 30s\n  option http-keep-alive\nfrontend fe\n  bind 127.0.0.1:${port}\n  default_backend be\nbackend be\n  http-reuse always\n  server up ${u.hostname}:${u.port}\n`,
+  );
+  const child = spawn("haproxy", ["-f", cfgFile, "-db"], { stdio: "ignore" });
+  await new Promise((r) => setTimeout(r, 500));
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
+}
+
+async function ingest(databaseUrl: string) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  const writer = new CallLogWriter(pool, fs.mkdtempSync(path.join(os.tmpdir(), "kule-ingest-")));
+  const n = 200_000;
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const now = Date.now();
+    const row: CallLogRow = { requestId: `ingest-${i}`, tenantId: "t-bench", apiKeyId: "k-bench", endpointId: "e-bench", modelVersionId: "ev-bench", replica: "r-bench", region: "tr-ist", clientIp: "127.0.0.1", startedAt: now, endedAt: now, ttftMs: 3, status: 200, errorClass: null, promptTokens: 5, completionTokens: 8 };
+    writer.push(row);
+    if (i % 5000 === 0) await new Promise((r) => setImmediate(r));
+  }
+  await writer.close();
+  const seconds = (performance.now() - t0) / 1000;
+  const stored = Number((await pool.query(`SELECT count(*) FROM "CallLog" WHERE "requestId" LIKE 'ingest-%'`)).rows[0].count);
+  await pool.end();
+  return { rowsPerSecond: Math.round(n / seconds), lost: n - stored };
+}
+
+export async function benchGateway() {
+  const server = await resolveDatabaseUrl();
+  const databaseUrl = await createScratchDatabase(server.url, "kule_bench");
+  const upstream = await startProcess<{ url: string }>("bench/sim-server.ts");
+  let gateway: Awaited<ReturnType<typeof startProcess<{ url: string }>>> | null = null;
+  const haproxy = await startHaproxy(upstream.info.url);
+  try {
+    await deployMigrations(databaseUrl);
+    await writeGatewayFixture(databaseUrl, upstream.info.url);
+    gateway = await startProcess<{ url: string }>("bench/gateway-server.ts", { BENCH_DATABASE_URL: databaseUrl });
+    const targets: { name: string; url: string; headers: Record<string, string> }[] = [
+      { name: "direct", url: `${upstream.info.url}/v1/chat/completions`, headers: {} },
+      ...(haproxy ? [{ name: "haproxy", url: `${haproxy.url}/v1/chat/completions`, headers: {} }] : []),
+      { name: "gateway", url: `${gateway.info.url}/v1/chat/completions`, headers: { authorization: `Bearer ${BENCH_KEY}` } },
+    ];
+    for (const t of targets) await fixedRate(t.url, t.headers); // warm-up: connections, JIT
+    const results: Record<string, { p50: number; p99: number; rps: number; errors: number }[]> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const t of targets) {
+        const r = await fixedRate(t.url, t.headers);
+        (results[t.name] ??= []).push(r);
+        console.log(`round ${round + 1} ${t.name}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.rps)} req/s, ${r.errors} errors`);
+      }
+    }
+    const summary = (name: string) => (results[name] ? { p50_ms: median(results[name]!.map((r) => r.p50)), p99_ms: median(results[name]!.map((r) => r.p99)), errors: results[name]!.reduce((s, r) => s + r.errors, 0) } : null);
+    const direct = summary("direct")!;
+    const gw = summary("gateway")!;
+    const hp = summary("haproxy");
+    const ingestResult = await ingest(databaseUrl);
+    writeResult("gateway", {
+      rps: RATE,
+      rounds: ROUNDS,
+      seconds_per_round: SECONDS,
+      direct,
+      gateway: gw,
+      haproxy: hp,
+      added_p50_ms: +(gw.p50_ms - direct.p50_ms).toFixed(2),
+      added_p99_ms: +(gw.p99_ms - direct.p99_ms).toFixed(2),
+      haproxy_added_p99_ms: hp ? +(hp.p99_ms - direct.p99_ms).toFixed(2) : null,
+      target_added_p99_ms: 2,
+      ingest_rows_per_second: ingestResult.rowsPerSecond,
+      lost_rows: ingestResult.lost,
+      note: "autocannon at a fixed overall rate (50 connections) in this process; targets alternate each round; medians of the rounds. Latencies are autocannon's, in whole ms.",
+    });
+  } finally {
+    gateway?.child.kill("SIGTERM");
+    upstream.child.kill("SIGTERM");
+    haproxy?.stop();
+    await new Promise((r) => setTimeout(r, 500));
+    await dropDatabase(databaseUrl).catch(() => {});
+    await server.stop();
+  }
+}
