@@ -49,13 +49,18 @@ const COLUMN_LIST = COLUMNS.map((c) => `"${c}"`).join(",");
 export async function insertRows(pool: pg.Pool, rows: CallLogRow[]): Promise<void> {
   if (!rows.length) return;
   const client = await pool.connect();
+  // A connection that drops between statements reports it as an event: the failed query says enough.
+  const ignore = () => {};
+  client.on("error", ignore);
   try {
     await client.query(`BEGIN; CREATE TEMP TABLE call_log_in (LIKE "CallLog" INCLUDING DEFAULTS) ON COMMIT DROP`);
     await pipeline(Readable.from([rows.map(copyLine).join("")]), client.query(copyFrom(`COPY call_log_in (${COLUMN_LIST}) FROM STDIN`)));
     await client.query(`INSERT INTO "CallLog" (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM call_log_in ON CONFLICT ("requestId") DO NOTHING; COMMIT`);
+    client.off("error", ignore);
     client.release();
   } catch (e) {
     await client.query("ROLLBACK").catch(() => {});
+    client.off("error", ignore);
     client.release(true);
     throw e;
   }
