@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
 import { Empty, Field, Loading } from "@/components/ui/field";
+import { PageHead, FormActions } from "@/components/ui/page-head";
 import { useToast } from "@/components/ui/toast";
 import { WeightsBar } from "./weights-bar";
 
@@ -17,17 +18,16 @@ export function EndpointsPage({ canWrite }: { canWrite: boolean }) {
   const [creating, setCreating] = useState(false);
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>Endpoints</h1>
-          <p>The names clients call (the API&apos;s <code>model</code>), and the versions that answer them.</p>
-        </div>
-        {canWrite && !creating && (
-          <button className="primary" onClick={() => setCreating(true)}>
-            New endpoint
-          </button>
-        )}
-      </div>
+      <PageHead
+        title="Endpoints"
+        action={canWrite && !creating && (
+            <button className="primary" onClick={() => setCreating(true)}>
+              New endpoint
+            </button>
+          )}
+      >
+        The names clients call (the API&apos;s <code>model</code>), and the versions that answer them.
+      </PageHead>
       {creating && <CreateEndpointForm onDone={() => setCreating(false)} />}
       <div className="panel">
         {endpoints.isPending ? (
@@ -184,14 +184,7 @@ function CreateEndpointForm({ onDone }: { onDone: () => void }) {
           <input type="checkbox" checked={f.sticky} onChange={(e) => setF({ ...f, sticky: e.target.checked })} /> Sticky sessions (route a
           caller to one version by its <code>user</code> field or <code>X-Kule-Session</code> header)
         </label>
-        <div className="actions">
-          <button className="primary" type="submit" disabled={create.isPending}>
-            Create endpoint
-          </button>
-          <button type="button" onClick={onDone}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Create endpoint" pending={create.isPending} onCancel={onDone} />
       </form>
     </div>
   );

@@ -6,6 +6,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/routers/root";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { FormActions } from "@/components/ui/page-head";
 import { Field } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { formatGB } from "@/components/ui/format";
@@ -132,14 +133,7 @@ function StartReplica({ endpointId, version }: { endpointId: string; version: Ve
       <Field id={`ext-region-${version.id}`} label="Region" hint="Where the server runs: KVKK tenants use only tr-* regions" errors={errors.region}>
         <input id={`ext-region-${version.id}`} value={ext.region} onChange={(e) => setExt({ ...ext, region: e.target.value })} aria-invalid={!!errors.region} />
       </Field>
-      <div className="actions">
-        <button className="primary" type="submit" disabled={register.isPending}>
-          Register
-        </button>
-        <button type="button" onClick={() => (setMode("none"), register.reset())}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submit="Register" pending={register.isPending} onCancel={() => (setMode("none"), register.reset())} />
     </form>
   );
 }

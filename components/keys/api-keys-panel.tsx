@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
 import { Empty, Field, Loading } from "@/components/ui/field";
+import { FormActions } from "@/components/ui/page-head";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime } from "@/components/ui/format";
 
@@ -191,14 +192,7 @@ function CreateKeyForm({
         ))}
         {errors.allowedEndpointIds && <span className="error">{errors.allowedEndpointIds.join(" ")}</span>}
       </fieldset>
-      <div className="actions">
-        <button className="primary" type="submit" disabled={create.isPending}>
-          Create key
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submit="Create key" pending={create.isPending} onCancel={onCancel} />
     </form>
   );
 }

@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
 import { Empty, Field, Loading } from "@/components/ui/field";
+import { FormActions } from "@/components/ui/page-head";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime, formatGB, formatParams, gbToBytes } from "@/components/ui/format";
 
@@ -161,14 +162,7 @@ function AddVersionForm({ modelId, onDone }: { modelId: string; onDone: () => vo
             <input id="v-mingpu" inputMode="decimal" value={f.minGpuGb} onChange={set("minGpuGb")} aria-invalid={!!errors.minGpuMemoryBytes} />
           </Field>
         </div>
-        <div className="actions">
-          <button className="primary" type="submit" disabled={add.isPending}>
-            Add version
-          </button>
-          <button type="button" onClick={onDone}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Add version" pending={add.isPending} onCancel={onDone} />
       </form>
     </div>
   );

@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
 import { Empty, Field, Loading } from "@/components/ui/field";
+import { PageHead, FormActions } from "@/components/ui/page-head";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime } from "@/components/ui/format";
 
@@ -17,17 +18,16 @@ export function ModelsPage({ canWrite }: { canWrite: boolean }) {
   const [creating, setCreating] = useState(false);
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>Models</h1>
-          <p>What the cluster can serve: each model and its versions.</p>
-        </div>
-        {canWrite && !creating && (
-          <button className="primary" onClick={() => setCreating(true)}>
-            New model
-          </button>
-        )}
-      </div>
+      <PageHead
+        title="Models"
+        action={canWrite && !creating && (
+            <button className="primary" onClick={() => setCreating(true)}>
+              New model
+            </button>
+          )}
+      >
+        What the cluster can serve: each model and its versions.
+      </PageHead>
       {creating && <CreateModelForm onDone={() => setCreating(false)} />}
       <div className="panel">
         {models.isPending ? (
@@ -112,14 +112,7 @@ function CreateModelForm({ onDone }: { onDone: () => void }) {
         <Field id="model-description" label="Description" errors={errors.description}>
           <textarea id="model-description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
         </Field>
-        <div className="actions">
-          <button className="primary" type="submit" disabled={create.isPending}>
-            Create model
-          </button>
-          <button type="button" onClick={onDone}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Create model" pending={create.isPending} onCancel={onDone} />
       </form>
     </div>
   );

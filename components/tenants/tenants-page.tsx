@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
 import { Empty, Field, Loading } from "@/components/ui/field";
+import { PageHead, FormActions } from "@/components/ui/page-head";
 import { useToast } from "@/components/ui/toast";
 
 export function TenantsPage({ canWrite }: { canWrite: boolean }) {
@@ -18,17 +19,16 @@ export function TenantsPage({ canWrite }: { canWrite: boolean }) {
   );
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>Tenants</h1>
-          <p>Companies that call the models with their API keys. KVKK tenants are served only from Turkish regions.</p>
-        </div>
-        {canWrite && !creating && (
-          <button className="primary" onClick={() => setCreating(true)}>
-            New tenant
-          </button>
-        )}
-      </div>
+      <PageHead
+        title="Tenants"
+        action={canWrite && !creating && (
+            <button className="primary" onClick={() => setCreating(true)}>
+              New tenant
+            </button>
+          )}
+      >
+        Companies that call the models with their API keys. KVKK tenants are served only from Turkish regions.
+      </PageHead>
       {creating && <CreateTenantForm onDone={() => setCreating(false)} />}
       <div className="panel">
         {tenants.isPending ? (
@@ -141,14 +141,7 @@ function CreateTenantForm({ onDone }: { onDone: () => void }) {
           <input type="checkbox" checked={f.kvkk} onChange={(e) => setF({ ...f, kvkk: e.target.checked })} /> KVKK: this tenant&apos;s calls and
           data must stay in Turkey
         </label>
-        <div className="actions">
-          <button className="primary" type="submit" disabled={create.isPending}>
-            Create tenant
-          </button>
-          <button type="button" onClick={onDone}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Create tenant" pending={create.isPending} onCancel={onDone} />
       </form>
     </div>
   );

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
 import { Empty, Field, Loading } from "@/components/ui/field";
+import { FormActions } from "@/components/ui/page-head";
 import { useToast } from "@/components/ui/toast";
 
 const ROLES = ["admin", "operator", "tenant", "auditor"] as const;
@@ -146,14 +147,7 @@ function CreateUserForm({ tenants, onDone }: { tenants: { id: string; name: stri
             </Field>
           )}
         </div>
-        <div className="actions">
-          <button className="primary" type="submit" disabled={create.isPending}>
-            Create user
-          </button>
-          <button type="button" onClick={onDone}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Create user" pending={create.isPending} onCancel={onDone} />
       </form>
     </div>
   );

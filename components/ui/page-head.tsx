@@ -1,0 +1,28 @@
+import type { ReactNode } from "react";
+
+/** A page's title, what it is for, and its main action on the right. */
+export function PageHead({ title, children, action }: { title: ReactNode; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="page-head">
+      <div>
+        <h1>{title}</h1>
+        {children && <p>{children}</p>}
+      </div>
+      {action}
+    </div>
+  );
+}
+
+/** A form's submit and cancel buttons; submit is disabled while the mutation runs. */
+export function FormActions({ submit, pending, onCancel }: { submit: string; pending: boolean; onCancel: () => void }) {
+  return (
+    <div className="actions">
+      <button className="primary" type="submit" disabled={pending}>
+        {submit}
+      </button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
