@@ -13,6 +13,7 @@ import { useToast } from "@/components/ui/toast";
 import { formatGB } from "@/components/ui/format";
 import { WeightsBar } from "./weights-bar";
 import { ReplicasPanel } from "./replicas-panel";
+import { EndpointCharts } from "@/components/metrics/endpoint-charts";
 
 const STATE_BADGE: Record<string, string> = { ready: "badge-ok", loading: "badge-warn", pending: "", draining: "badge-warn", failed: "badge-danger", retired: "" };
 
@@ -53,6 +54,7 @@ export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean
           <span>revision</span>
         </div>
       </div>
+      <EndpointCharts endpointId={e.id} />
       <WeightsEditor endpoint={e} canWrite={canWrite} />
       <ReplicasPanel endpoint={e} canWrite={canWrite} />
       {canWrite && <AddVersion endpoint={e} />}

@@ -16,6 +16,8 @@ export const PERMISSIONS = {
   "cluster:read": ["admin", "operator", "auditor"],
   /** Start and stop replicas, MIG layouts, cordon, and the simulator's faults. */
   "cluster:write": ["admin", "operator"],
+  /** Endpoint and GPU charts from Prometheus (tenant-scoped charts come with the tenant portal). */
+  "metrics:read": ["admin", "operator", "auditor"],
   "tenant:read": ["admin", "operator", "auditor"],
   "tenant:write": ["admin"],
   "apikey:read": ["admin", "operator", "tenant"],

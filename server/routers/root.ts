@@ -7,6 +7,7 @@ import { userRouter } from "./user.ts";
 import { auditRouter } from "./audit.ts";
 import { clusterRouter } from "./cluster.ts";
 import { systemRouter } from "./system.ts";
+import { metricsRouter } from "./metrics.ts";
 
 export const appRouter = router({
   model: modelRouter,
@@ -17,6 +18,7 @@ export const appRouter = router({
   audit: auditRouter,
   cluster: clusterRouter,
   system: systemRouter,
+  metrics: metricsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,6 +8,7 @@ import { createCaller } from "../routers/root.ts";
 import { SimDriver } from "../cluster/sim-driver.ts";
 import { ExternalDriver } from "../cluster/external-driver.ts";
 import type { Drivers } from "../cluster/drivers.ts";
+import { PrometheusClient } from "../metrics/prometheus-client.ts";
 
 let client: PrismaClient | null = null;
 
@@ -25,8 +26,11 @@ export function testDrivers(): Drivers {
   return drivers;
 }
 
+/** Integration tests run without Prometheus: metrics procedures answer "metrics are off". */
+const noPrometheus = new PrometheusClient(null);
+
 export function caller(actor: Actor | null) {
-  return createCaller({ db: testDb(), actor, ip: "127.0.0.1", drivers: testDrivers() });
+  return createCaller({ db: testDb(), actor, ip: "127.0.0.1", drivers: testDrivers(), prometheus: noPrometheus });
 }
 
 export const uid = () => randomUUID().slice(0, 8);
@@ -116,7 +120,7 @@ export async function httpMutation(actor: Actor | null, path: string, input: unk
       body: JSON.stringify(superjson.serialize(input)),
     }),
     router: appRouter,
-    createContext: () => ({ db: testDb(), actor, ip: "127.0.0.1", drivers: testDrivers() }),
+    createContext: () => ({ db: testDb(), actor, ip: "127.0.0.1", drivers: testDrivers(), prometheus: noPrometheus }),
     onError: () => {},
   });
   const body = (await res.json()) as { error?: { json: { message: string; data: { code: string; fieldErrors: Record<string, string[]> | null } } } };

@@ -1,12 +1,14 @@
 import type { PrismaClient } from "../db/generated/client.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Drivers } from "../cluster/drivers.ts";
+import type { PrometheusClient } from "../metrics/prometheus-client.ts";
 
 export interface Context {
   db: PrismaClient;
   actor: Actor | null;
   ip: string | null;
   drivers: Drivers;
+  prometheus: PrometheusClient;
 }
 
 /** Loads the actor behind a session's user id; a deleted user or membership signs them out. */

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { matrixToRows } from "./adapters.ts";
+import { endpointQueries, labelValue, stepFor } from "./promql.ts";
+
+describe("chart adapter", () => {
+  it("puts every series on the step grid and leaves missing samples as gaps, not zeros", () => {
+    const m = {
+      resultType: "matrix" as const,
+      result: [
+        { metric: { version: "1.0" }, values: [[100, "2"], [110, "3"]] as [number, string][] },
+        { metric: { version: "1.1" }, values: [[105, "0"], [110, "NaN"]] as [number, string][] },
+      ],
+    };
+    const { rows, series } = matrixToRows(m, { start: 100, end: 110, step: 5 }, (l) => l.version!);
+    expect(series).toEqual(["1.0", "1.1"]);
+    expect(rows).toEqual([
+      { t: 100_000, "1.0": 2, "1.1": null },
+      { t: 105_000, "1.0": null, "1.1": 0 },
+      { t: 110_000, "1.0": 3, "1.1": null },
+    ]);
+  });
+  it("scales values (seconds to milliseconds)", () => {
+    const m = { resultType: "matrix" as const, result: [{ metric: {}, values: [[0, "0.25"]] as [number, string][] }] };
+    expect(matrixToRows(m, { start: 0, end: 0, step: 5 }, () => "p99", 1000).rows[0]).toEqual({ t: 0, p99: 250 });
+  });
+});
+
+describe("PromQL builders", () => {
+  it("escape label values so user text cannot become PromQL", () => {
+    expect(labelValue('chat"} or vector(1) #')).toBe('"chat\\"} or vector(1) #"');
+    expect(endpointQueries.requestsByVersion('a"b', "30s")).toBe('sum by (version) (rate(kule_gateway_requests_total{endpoint="a\\"b"}[30s]))');
+  });
+  it("build latency percentiles from the gateway's histogram", () => {
+    expect(endpointQueries.latency("chat", 0.99, "60s")).toBe('histogram_quantile(0.99, sum by (le) (rate(kule_gateway_request_duration_seconds_bucket{endpoint="chat"}[60s])))');
+  });
+  it("choose about 120 points per range, never finer than the scrape interval", () => {
+    expect(stepFor("15m")).toBe(8);
+    expect(stepFor("7d")).toBe(5040);
+  });
+});

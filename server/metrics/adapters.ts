@@ -1,0 +1,33 @@
+/** A Prometheus range-query result: one series per label set, [unix seconds, "value"] pairs. */
+export interface PromMatrix {
+  resultType: "matrix";
+  result: { metric: Record<string, string>; values: [number, string][] }[];
+}
+
+/** Rows for a chart: one per step, `t` in ms, one key per series; a missing sample is null (a gap, never a zero). */
+export type ChartRow = { t: number } & Record<string, number | null>;
+
+/**
+ * Turns a matrix into chart rows on the query's own step grid, so every series has a slot at
+ * every step and a step without a sample stays null. `name` names a series from its labels.
+ */
+export function matrixToRows(m: PromMatrix, grid: { start: number; end: number; step: number }, name: (labels: Record<string, string>) => string, scale = 1): { rows: ChartRow[]; series: string[] } {
+  const series = m.result.map((r) => name(r.metric));
+  const rows: ChartRow[] = [];
+  const index = new Map<number, ChartRow>();
+  for (let t = grid.start; t <= grid.end + 1e-9; t += grid.step) {
+    const row = { t: Math.round(t * 1000) } as ChartRow;
+    for (const s of series) row[s] = null;
+    rows.push(row);
+    index.set(Math.round(t), row);
+  }
+  m.result.forEach((r, i) => {
+    for (const [ts, v] of r.values) {
+      const row = index.get(Math.round(ts));
+      const n = Number(v);
+      // NaN (e.g. a quantile of no traffic) is no data, not zero.
+      if (row && Number.isFinite(n)) row[series[i]!] = n * scale;
+    }
+  });
+  return { rows, series };
+}

@@ -1,0 +1,40 @@
+/**
+ * Named, typed PromQL: the only queries the app sends to Prometheus are built here, from values
+ * that are escaped, so no user text becomes PromQL.
+ */
+export function labelValue(v: string): string {
+  return `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
+}
+
+const gw = (endpoint: string) => `endpoint=${labelValue(endpoint)}`;
+
+/** Window for rates: wide enough to hold several 5 s scrapes, narrow enough to follow changes. */
+export function rateWindow(stepSeconds: number): string {
+  return `${Math.max(30, stepSeconds * 2)}s`;
+}
+
+export const endpointQueries = {
+  /** Requests/s by version, as the gateway served them. */
+  requestsByVersion: (endpoint: string, w: string) => `sum by (version) (rate(kule_gateway_requests_total{${gw(endpoint)}}[${w}]))`,
+  /** Latency percentile over all versions, from the gateway's histogram (seconds). */
+  latency: (endpoint: string, q: number, w: string) => `histogram_quantile(${q}, sum by (le) (rate(kule_gateway_request_duration_seconds_bucket{${gw(endpoint)}}[${w}])))`,
+  /** Time to first token percentile, measured at the gateway (seconds). */
+  ttft: (endpoint: string, q: number, w: string) => `histogram_quantile(${q}, sum by (le) (rate(kule_gateway_ttft_seconds_bucket{${gw(endpoint)}}[${w}])))`,
+  /** Share of requests answered 5xx. */
+  errorRate: (endpoint: string, w: string) =>
+    `sum(rate(kule_gateway_requests_total{${gw(endpoint)},status=~"5.."}[${w}])) / sum(rate(kule_gateway_requests_total{${gw(endpoint)}}[${w}]))`,
+  /** Input and output tokens/s. */
+  tokens: (endpoint: string, w: string) => `sum by (kind) (rate(kule_gateway_tokens_total{${gw(endpoint)}}[${w}]))`,
+  /** Requests waiting in the engines' queues (vLLM replicas of the endpoint). */
+  queueDepth: (endpoint: string) => `sum(vllm:num_requests_waiting{kule_endpoint=${labelValue(endpoint)}})`,
+  /** Mean KV-cache usage across the endpoint's vLLM replicas (0–1). */
+  kvCache: (endpoint: string) => `avg(vllm:kv_cache_usage_perc{kule_endpoint=${labelValue(endpoint)}})`,
+} as const;
+
+export const RANGES = { "15m": 15 * 60, "1h": 3600, "6h": 6 * 3600, "24h": 24 * 3600, "7d": 7 * 24 * 3600 } as const;
+export type RangeName = keyof typeof RANGES;
+
+/** About 120 points per chart, on a step that is a whole number of seconds (at least the scrape interval). */
+export function stepFor(range: RangeName): number {
+  return Math.max(5, Math.round(RANGES[range] / 120));
+}
