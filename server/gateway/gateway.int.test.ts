@@ -53,6 +53,21 @@ describe("the official openai client through the gateway", () => {
     expect(countTokens(text)).toBeGreaterThan(10);
   });
 
+  it("logs TTFT measured at the gateway for streams, and none for whole answers", async () => {
+    const t = await tenantWithKey();
+    await gw.gateway.config.reload();
+    const c = clientFor(t.secret);
+    const stream = await c.chat.completions.create({ model: chat.endpoint.slug, messages: [{ role: "user", content: "stream me" }], max_tokens: 30, stream: true });
+    for await (const chunk of stream) void chunk;
+    await c.chat.completions.create({ model: chat.endpoint.slug, messages: [{ role: "user", content: "whole" }], max_tokens: 30 });
+    await gw.gateway.callLog.flush();
+    const rows = await testDb().callLog.findMany({ where: { tenantId: t.tenant.id }, orderBy: { startedAt: "asc" } });
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.ttftMs).toBeGreaterThanOrEqual(0);
+    expect(rows[0]!.ttftMs!).toBeLessThanOrEqual(rows[0]!.endedAt.getTime() - rows[0]!.startedAt.getTime());
+    expect(rows[1]!.ttftMs).toBeNull();
+  });
+
   it("passes usage through when the client asks for it", async () => {
     const stream = await client.chat.completions.create({ model: chat.endpoint.slug, messages: [{ role: "user", content: "Hi" }], max_tokens: 5, stream: true, stream_options: { include_usage: true } });
     let usage: OpenAI.CompletionUsage | undefined;

@@ -299,7 +299,6 @@ export class Gateway {
           this.recordFailure(replica.id);
           continue; // nothing reached the client yet: try another replica
         }
-        ctx.ttftMs = Date.now() - ctx.started;
         if (up.statusCode >= 500) this.recordFailure(replica.id);
         else this.failures.delete(replica.id);
         ctx.status = up.statusCode;
@@ -339,6 +338,8 @@ export class Gateway {
   private async pipeStream(body: AsyncIterable<Buffer>, res: http.ServerResponse, ctx: Ctx, clientWantsUsage: boolean) {
     let carry = "";
     for await (const chunk of body) {
+      // TTFT: until the first content delta reaches the gateway (the role-only first event carries no token).
+      if (ctx.ttftMs === null && FIRST_TOKEN.test(chunk.toString("utf8"))) ctx.ttftMs = Date.now() - ctx.started;
       if (clientWantsUsage) {
         res.write(chunk);
         if (chunk.includes('"usage"')) readSseUsage(chunk.toString("utf8"), ctx);
@@ -442,6 +443,9 @@ function validate(kind: Kind, b: Record<string, unknown>) {
     if (v !== undefined && v !== null && (typeof v !== "number" || !Number.isInteger(v) || v < 1)) throw new HttpError(400, `${f}: must be a positive integer.`, f);
   }
 }
+
+/** A streamed event that carries text: chat deltas' `content` or legacy completions' `text`, not empty. */
+const FIRST_TOKEN = /"(content|text)":"[^"]/;
 
 /** Token counts from an answer's `usage` object, found by pattern rather than parsing the whole answer. */
 const PROMPT_TOKENS = /"prompt_tokens"\s*:\s*(\d+)/;
