@@ -6,7 +6,6 @@ import type { Device, ReplicaSpec, ReplicaStatus } from "./driver.ts";
 import { recordAudit } from "../audit/record.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
 import type { RegisterExternalInput, StartReplicaInput } from "./schemas.ts";
-import { migInstanceMemoryBytes } from "./mig.ts";
 
 interface Ctx {
   db: PrismaClient;
@@ -170,9 +169,4 @@ export async function reconcileReplicas(db: PrismaClient, drivers: Drivers): Pro
     }
   }
   return { updated: rows.length - lost, lost };
-}
-
-/** Free memory of each device, as the placement view shows it (bytes). */
-export function deviceMemoryBytes(gpu: { memoryBytes: bigint }, migProfile?: string): number {
-  return migProfile ? migInstanceMemoryBytes(Number(gpu.memoryBytes), migProfile) : Number(gpu.memoryBytes);
 }

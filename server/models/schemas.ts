@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { displayName, id, positiveBigInt } from "../schemas/common.ts";
+import { id, positiveBigInt } from "../schemas/common.ts";
 import { ModelFormat, ModelTask, Precision } from "../db/generated/enums.ts";
 
 export const modelName = z
@@ -37,8 +37,6 @@ export const addModelVersionInput = z
   });
 
 export const modelIdInput = z.object({ id });
-export const modelDescriptionInput = z.object({ id, description: z.string().trim().max(2000) });
 
-export { displayName };
 export type CreateModelInput = z.infer<typeof createModelInput>;
 export type AddModelVersionInput = z.infer<typeof addModelVersionInput>;

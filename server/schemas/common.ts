@@ -16,9 +16,3 @@ export const positiveBigInt = z
   .union([z.bigint(), z.number().int("a whole number"), z.string().trim().regex(/^\d+$/, "a whole number")])
   .transform((v) => BigInt(v))
   .refine((v) => v > 0n, "must be greater than 0");
-
-/** Keyset pagination: the last id of the previous page. */
-export const pageInput = z.object({
-  cursor: z.string().nullish(),
-  limit: z.number().int().min(1).max(200).default(50),
-});
