@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty, Loading } from "@/components/ui/field";
 import { FaultPanel } from "./fault-panel";
+import { FleetHeatmap } from "./fleet-heatmap";
 import { GpuCard } from "./gpu-card";
 import { ReplicaLine } from "./replica-line";
 import { useClusterActions } from "./use-cluster-actions";
@@ -82,6 +83,7 @@ function ClusterBody({ view, canWrite }: { view: ClusterView; canWrite: boolean 
               <span>replicas failed</span>
             </div>
           </div>
+          <FleetHeatmap view={view} />
           {canWrite && <FaultPanel view={view} />}
           {view.pools.map((p) => (
             <section key={p.id} className={styles.pool}>

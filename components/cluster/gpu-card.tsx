@@ -1,6 +1,8 @@
 "use client";
 
 import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useTRPC } from "@/components/trpc/client";
 import { MigEditor } from "./mig-editor";
 import { MIG_SLOTS, memorySlotsOf } from "./mig";
 import { ReplicaLine } from "./replica-line";
@@ -25,6 +27,7 @@ export function GpuCard({ gpu, node, canWrite }: { gpu: GpuView; node: NodeView;
         </span>
         {gpu.xid > 0 && <span className="badge badge-danger">XID {gpu.xid}</span>}
       </div>
+      <MemorySplit gpu={gpu} />
       {gpu.migInstances.length > 0 ? <MigBar gpu={gpu} /> : gpu.migCapable && <small className="muted">MIG off: the whole GPU is one device</small>}
       {gpu.replicas.length + migReplicas.length === 0 ? (
         <small className="muted">No replica</small>
@@ -51,6 +54,33 @@ export function GpuCard({ gpu, node, canWrite }: { gpu: GpuView; node: NodeView;
         </div>
       )}
       {editing && <MigEditor gpu={gpu} node={node} onDone={() => setEditing(false)} />}
+    </div>
+  );
+}
+
+/**
+ * How the GPU's memory is split: model weights (of the replicas on it), KV cache and runtime
+ * (the rest of what dcgm reports used), and free. Shown only when dcgm metrics are available.
+ */
+function MemorySplit({ gpu }: { gpu: GpuView }) {
+  const trpc = useTRPC();
+  const fleet = useQuery(trpc.metrics.gpuFleet.queryOptions(undefined, { refetchInterval: 5000 }));
+  const m = fleet.data?.available ? fleet.data.gpus[gpu.uuid] : undefined;
+  if (!m || m.fbUsedMiB === null || m.fbFreeMiB === null) return null;
+  const active = [...gpu.replicas, ...gpu.migInstances.flatMap((i) => i.replicas)].filter((r) => r.state === "ready" || r.state === "draining");
+  const total = (m.fbUsedMiB + m.fbFreeMiB) / 1024;
+  const used = m.fbUsedMiB / 1024;
+  const weights = Math.min(used, active.reduce((s, r) => s + r.weightGiB, 0));
+  const kv = Math.max(0, used - weights);
+  const pct = (x: number) => `${(100 * x) / total}%`;
+  const label = `weights ${weights.toFixed(1)} GiB · KV cache and runtime ${kv.toFixed(1)} GiB · free ${(total - used).toFixed(1)} GiB · ${m.utilPct ?? "?"}% busy`;
+  return (
+    <div title={label} aria-label={`Memory of GPU ${gpu.index}: ${label}`} role="img">
+      <div className="weights" style={{ margin: "6px 0 2px" }}>
+        <span style={{ width: pct(weights), background: "#1f5fbf" }} />
+        <span style={{ width: pct(kv), background: "#e08a00" }} />
+      </div>
+      <small className="muted">{label}</small>
     </div>
   );
 }

@@ -31,7 +31,7 @@ export async function clusterView({ db, drivers }: { db: PrismaClient; drivers: 
           orderBy: { hostname: "asc" },
           include: {
             gpus: { orderBy: { index: "asc" }, include: { migInstances: { orderBy: { startSlot: "asc" } } } },
-            replicas: { where: { state: { not: "stopped" } }, include: { endpointVersion: { include: { endpoint: { select: { slug: true, name: true } }, modelVersion: { select: { version: true } } } } } },
+            replicas: { where: { state: { not: "stopped" } }, include: { endpointVersion: { include: { endpoint: { select: { slug: true, name: true } }, modelVersion: { select: { version: true, weightBytes: true } } } } } },
           },
         },
       },
@@ -57,6 +57,7 @@ export async function clusterView({ db, drivers }: { db: PrismaClient; drivers: 
           endpoint: r.endpointVersion.endpoint.slug,
           endpointName: r.endpointVersion.endpoint.name,
           version: r.endpointVersion.modelVersion.version,
+          weightGiB: Number(r.endpointVersion.modelVersion.weightBytes) / GiB,
           expectedReadyAt: r.expectedReadyAt,
           migStartSlot: r.migStartSlot,
         });

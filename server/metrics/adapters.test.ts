@@ -38,3 +38,13 @@ describe("PromQL builders", () => {
     expect(stepFor("7d")).toBe(5040);
   });
 });
+
+describe("fleet adapter", () => {
+  it("folds dcgm vectors into one record per GPU, with no number as null", async () => {
+    const { byUuid } = await import("./gpu-fleet.ts");
+    const v = (uuid: string, x: string) => ({ metric: { UUID: uuid, gpu: "0" }, value: [0, x] as [number, string] });
+    const out = byUuid({ util: [v("GPU-a", "73")], fbUsed: [v("GPU-a", "8170")], fbFree: [v("GPU-a", "73750")], power: [v("GPU-a", "NaN")], temp: [v("GPU-b", "40")] });
+    expect(out["GPU-a"]).toEqual({ utilPct: 73, fbUsedMiB: 8170, fbFreeMiB: 73750, powerW: null, tempC: null });
+    expect(out["GPU-b"]).toEqual({ utilPct: null, fbUsedMiB: null, fbFreeMiB: null, powerW: null, tempC: 40 });
+  });
+});

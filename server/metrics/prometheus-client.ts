@@ -2,12 +2,14 @@ import type { PromMatrix } from "./adapters.ts";
 
 export class MetricsUnavailableError extends Error {}
 
+export type PromVector = { metric: Record<string, string>; value: [number, string] }[];
+
 /**
  * Reads Prometheus' HTTP API. Identical queries within `ttlMs` share one answer (and one request
  * in flight), so any number of viewers of a page cost Prometheus one set of queries per refresh.
  */
 export class PrometheusClient {
-  private cache = new Map<string, { at: number; value: Promise<PromMatrix> }>();
+  private cache = new Map<string, { at: number; value: Promise<unknown> }>();
   queriesSent = 0;
 
   constructor(
@@ -16,31 +18,38 @@ export class PrometheusClient {
   ) {}
 
   queryRange(query: string, start: number, end: number, step: number): Promise<PromMatrix> {
-    if (!this.baseUrl) return Promise.reject(new MetricsUnavailableError("Metrics are off: no Prometheus is configured (KULE_PROMETHEUS_URL)."));
     // Align the window to the step so concurrent viewers ask the very same question.
     const s = Math.floor(start / step) * step;
     const e = Math.floor(end / step) * step;
-    const key = `${query}|${s}|${e}|${step}`;
+    return this.cached(`${query}|${s}|${e}|${step}`, () => this.get<PromMatrix>("query_range", { query, start: String(s), end: String(e), step: String(step) }));
+  }
+
+  /** An instant query: the value now. */
+  query(query: string): Promise<PromVector> {
+    return this.cached(`instant|${query}`, () => this.get<{ result: PromVector }>("query", { query }).then((d) => d.result));
+  }
+
+  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    if (!this.baseUrl) return Promise.reject(new MetricsUnavailableError("Metrics are off: no Prometheus is configured (KULE_PROMETHEUS_URL)."));
     const now = Date.now();
     const hit = this.cache.get(key);
-    if (hit && now - hit.at < this.opts.ttlMs) return hit.value;
-    const value = this.fetchRange(query, s, e, step);
+    if (hit && now - hit.at < this.opts.ttlMs) return hit.value as Promise<T>;
+    const value = load();
     this.cache.set(key, { at: now, value });
     value.catch(() => this.cache.delete(key));
     if (this.cache.size > 500) for (const [k, v] of this.cache) if (now - v.at >= this.opts.ttlMs) this.cache.delete(k);
     return value;
   }
 
-  private async fetchRange(query: string, start: number, end: number, step: number): Promise<PromMatrix> {
+  private async get<T>(api: "query" | "query_range", params: Record<string, string>): Promise<T> {
     this.queriesSent++;
-    const params = new URLSearchParams({ query, start: String(start), end: String(end), step: String(step) });
     let res: Response;
     try {
-      res = await fetch(`${this.baseUrl}/api/v1/query_range?${params}`, { signal: AbortSignal.timeout(this.opts.timeoutMs) });
+      res = await fetch(`${this.baseUrl}/api/v1/${api}?${new URLSearchParams(params)}`, { signal: AbortSignal.timeout(this.opts.timeoutMs) });
     } catch {
       throw new MetricsUnavailableError(`Prometheus at ${this.baseUrl} does not answer (or took over ${this.opts.timeoutMs / 1000} s).`);
     }
-    const body = (await res.json().catch(() => null)) as { status: string; data?: PromMatrix; error?: string } | null;
+    const body = (await res.json().catch(() => null)) as { status: string; data?: T; error?: string } | null;
     if (!res.ok || body?.status !== "success" || !body.data) throw new MetricsUnavailableError(`Prometheus refused a query: ${body?.error ?? res.status}`);
     return body.data;
   }

@@ -87,6 +87,7 @@ const MATRIX: Record<string, Case> = {
   "user.setRole": { input: (f) => ({ userId: f.userId, role: "auditor" }), allowed: ["admin"] },
   "audit.list": { input: () => ({}), allowed: ["admin", "auditor"] },
   "cluster.nodePools": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "metrics.gpuFleet": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
   "metrics.endpointCharts": { input: (f) => ({ endpointId: f.endpointId, range: "15m" }), allowed: ["admin", "operator", "auditor"] },
   "system.status": { input: () => undefined, allowed: ["admin", "operator", "auditor", "tenant"] },
   "cluster.view": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
