@@ -165,7 +165,8 @@ export async function reconcileReplicas(db: PrismaClient, drivers: Drivers): Pro
     if (s) await applyReplicaStatus(db, s);
     else {
       lost++;
-      await applyReplicaStatus(db, { id: row.id, state: "failed", reason: "Lost: the cluster no longer runs this replica (the simulator restarted).", url: null, device: { kind: "cpu", hostname: "" }, hostname: null, region: row.region, expectedReadyAt: null, inFlight: 0 });
+      // Gone with the simulator's process: recorded as stopped (with why), so restarts do not pile up failed rows.
+      await applyReplicaStatus(db, { id: row.id, state: "stopped", reason: "Lost: the cluster no longer runs this replica (the simulator restarted).", url: null, device: { kind: "cpu", hostname: "" }, hostname: null, region: row.region, expectedReadyAt: null, inFlight: 0 });
     }
   }
   return { updated: rows.length - lost, lost };
