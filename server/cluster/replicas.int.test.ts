@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caller, makeActor, makeModelWithVersions, testDb, testDrivers, uid } from "../test/harness.ts";
 import { startClusterSync } from "./sync.ts";
+import { reconcileReplicas } from "./replicas.ts";
 import type { Actor } from "../auth/actor.ts";
 
 let operator: Actor;
@@ -104,5 +105,14 @@ describe("replicas through the control plane", () => {
     await caller(operator).cluster.stopReplica({ replicaId: ext.id, drainSeconds: 0 });
     expect((await fetch(`${backing.url}/health`)).status).toBe(200);
     await caller(operator).cluster.stopReplica({ replicaId: backing.id, drainSeconds: 0 });
+  });
+
+  it("after a simulator restart, replicas it no longer runs are recorded as stopped with the reason", async () => {
+    const { versionId } = await endpointOn("cpu");
+    const ghost = await testDb().replica.create({ data: { endpointVersionId: versionId, driver: "sim", region: "tr-ank", state: "ready", url: "http://127.0.0.1:9" } });
+    const result = await reconcileReplicas(testDb(), testDrivers());
+    expect(result.lost).toBeGreaterThanOrEqual(1);
+    const row = await testDb().replica.findUniqueOrThrow({ where: { id: ghost.id } });
+    expect(row).toMatchObject({ state: "stopped", url: null, reason: expect.stringMatching(/simulator restarted/) });
   });
 });
