@@ -50,3 +50,13 @@ export function portFree(port: number): Promise<boolean> {
     srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
   });
 }
+
+/** A port nothing listens on right now (the OS picks it), for servers that must be told their port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+}

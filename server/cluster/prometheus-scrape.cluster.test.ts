@@ -2,26 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import net from "node:net";
 import type http from "node:http";
 import OpenAI from "openai";
 import { SimCluster } from "./sim/cluster.ts";
 import { startControlServer } from "./sim/control-server.ts";
 import { smallTopology, LLAMA_8B } from "./sim/fixtures.ts";
+import { freePort } from "../../scripts/lib/proc.ts";
 import { startPrometheus, type RunningPrometheus } from "../../scripts/lib/prometheus.ts";
 
 let cluster: SimCluster;
 let control: http.Server;
 let prom: RunningPrometheus;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 async function query(q: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]> {
   const res = await fetch(`${prom.url}/api/v1/query?query=${encodeURIComponent(q)}`);

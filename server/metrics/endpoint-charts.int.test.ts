@@ -2,26 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import net from "node:net";
 import { createCaller } from "../routers/root.ts";
 import { makeActor, testDb, testDrivers } from "../test/harness.ts";
 import { servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
 import { startClusterSync } from "../cluster/sync.ts";
 import { PrometheusClient } from "./prometheus-client.ts";
+import { freePort } from "../../scripts/lib/proc.ts";
 import { startPrometheus, type RunningPrometheus } from "../../scripts/lib/prometheus.ts";
 
 let stopSync: () => void;
 let gw: Awaited<ReturnType<typeof startTestGateway>>;
 let prom: RunningPrometheus;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 beforeAll(async () => {
   stopSync = startClusterSync(testDb(), testDrivers());
