@@ -115,6 +115,10 @@ export async function setEndpointWeights(ctx: Ctx, input: SetWeightsInput) {
       if (w.weight > 0 && (v.state === "retired" || v.state === "failed" || v.state === "draining")) {
         throw new InvalidInputError("weights", `version ${v.modelVersion.version} is ${v.state} and cannot take traffic`);
       }
+      // Traffic goes only to a version that can answer it: one with a ready replica.
+      if (w.weight > v.weight && v.state !== "ready") {
+        throw new InvalidInputError("weights", `version ${v.modelVersion.version} has no ready replica yet: start one before giving it traffic`);
+      }
     }
     // Versions left out keep nothing: the listed weights already sum to 100.
     await claimRevision(tx, before.id, input.expectedRevision);

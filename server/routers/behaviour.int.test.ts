@@ -15,6 +15,9 @@ beforeAll(async () => {
   [admin, operator, operator2] = await Promise.all([makeActor("admin"), makeActor("operator"), makeActor("operator")]);
 });
 
+/** As if a replica of the version had turned ready (the cluster tests cover that path). */
+const markReady = (endpointVersionId: string) => testDb().endpointVersion.update({ where: { id: endpointVersionId }, data: { state: "ready" } });
+
 async function errorOf(p: Promise<unknown>): Promise<TRPCError> {
   const e = await p.then(
     () => null,
@@ -38,6 +41,7 @@ describe("audit events", () => {
     const { endpoint, model } = await makeEndpoint();
     const withV2 = await caller(operator).endpoint.addVersion({ endpointId: endpoint.id, modelVersionId: model.versions[1]!.id, expectedRevision: endpoint.revision });
     const [v1, v2] = withV2.versions;
+    await markReady(v2!.id);
     await caller(operator).endpoint.setWeights({
       endpointId: endpoint.id,
       expectedRevision: withV2.revision,
@@ -74,6 +78,7 @@ describe("concurrent edits", () => {
     const { endpoint, model } = await makeEndpoint();
     const loaded = await caller(operator).endpoint.addVersion({ endpointId: endpoint.id, modelVersionId: model.versions[1]!.id, expectedRevision: endpoint.revision });
     const [v1, v2] = loaded.versions;
+    await markReady(v2!.id);
     const split = (a: number) => [
       { endpointVersionId: v1!.id, weight: a },
       { endpointVersionId: v2!.id, weight: 100 - a },
@@ -85,6 +90,26 @@ describe("concurrent edits", () => {
     expect(err.message).toMatch(/changed this endpoint/);
     const now = await caller(operator).endpoint.get({ id: endpoint.id });
     expect(now.versions.map((v) => v.weight)).toEqual([80, 20]);
+  });
+
+  it("refuses to give traffic to a version with no ready replica, and changes nothing", async () => {
+    const { endpoint, model } = await makeEndpoint();
+    const loaded = await caller(operator).endpoint.addVersion({ endpointId: endpoint.id, modelVersionId: model.versions[1]!.id, expectedRevision: endpoint.revision });
+    const [v1, v2] = loaded.versions;
+    const err = await errorOf(
+      caller(operator).endpoint.setWeights({
+        endpointId: endpoint.id,
+        expectedRevision: loaded.revision,
+        weights: [
+          { endpointVersionId: v1!.id, weight: 95 },
+          { endpointVersionId: v2!.id, weight: 5 },
+        ],
+      }),
+    );
+    expect(err.code).toBe("BAD_REQUEST");
+    expect(err.message).toMatch(/1\.1 has no ready replica/);
+    const now = await caller(operator).endpoint.get({ id: endpoint.id });
+    expect([now.revision, now.versions.map((v) => v.weight)]).toEqual([loaded.revision, [100, 0]]);
   });
 
   it("a taken model name is a CONFLICT naming the field", async () => {
