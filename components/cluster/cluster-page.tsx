@@ -1,5 +1,6 @@
 "use client";
 
+import { StateBadge } from "@/components/ui/state-badge";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty, Loading } from "@/components/ui/field";
@@ -11,7 +12,6 @@ import { useClusterActions } from "./use-cluster-actions";
 import { regionBadge, replicasOfNode, type ClusterView, type NodeView } from "./types";
 import styles from "./cluster.module.css";
 
-const STATUS_BADGE: Record<string, string> = { ready: "badge-ok", down: "badge-danger", not_ready: "badge-warn" };
 
 export function ClusterPage({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
@@ -107,7 +107,7 @@ function NodePanel({ node: n, canWrite }: { node: NodeView; canWrite: boolean })
         <div>
           <h3 className={styles.hostname}>
             <span className="mono">{n.hostname}</span> <span className={regionBadge(n.region)}>{n.region}</span>{" "}
-            <span className={`badge ${STATUS_BADGE[n.status] ?? ""}`}>{n.status.replace("_", " ")}</span>
+            <StateBadge state={n.status} />
             {n.cordoned && (
               <>
                 {" "}

@@ -1,11 +1,11 @@
 "use client";
 
+import { StateBadge } from "@/components/ui/state-badge";
 import { useClusterActions } from "./use-cluster-actions";
 import { useNow } from "@/components/ui/use-now";
 import type { ReplicaView } from "./types";
 import styles from "./cluster.module.css";
 
-const STATE_BADGE: Record<string, string> = { ready: "badge-ok", loading: "badge-warn", pending: "", draining: "badge-warn", failed: "badge-danger" };
 
 function LoadingBadge({ expectedReadyAt }: { expectedReadyAt: Date | null }) {
   const now = useNow();
@@ -26,9 +26,7 @@ export function ReplicaLine({ replica: r, where, canWrite }: { replica: ReplicaV
         {r.state === "loading" ? (
           <LoadingBadge expectedReadyAt={r.expectedReadyAt} />
         ) : (
-          <span className={`badge ${STATE_BADGE[r.state] ?? ""}`} title={r.reason ?? undefined}>
-            {r.state}
-          </span>
+          <StateBadge state={r.state} title={r.reason ?? undefined} />
         )}
         {r.state === "failed" && r.reason && <small className={styles.reason}>{r.reason}</small>}
       </div>

@@ -1,5 +1,6 @@
 "use client";
 
+import { StateBadge } from "@/components/ui/state-badge";
 import Link from "next/link";
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -15,7 +16,6 @@ import { WeightsBar } from "./weights-bar";
 import { ReplicasPanel } from "./replicas-panel";
 import { EndpointCharts } from "@/components/metrics/endpoint-charts";
 
-const STATE_BADGE: Record<string, string> = { ready: "badge-ok", loading: "badge-warn", pending: "", draining: "badge-warn", failed: "badge-danger", retired: "" };
 
 export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean }) {
   const trpc = useTRPC();
@@ -112,7 +112,7 @@ function WeightsEditor({ endpoint, canWrite }: { endpoint: EndpointData; canWrit
                 <b>{v.modelVersion.version}</b> <span className="muted">{v.modelVersion.precision}</span>
               </td>
               <td>
-                <span className={`badge ${STATE_BADGE[v.state] ?? ""}`}>{v.state}</span>
+                <StateBadge state={v.state} />
               </td>
               <td>{v.modelVersion.format}</td>
               <td>{formatGB(v.modelVersion.weightBytes)}</td>

@@ -1,5 +1,6 @@
 "use client";
 
+import { StateBadge } from "@/components/ui/state-badge";
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
@@ -15,7 +16,6 @@ import { useNow } from "@/components/ui/use-now";
 type Endpoint = inferRouterOutputs<AppRouter>["endpoint"]["get"];
 type Version = Endpoint["versions"][number];
 
-const STATE_BADGE: Record<string, string> = { ready: "badge-ok", loading: "badge-warn", pending: "badge-warn", draining: "badge-warn", failed: "badge-danger" };
 
 /** Each version's replicas, live, with starting one on a free device and registering an external server. */
 export function ReplicasPanel({ endpoint, canWrite }: { endpoint: Endpoint; canWrite: boolean }) {
@@ -61,7 +61,7 @@ function ReplicaRow({ r }: { r: Version["replicas"][number] }) {
   const eta = r.state === "loading" && r.expectedReadyAt ? Math.max(0, Math.round((new Date(r.expectedReadyAt).getTime() - now) / 1000)) : null;
   return (
     <div style={{ marginBottom: 4 }} data-testid="replica">
-      <span className={`badge ${STATE_BADGE[r.state] ?? ""}`}>{r.state}</span> <span className="mono">{where}</span> <span className="badge">{r.region}</span>
+      <StateBadge state={r.state} /> <span className="mono">{where}</span> <span className="badge">{r.region}</span>
       {r.driver === "external" && <span className="badge">external</span>}
       {eta !== null && <span className="muted"> ready in ~{eta} s</span>}
       {r.reason && <div className="error" style={{ fontSize: 12 }}>{r.reason}</div>}
