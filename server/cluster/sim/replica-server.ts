@@ -75,8 +75,8 @@ async function handle(r: SimReplica, req: http.IncomingMessage, res: http.Server
   if (req.method === "GET" && path === "/v1/models") {
     return send(res, 200, { object: "list", data: [{ id: r.spec.servedModelName, object: "model", created: Math.floor(r.startedAt / 1000), owned_by: "kule-sim", root: r.spec.servedModelName, max_model_len: 8192 }] });
   }
-  if (req.method === "POST" && path === "/v1/chat/completions") return chat(r, req, res, await readJson(req));
-  if (req.method === "POST" && path === "/v1/completions") return completion(r, req, res, await readJson(req));
+  if (req.method === "POST" && path === "/v1/chat/completions") return chat(r, res, await readJson(req));
+  if (req.method === "POST" && path === "/v1/completions") return completion(r, res, await readJson(req));
   if (req.method === "POST" && path === "/v1/embeddings") return embeddings(r, res, await readJson(req));
 
   const v2 = /^\/v2\/models\/([^/]+)(?:\/versions\/[^/]+)?(\/ready|\/infer)?$/.exec(path);
@@ -93,7 +93,7 @@ async function handle(r: SimReplica, req: http.IncomingMessage, res: http.Server
       });
     }
     if (req.method === "GET" && v2[2] === "/ready") return send(res, 200, {});
-    if (req.method === "POST" && v2[2] === "/infer") return infer(r, req, res, name, await readJson(req));
+    if (req.method === "POST" && v2[2] === "/infer") return infer(r, res, name, await readJson(req));
   }
   return send(res, 404, { error: { message: `No route for ${req.method} ${path}`, type: "NotFoundError" } });
 }
@@ -123,21 +123,49 @@ function injectedFailure(r: SimReplica, res: http.ServerResponse): boolean {
   return false;
 }
 
-async function chat(r: SimReplica, req: http.IncomingMessage, res: http.ServerResponse, raw: unknown) {
-  const body = (raw ?? {}) as Record<string, unknown>;
-  if (!modelCheck(r, res, body)) return;
-  const promptTokens = chatPromptTokens(body.messages);
-  if (promptTokens === null) {
-    const e = openAiError(400, "messages must be a non-empty array of {role, content}", "BadRequestError", "messages");
-    return send(res, e.status, e.body);
-  }
-  const max = maxTokensOf(body);
-  if (typeof max === "string") return send(res, 400, openAiError(400, max, "BadRequestError", "max_tokens").body);
+/** How one OpenAI route shapes its answer: a streamed event per token, and the whole answer at once. */
+interface AnswerShape {
+  idPrefix: string;
+  object: string;
+  streamObject: string;
+  /** Events sent before the first token (chat announces the assistant's role). */
+  opening: () => object[];
+  tokenChoice: (piece: string) => object;
+  finalChoice: (finish: string) => object;
+  wholeChoice: (text: string, finish: string) => object;
+}
+
+const CHAT: AnswerShape = {
+  idPrefix: "chatcmpl",
+  object: "chat.completion",
+  streamObject: "chat.completion.chunk",
+  opening: () => [{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }],
+  tokenChoice: (piece) => ({ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }),
+  finalChoice: (finish) => ({ index: 0, delta: {}, logprobs: null, finish_reason: finish }),
+  wholeChoice: (text, finish) => ({ index: 0, message: { role: "assistant", content: text }, logprobs: null, finish_reason: finish }),
+};
+
+const COMPLETION: AnswerShape = {
+  idPrefix: "cmpl",
+  object: "text_completion",
+  streamObject: "text_completion",
+  opening: () => [],
+  tokenChoice: (piece) => ({ index: 0, text: piece, logprobs: null, finish_reason: null }),
+  finalChoice: (finish) => ({ index: 0, text: "", logprobs: null, finish_reason: finish }),
+  wholeChoice: (text, finish) => ({ index: 0, text, logprobs: null, finish_reason: finish }),
+};
+
+/**
+ * Generates an answer through the replica's engine and writes it the way the route's shape says:
+ * as server-sent events as tokens come (ending in `data: [DONE]`, with a usage event when asked),
+ * or as one JSON answer. A client that goes away cancels the generation.
+ */
+async function answer(r: SimReplica, res: http.ServerResponse, body: Record<string, unknown>, shape: AnswerShape, promptTokens: number, seedText: string, max: number) {
   if (injectedFailure(r, res)) return;
-  const seed = seedOf(JSON.stringify(body.messages));
+  const seed = seedOf(seedText);
   const { tokens, finish } = answerLength(seed, max);
   const pieces = generatePieces(tokens, seed);
-  const id = `chatcmpl-${randomUUID().replace(/-/g, "")}`;
+  const id = `${shape.idPrefix}-${randomUUID().replace(/-/g, "")}`;
   const created = Math.floor(Date.now() / 1000);
   const model = body.model as string;
   const usage = { prompt_tokens: promptTokens, completion_tokens: tokens, total_tokens: promptTokens + tokens };
@@ -145,61 +173,39 @@ async function chat(r: SimReplica, req: http.IncomingMessage, res: http.ServerRe
   res.on("close", () => abort.abort());
 
   if (body.stream === true) {
-    const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+    const event = (choices: object[], extra: object = {}) => `data: ${JSON.stringify({ id, object: shape.streamObject, created, model, choices, ...extra })}\n\n`;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-    const chunk = (delta: object, finish_reason: string | null) =>
-      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason }] })}\n\n`;
-    res.write(chunk({ role: "assistant", content: "" }, null));
-    const result = await r.run({ promptTokens, maxTokens: tokens, signal: abort.signal, onToken: (i) => res.write(chunk({ content: pieces[i] }, null)) });
+    for (const c of shape.opening()) res.write(event([c]));
+    const result = await r.run({ promptTokens, maxTokens: tokens, signal: abort.signal, onToken: (i) => res.write(event([shape.tokenChoice(pieces[i]!)])) });
     if (result.aborted) return;
-    res.write(chunk({}, finish));
-    if (includeUsage) res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage })}\n\n`);
+    res.write(event([shape.finalChoice(finish)]));
+    if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true) res.write(event([], { usage }));
     res.end("data: [DONE]\n\n");
     return;
   }
   const result = await r.run({ promptTokens, maxTokens: tokens, signal: abort.signal });
   if (result.aborted) return;
-  send(res, 200, {
-    id,
-    object: "chat.completion",
-    created,
-    model,
-    choices: [{ index: 0, message: { role: "assistant", content: pieces.join("") }, logprobs: null, finish_reason: finish }],
-    usage,
-  });
+  send(res, 200, { id, object: shape.object, created, model, choices: [shape.wholeChoice(pieces.join(""), finish)], usage });
 }
 
-async function completion(r: SimReplica, req: http.IncomingMessage, res: http.ServerResponse, raw: unknown) {
+async function chat(r: SimReplica, res: http.ServerResponse, raw: unknown) {
+  const body = (raw ?? {}) as Record<string, unknown>;
+  if (!modelCheck(r, res, body)) return;
+  const promptTokens = chatPromptTokens(body.messages);
+  if (promptTokens === null) return send(res, 400, openAiError(400, "messages must be a non-empty array of {role, content}", "BadRequestError", "messages").body);
+  const max = maxTokensOf(body);
+  if (typeof max === "string") return send(res, 400, openAiError(400, max, "BadRequestError", "max_tokens").body);
+  await answer(r, res, body, CHAT, promptTokens, JSON.stringify(body.messages), max);
+}
+
+async function completion(r: SimReplica, res: http.ServerResponse, raw: unknown) {
   const body = (raw ?? {}) as Record<string, unknown>;
   if (!modelCheck(r, res, body)) return;
   const text = promptText(body.prompt);
   if (text === null) return send(res, 400, openAiError(400, "prompt must be a string or an array of strings", "BadRequestError", "prompt").body);
   const max = maxTokensOf(body);
   if (typeof max === "string") return send(res, 400, openAiError(400, max, "BadRequestError", "max_tokens").body);
-  if (injectedFailure(r, res)) return;
-  const promptTokens = countTokens(text);
-  const seed = seedOf(text);
-  const { tokens, finish } = answerLength(seed, max);
-  const pieces = generatePieces(tokens, seed);
-  const id = `cmpl-${randomUUID().replace(/-/g, "")}`;
-  const created = Math.floor(Date.now() / 1000);
-  const model = body.model as string;
-  const usage = { prompt_tokens: promptTokens, completion_tokens: tokens, total_tokens: promptTokens + tokens };
-  const abort = new AbortController();
-  res.on("close", () => abort.abort());
-  if (body.stream === true) {
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-    const chunk = (t: string, finish_reason: string | null) =>
-      `data: ${JSON.stringify({ id, object: "text_completion", created, model, choices: [{ index: 0, text: t, logprobs: null, finish_reason }] })}\n\n`;
-    const result = await r.run({ promptTokens, maxTokens: tokens, signal: abort.signal, onToken: (i) => res.write(chunk(pieces[i]!, null)) });
-    if (result.aborted) return;
-    res.write(chunk("", finish));
-    if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) res.write(`data: ${JSON.stringify({ id, object: "text_completion", created, model, choices: [], usage })}\n\n`);
-    return res.end("data: [DONE]\n\n");
-  }
-  const result = await r.run({ promptTokens, maxTokens: tokens, signal: abort.signal });
-  if (result.aborted) return;
-  send(res, 200, { id, object: "text_completion", created, model, choices: [{ index: 0, text: pieces.join(""), logprobs: null, finish_reason: finish }], usage });
+  await answer(r, res, body, COMPLETION, countTokens(text), text, max);
 }
 
 async function embeddings(r: SimReplica, res: http.ServerResponse, raw: unknown) {
@@ -224,7 +230,7 @@ async function embeddings(r: SimReplica, res: http.ServerResponse, raw: unknown)
 }
 
 /** KServe v2 inference: validates the tensors' shape and answers detections (vision) or scores. */
-async function infer(r: SimReplica, req: http.IncomingMessage, res: http.ServerResponse, name: string, raw: unknown) {
+async function infer(r: SimReplica, res: http.ServerResponse, name: string, raw: unknown) {
   const body = (raw ?? {}) as { id?: string; inputs?: { name?: string; shape?: number[]; datatype?: string; data?: unknown[] }[] };
   const input = Array.isArray(body.inputs) ? body.inputs[0] : undefined;
   if (!input || !Array.isArray(input.shape) || !input.shape.every((d) => Number.isInteger(d) && d > 0) || typeof input.datatype !== "string" || !Array.isArray(input.data)) {
