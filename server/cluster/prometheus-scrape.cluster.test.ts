@@ -8,6 +8,8 @@ import { SimCluster } from "./sim/cluster.ts";
 import { startControlServer } from "./sim/control-server.ts";
 import { smallTopology, LLAMA_8B } from "./sim/fixtures.ts";
 import { freePort } from "../../scripts/lib/proc.ts";
+import { gpuFleet } from "../metrics/gpu-fleet.ts";
+import { PrometheusClient } from "../metrics/prometheus-client.ts";
 import { startPrometheus, type RunningPrometheus } from "../../scripts/lib/prometheus.ts";
 
 let cluster: SimCluster;
@@ -70,6 +72,10 @@ describe("a real Prometheus scraping the simulator through http_sd", () => {
       await expect
         .poll(async () => Number((await query('DCGM_FI_DEV_GPU_UTIL{Hostname="llm-1",gpu="0"}'))[0]?.value[1] ?? 0), { timeout: 15_000, interval: 500 })
         .toBeGreaterThan(40);
+      // The fleet view the cluster page draws reads the same series.
+      const fleet = await gpuFleet({ prometheus: new PrometheusClient(prom.url) });
+      expect(fleet.available && fleet.gpus["GPU-llm-1-0"]!.utilPct).toBeGreaterThan(40);
+      expect(fleet.available && fleet.gpus["GPU-llm-1-0"]!.fbUsedMiB).toBeGreaterThan(LLAMA_8B.weightBytes / 2 ** 20);
       const idle = await query('DCGM_FI_DEV_GPU_UTIL{Hostname="llm-1",gpu="1"}');
       expect(Number(idle[0]!.value[1])).toBe(0);
       const fb = await query('DCGM_FI_DEV_FB_USED{Hostname="llm-1",gpu="0"}');

@@ -218,9 +218,11 @@ export class Gateway {
   private async checkLimits(ctx: Ctx) {
     const rpm = this.limitBuckets(ctx, "rpm");
     const tpm = this.limitBuckets(ctx, "tpm");
-    const wait = Math.max(rpm.length ? await this.limiter.take(rpm, 1) : 0, tpm.length ? await this.limiter.take(tpm, 0) : 0);
+    const rpmWait = rpm.length ? await this.limiter.take(rpm, 1) : 0;
+    const tpmWait = tpm.length ? await this.limiter.take(tpm, 0) : 0;
+    const wait = Math.max(rpmWait, tpmWait);
     if (wait > 0) {
-      const which = tpm.length && (await this.limiter.take(tpm, 0)) > 0 ? "tokens" : "requests";
+      const which = tpmWait > rpmWait ? "tokens" : "requests";
       throw new HttpError(429, `Rate limit reached for ${which} per minute on this ${rpm.length + tpm.length > 1 ? "tenant or key" : "key"}. Retry after ${Math.ceil(wait)} s.`, null, "rate_limit_exceeded", {
         "retry-after": String(Math.ceil(wait)),
       });
