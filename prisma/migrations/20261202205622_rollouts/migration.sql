@@ -17,6 +17,7 @@ CREATE TABLE "Rollout" (
     "analysis" JSONB NOT NULL,
     "stepIndex" INTEGER NOT NULL DEFAULT 0,
     "stepStartedAt" TIMESTAMP(3) NOT NULL,
+    "drainTimeoutSeconds" INTEGER NOT NULL DEFAULT 120,
     "pausedAt" TIMESTAMP(3),
     "state" "RolloutState" NOT NULL DEFAULT 'running',
     "outcome" JSONB,
