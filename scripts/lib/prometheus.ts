@@ -6,10 +6,14 @@
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import os from "node:os";
 import { prometheusConfig } from "../../server/metrics/prometheus/config.ts";
+import { generateSloRules } from "../../server/metrics/slo/slo-rules.ts";
+import { PROMTOOL_FIXTURE_SLOS } from "../../server/metrics/slo/promtool/fixture.ts";
 import { portFree } from "./proc.ts";
 
 const RULES_DIR = path.resolve(import.meta.dirname, "../../server/metrics/prometheus/rules");
+const SLO_PROMTOOL_DIR = path.resolve(import.meta.dirname, "../../server/metrics/slo/promtool");
 const INSTALL_HINT = "install Debian's Prometheus with `apt-get install -y prometheus`";
 
 /** The first executable `name` on PATH, checked with fs so no shell or `which` is needed. */
@@ -66,7 +70,11 @@ function tail(file: string, lines = 20): string {
   }
 }
 
-export type RunningPrometheus = { url: string; stop(): Promise<void> };
+/**
+ * `url`; `rulesDir` is where Kule writes the rules it generates (SLO burn-rate alerts): every
+ * *.yml there is loaded, on start and on POST /-/reload.
+ */
+export type RunningPrometheus = { url: string; rulesDir: string; stop(): Promise<void> };
 
 /**
  * Starts Prometheus on 127.0.0.1:`port` with Kule's rules, its data and log under
@@ -89,8 +97,11 @@ export async function startPrometheus(opts: {
 
   const dir = path.join(path.resolve(opts.dataDir), "prometheus");
   fs.mkdirSync(path.join(dir, "data"), { recursive: true });
+  const rulesDir = path.join(dir, "rules");
+  fs.mkdirSync(rulesDir, { recursive: true });
   const configFile = path.join(dir, "prometheus.yml");
-  fs.writeFileSync(configFile, prometheusConfig({ scrapeIntervalSeconds: opts.scrapeIntervalSeconds ?? 5, sdTargets: opts.sdTargets, ruleFiles: ruleFiles() }));
+  // The glob matches nothing until the app writes its first generated file; Prometheus accepts that.
+  fs.writeFileSync(configFile, prometheusConfig({ scrapeIntervalSeconds: opts.scrapeIntervalSeconds ?? 5, sdTargets: opts.sdTargets, ruleFiles: [...ruleFiles(), path.join(rulesDir, "*.yml")] }));
   const logFile = path.join(dir, "prometheus.log");
 
   const log = fs.openSync(logFile, "w"); // one run per log, so its tail in an error is about this run
@@ -133,7 +144,7 @@ export async function startPrometheus(opts: {
     await stop();
     throw new Error(`Prometheus did not become ready: ${(e as Error).message}\n--- ${logFile} (tail) ---\n${tail(logFile)}`);
   }
-  return { url, stop };
+  return { url, rulesDir, stop };
 }
 
 /** Polls /-/ready until it answers 200 (it answers 503 while the TSDB is loading). */
@@ -170,4 +181,15 @@ export function promtoolTestRules(): void {
   run(["check", "rules", ...ruleFiles()]);
   const tests = testFiles();
   if (tests.length) run(["test", "rules", ...tests]);
+  // The generated SLO rules: written from a fixture of SLOs with the production windows, then
+  // checked and unit-tested with the hand-written cases beside the fixture.
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kule-slo-rules-"));
+  try {
+    fs.writeFileSync(path.join(tmp, "slo-rules.yml"), generateSloRules(PROMTOOL_FIXTURE_SLOS));
+    fs.copyFileSync(path.join(SLO_PROMTOOL_DIR, "slo-rules.test.yml"), path.join(tmp, "slo-rules.test.yml"));
+    run(["check", "rules", path.join(tmp, "slo-rules.yml")]);
+    run(["test", "rules", path.join(tmp, "slo-rules.test.yml")]);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 }

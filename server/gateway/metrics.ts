@@ -1,10 +1,13 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
+/** Buckets of the latency histograms; SLO rules measure latency thresholds at these (server/metrics/slo). */
+export const GATEWAY_SECONDS_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] as const;
+
 /** The gateway's own metrics on /metrics, scraped by Prometheus like the replicas. */
 export function gatewayMetrics(sources: { inFlight: () => number; spoolDepth: () => number; configAge: () => number }) {
   const registry = new Registry();
   const labelNames = ["endpoint", "version", "tenant", "status"] as const;
-  const seconds = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+  const seconds = [...GATEWAY_SECONDS_BUCKETS];
   const requests = new Counter({ name: "kule_gateway_requests_total", help: "Requests answered by the gateway.", labelNames, registers: [registry] });
   const duration = new Histogram({ name: "kule_gateway_request_duration_seconds", help: "Time from request to the end of the answer.", labelNames, buckets: seconds, registers: [registry] });
   const ttft = new Histogram({ name: "kule_gateway_ttft_seconds", help: "Time to the first byte of the upstream's answer, measured at the gateway.", labelNames, buckets: seconds, registers: [registry] });
