@@ -22,9 +22,11 @@ export interface CallLogRow {
   errorClass: string | null;
   promptTokens: number;
   completionTokens: number;
+  /** Keyed hash of the request's `user` field (server/calllog/subject-hash.ts); absent in spools written before it existed. */
+  userHash?: string | null;
 }
 
-const COLUMNS = ["requestId", "tenantId", "apiKeyId", "endpointId", "modelVersionId", "replica", "region", "clientIp", "startedAt", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens"] as const;
+const COLUMNS = ["requestId", "tenantId", "apiKeyId", "endpointId", "modelVersionId", "replica", "region", "clientIp", "startedAt", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash"] as const;
 
 /** COPY text format: tabs, newlines and backslashes escaped, \N for null. */
 function copyField(v: string | number | null): string {
@@ -34,7 +36,7 @@ function copyField(v: string | number | null): string {
 
 function copyLine(r: CallLogRow): string {
   return (
-    [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.modelVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt).toISOString(), new Date(r.endedAt).toISOString(), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens]
+    [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.modelVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt).toISOString(), new Date(r.endedAt).toISOString(), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens, r.userHash ?? null]
       .map(copyField)
       .join("\t") + "\n"
   );
@@ -44,7 +46,8 @@ const COLUMN_LIST = COLUMNS.map((c) => `"${c}"`).join(",");
 
 /**
  * COPY into a temporary table, then INSERT … ON CONFLICT DO NOTHING, in one transaction: COPY is
- * the cheapest way in, and a request id already logged is skipped, so replays never count twice.
+ * the cheapest way in, and a request already logged is skipped, so replays never count twice. The
+ * call log is partitioned by month, so its key is (request id, start time); a replay carries both.
  */
 export async function insertRows(pool: pg.Pool, rows: CallLogRow[]): Promise<void> {
   if (!rows.length) return;
@@ -55,7 +58,7 @@ export async function insertRows(pool: pg.Pool, rows: CallLogRow[]): Promise<voi
   try {
     await client.query(`BEGIN; CREATE TEMP TABLE call_log_in (LIKE "CallLog" INCLUDING DEFAULTS) ON COMMIT DROP`);
     await pipeline(Readable.from([rows.map(copyLine).join("")]), client.query(copyFrom(`COPY call_log_in (${COLUMN_LIST}) FROM STDIN`)));
-    await client.query(`INSERT INTO "CallLog" (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM call_log_in ON CONFLICT ("requestId") DO NOTHING; COMMIT`);
+    await client.query(`INSERT INTO "CallLog" (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM call_log_in ON CONFLICT ("requestId", "startedAt") DO NOTHING; COMMIT`);
     client.off("error", ignore);
     client.release();
   } catch (e) {

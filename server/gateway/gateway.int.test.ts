@@ -4,6 +4,7 @@ import { caller, makeActor, testDb, testDrivers } from "../test/harness.ts";
 import { servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
 import { startClusterSync } from "../cluster/sync.ts";
 import { countTokens } from "../cluster/sim/tokens.ts";
+import { hashSubject } from "../calllog/subject-hash.ts";
 
 let gw: Awaited<ReturnType<typeof startTestGateway>>;
 let stopSync: () => void;
@@ -66,6 +67,18 @@ describe("the official openai client through the gateway", () => {
     expect(rows[0]!.ttftMs).toBeGreaterThanOrEqual(0);
     expect(rows[0]!.ttftMs!).toBeLessThanOrEqual(rows[0]!.endedAt.getTime() - rows[0]!.startedAt.getTime());
     expect(rows[1]!.ttftMs).toBeNull();
+  });
+
+  it("stores the `user` identifier only as its keyed hash, and nothing when there is none", async () => {
+    const t = await tenantWithKey();
+    await gw.gateway.config.reload();
+    const c = clientFor(t.secret);
+    await c.chat.completions.create({ model: chat.endpoint.slug, messages: [{ role: "user", content: "hi" }], max_tokens: 5, user: "ayse@example.com.tr" });
+    await c.chat.completions.create({ model: chat.endpoint.slug, messages: [{ role: "user", content: "hi" }], max_tokens: 5 });
+    await gw.gateway.callLog.flush();
+    const rows = await testDb().callLog.findMany({ where: { tenantId: t.tenant.id }, orderBy: { startedAt: "asc" } });
+    expect(rows.map((r) => r.userHash)).toEqual([hashSubject("ayse@example.com.tr"), null]);
+    expect(JSON.stringify(rows)).not.toContain("ayse@");
   });
 
   it("passes usage through when the client asks for it", async () => {

@@ -3,11 +3,12 @@ import { createHash, randomUUID } from "node:crypto";
 import { Pool as UpstreamPool } from "undici";
 import type pg from "pg";
 import { ConfigStore, type EndpointConfig, type GatewayConfig, type KeyConfig, type ReplicaConfig, type TenantConfig, type VersionConfig } from "./config.ts";
-import { chooseVersion, pickReplica, stickyPoint, usableReplicas } from "./routing.ts";
+import { chooseVersion, nextWeighted, pickReplica, stickyPoint, usableReplicas } from "./routing.ts";
 import { MemoryLimiter, type Limiter } from "./limits.ts";
 import { CallLogWriter, type CallLogRow } from "./call-log.ts";
 import { gatewayMetrics } from "./metrics.ts";
 import { kserveError, openAiError } from "./errors.ts";
+import { hashSubject, subjectHashKey } from "../calllog/subject-hash.ts";
 
 export interface GatewayOptions {
   pool: pg.Pool;
@@ -17,6 +18,8 @@ export interface GatewayOptions {
   limiter?: Limiter;
   /** Consecutive failures after which a replica is taken out, and for how long. */
   cooldown?: { failures: number; ms: number };
+  /** Key of the HMAC over the `user` field; defaults to the machine's (server/calllog/subject-hash.ts). */
+  subjectHashKey?: string;
 }
 
 type Api = "openai" | "kserve";
@@ -51,6 +54,7 @@ interface Ctx {
   promptTokens: number;
   completionTokens: number;
   clientIp: string | null;
+  userHash: string | null;
 }
 
 /**
@@ -70,11 +74,13 @@ export class Gateway {
   private inFlight = 0;
   readonly metrics: ReturnType<typeof gatewayMetrics>;
   private server: http.Server | null = null;
+  private readonly subjectKey: string;
 
   constructor(private readonly opts: GatewayOptions) {
     this.config = new ConfigStore(opts.pool, opts.databaseUrl);
     this.callLog = new CallLogWriter(opts.pool, opts.spoolDir);
     this.limiter = opts.limiter ?? new MemoryLimiter();
+    this.subjectKey = opts.subjectHashKey ?? subjectHashKey();
     this.metrics = gatewayMetrics({ inFlight: () => this.inFlight, spoolDepth: () => this.callLog.spooledRows, configAge: () => this.config.ageSeconds });
     // `last used at` is kept in memory and written once every 30 s, not once per request.
     this.lastUsedTimer = setInterval(() => void this.flushLastUsed(), 30_000);
@@ -140,6 +146,7 @@ export class Gateway {
       promptTokens: 0,
       completionTokens: 0,
       clientIp: (req.headers["x-forwarded-for"] as string | undefined)?.split(",")[0]?.trim() ?? req.socket.remoteAddress ?? null,
+      userHash: null,
     };
     res.setHeader("x-kule-request-id", ctx.requestId);
     this.inFlight++;
@@ -149,6 +156,7 @@ export class Gateway {
       this.authenticate(req, ctx);
       const raw = await readBody(req, this.opts.maxBodyBytes);
       const body = parseJson(raw);
+      if (typeof body.user === "string" && body.user) ctx.userHash = hashSubject(body.user, this.subjectKey);
       const slug = infer ? decodeURIComponent(infer[1]!) : modelOf(body);
       ctx.endpoint = this.endpointFor(ctx, slug);
       if (kind) validate(kind, body);
@@ -255,9 +263,8 @@ export class Gateway {
     const e = ctx.endpoint!;
     const kvkk = ctx.tenant!.kvkk;
     const sticky = e.sticky ? ((typeof body.user === "string" && body.user) || (req.headers["x-kule-session"] as string | undefined)) : undefined;
-    const point = sticky ? stickyPoint(sticky) : Math.random() * 100;
     const usable = (v: VersionConfig) => usableReplicas(v, kvkk, e).some((r) => !this.coolingDown(r.id));
-    const version = chooseVersion(e.versions, point, usable);
+    const version = sticky ? chooseVersion(e.versions, stickyPoint(sticky), usable) : nextWeighted(e.versions, usable);
     if (!version) {
       const anyReady = e.versions.some((v) => v.weight > 0 && v.replicas.length > 0);
       ctx.errorClass = kvkk && anyReady ? "no_replica_in_region" : "no_ready_replica";
@@ -270,6 +277,7 @@ export class Gateway {
     }
     ctx.version = version;
     res.setHeader("x-kule-version", version.label);
+    res.setHeader("x-kule-endpoint-revision", e.revision);
 
     // Streams always ask the upstream for usage (the call log needs tokens); if the client did not ask, the usage event is dropped on the way out.
     const stream = kind !== "infer" && body.stream === true;
@@ -380,6 +388,7 @@ export class Gateway {
         errorClass: ctx.errorClass,
         promptTokens: ctx.promptTokens,
         completionTokens: ctx.completionTokens,
+        userHash: ctx.userHash,
       };
       this.callLog.push(row);
       const tokens = ctx.promptTokens + ctx.completionTokens;

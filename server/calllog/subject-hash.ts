@@ -1,0 +1,31 @@
+import { createHmac, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { env } from "../env.ts";
+
+let cached: string | null = null;
+
+/**
+ * The key of the data-subject hash: one generated once under the data
+ * directory (as AUTH_SECRET is), so the gateway and the app on one machine agree without setup.
+ * Keyed, because a plain hash of an e-mail address is reversed by hashing a list of addresses.
+ */
+export function subjectHashKey(): string {
+  if (cached) return cached;
+  const file = path.resolve(env.KULE_DATA_DIR, "subject-hash-key");
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // "wx": two processes starting together keep whichever key was written first.
+    try {
+      fs.writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+  }
+  return (cached = fs.readFileSync(file, "utf8").trim());
+}
+
+/** HMAC-SHA256 (hex) of the `user` identifier a tenant passes in its calls; the identifier is never stored. */
+export function hashSubject(user: string, key = subjectHashKey()): string {
+  return createHmac("sha256", key).update(user, "utf8").digest("hex");
+}
