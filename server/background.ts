@@ -1,10 +1,17 @@
 import { db } from "./db/client.ts";
 import { appDrivers } from "./cluster/drivers.ts";
 import { startClusterSync } from "./cluster/sync.ts";
+import { appPrometheus } from "./metrics/app-client.ts";
+import { startRolloutWorker } from "./rollouts/worker.ts";
 
-const g = globalThis as unknown as { kuleBackground?: () => void };
+const g = globalThis as unknown as { kuleBackground?: () => void; kuleRollouts?: unknown };
 
-/** Work the app server does beside answering requests: following the cluster's events. */
+/**
+ * Work the app server does beside answering requests: following the cluster's events, and the
+ * rollout loop (automatic canaries, drains). Both keep their state in the database, so a restart
+ * picks up where they were.
+ */
 export function startBackground() {
   g.kuleBackground ??= startClusterSync(db(), appDrivers());
+  g.kuleRollouts ??= startRolloutWorker({ db: db(), drivers: appDrivers(), prometheus: appPrometheus() });
 }

@@ -23,6 +23,8 @@ const schema = z.object({
   /** Prometheus Kule reads charts from; unset = metrics are off (the pages say how to turn them on). */
   KULE_PROMETHEUS_URL: z.url().optional(),
   KULE_PROMETHEUS_PORT: z.coerce.number().int().min(1).max(65535).default(9090),
+  /** Where Kule writes the rules it generates (SLO burn-rate alerts) for that Prometheus to load; unset = not written. */
+  KULE_PROMETHEUS_RULES_DIR: z.string().optional(),
   /** The inference gateway. Each gateway process needs its own spool directory. */
   KULE_GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).default(8080),
   KULE_GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),

@@ -100,7 +100,8 @@ export async function registerExternal(ctx: Ctx, input: RegisterExternalInput) {
   return ctx.db.replica.findUniqueOrThrow({ where: { id: row.id } });
 }
 
-export async function stopReplica(ctx: Ctx, input: { replicaId: string; drainSeconds: number }) {
+/** Also called by the drain worker, with no actor: the stop is then recorded as Kule's own. */
+export async function stopReplica(ctx: Omit<Ctx, "actor"> & { actor: Actor | null }, input: { replicaId: string; drainSeconds: number }) {
   const row = await ctx.db.replica.findUnique({ where: { id: input.replicaId } });
   if (!row) throw new NotFoundError("Replica");
   if (row.state === "stopped") return row;

@@ -63,7 +63,7 @@ export async function createEndpoint(ctx: Ctx, input: CreateEndpointInput) {
         ...rest,
         sloTtftMs: sloTtftMs ?? null,
         regionConstraint: regionConstraint ?? null,
-        versions: { create: { modelVersionId, weight: 100, state: "pending" } },
+        versions: { create: { modelVersionId, weight: 100, state: "pending", lastFullAt: new Date() } },
       },
       include: detailInclude,
     });
@@ -73,7 +73,7 @@ export async function createEndpoint(ctx: Ctx, input: CreateEndpointInput) {
 }
 
 /** Bumps the revision only if the caller saw the current one; otherwise a conflict with the current state. */
-async function claimRevision(tx: DbTx, endpointId: string, expectedRevision: number) {
+export async function claimRevision(tx: DbTx, endpointId: string, expectedRevision: number) {
   const { count } = await tx.endpoint.updateMany({
     where: { id: endpointId, revision: expectedRevision },
     data: { revision: { increment: 1 } },
@@ -120,12 +120,10 @@ export async function setEndpointWeights(ctx: Ctx, input: SetWeightsInput) {
         throw new InvalidInputError("weights", `version ${v.modelVersion.version} has no ready replica yet: start one before giving it traffic`);
       }
     }
+    await refuseWhilePlanRuns(tx, before.id);
     // Versions left out keep nothing: the listed weights already sum to 100.
     await claimRevision(tx, before.id, input.expectedRevision);
-    for (const v of before.versions) {
-      const weight = input.weights.find((w) => w.endpointVersionId === v.id)?.weight ?? 0;
-      if (weight !== v.weight) await tx.endpointVersion.update({ where: { id: v.id }, data: { weight } });
-    }
+    await writeWeights(tx, before.versions, new Map(input.weights.map((w) => [w.endpointVersionId, w.weight])));
     const after = await getEndpoint({ db: tx, id: before.id });
     await recordAudit(tx, {
       actor: ctx.actor,
@@ -138,4 +136,24 @@ export async function setEndpointWeights(ctx: Ctx, input: SetWeightsInput) {
     });
     return after;
   });
+}
+
+/**
+ * Writes an endpoint's weights (versions not in `weights` get 0) and notes when a version takes
+ * all traffic: rollback returns to the latest such version. The caller has claimed the revision.
+ */
+export async function writeWeights(tx: DbTx, versions: { id: string; weight: number }[], weights: Map<string, number>, extra: (id: string) => object = () => ({})) {
+  const now = new Date();
+  for (const v of versions) {
+    const weight = weights.get(v.id) ?? 0;
+    const more = extra(v.id);
+    if (weight === v.weight && Object.keys(more).length === 0) continue;
+    await tx.endpointVersion.update({ where: { id: v.id }, data: { weight, ...(weight === 100 && v.weight !== 100 ? { lastFullAt: now, keepWarmUntil: null } : {}), ...more } });
+  }
+}
+
+/** While an automatic rollout is in progress it owns the weights; a hand on the slider would fight it. */
+export async function refuseWhilePlanRuns(tx: DbTx, endpointId: string) {
+  const running = await tx.rollout.findFirst({ where: { endpointId, state: "running" } });
+  if (running) throw new ConflictError("An automatic rollout is running on this endpoint and owns its weights: pause or abort it first.", { field: "weights" });
 }

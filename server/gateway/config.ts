@@ -33,6 +33,8 @@ export interface EndpointConfig {
   task: string;
   sticky: boolean;
   regionConstraint: string | null;
+  /** The endpoint's revision: answers carry it, so a weight change can be traced to requests. */
+  revision: number;
   versions: VersionConfig[];
 }
 
@@ -40,6 +42,8 @@ export interface VersionConfig {
   id: string;
   label: string;
   weight: number;
+  /** Smooth weighted round robin's running credit (routing.ts). */
+  credit: number;
   replicas: ReplicaConfig[];
 }
 
@@ -56,8 +60,8 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
       `SELECT id, "tenantId", "secretHash", "allowedEndpointIds", "expiresAt", "revokedAt", "rpmLimit", "tpmLimit" FROM "ApiKey"`,
     ),
     client.query<{ id: string; slug: string; kvkk: boolean; status: string; rpmLimit: number | null; tpmLimit: number | null }>(`SELECT id, slug, kvkk, status, "rpmLimit", "tpmLimit" FROM "Tenant"`),
-    client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; versionId: string | null; label: string | null; weight: number | null }>(
-      `SELECT e.id, e.slug, m.task, e."stickySessions", e."regionConstraint", ev.id AS "versionId", mv.version AS label, ev.weight
+    client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; revision: number; versionId: string | null; label: string | null; weight: number | null }>(
+      `SELECT e.id, e.slug, m.task, e."stickySessions", e."regionConstraint", e.revision, ev.id AS "versionId", mv.version AS label, ev.weight
          FROM "Endpoint" e JOIN "Model" m ON m.id = e."modelId"
          LEFT JOIN "EndpointVersion" ev ON ev."endpointId" = e.id AND ev.state <> 'retired'
          LEFT JOIN "ModelVersion" mv ON mv.id = ev."modelVersionId"
@@ -84,11 +88,11 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
   for (const row of endpoints.rows) {
     let e = cfg.endpointsBySlug.get(row.slug);
     if (!e) {
-      e = { id: row.id, slug: row.slug, task: row.task, sticky: row.stickySessions, regionConstraint: row.regionConstraint, versions: [] };
+      e = { id: row.id, slug: row.slug, task: row.task, sticky: row.stickySessions, regionConstraint: row.regionConstraint, revision: row.revision, versions: [] };
       cfg.endpointsBySlug.set(row.slug, e);
     }
     if (row.versionId) {
-      const v: VersionConfig = { id: row.versionId, label: row.label ?? "?", weight: row.weight ?? 0, replicas: [] };
+      const v: VersionConfig = { id: row.versionId, label: row.label ?? "?", weight: row.weight ?? 0, credit: 0, replicas: [] };
       e.versions.push(v);
       versions.set(v.id, v);
     }

@@ -32,6 +32,26 @@ export function chooseVersion(versions: VersionConfig[], point: number, usable: 
   return live[live.length - 1]!;
 }
 
+/**
+ * Smooth weighted round robin (as nginx does): each pick adds every live version's weight to its
+ * running credit and takes the one with the most, which then pays the total back. Over any 100
+ * consecutive picks each version gets its weight's share to within one request — a random draw
+ * would stray by several points over a thousand requests. Credits live on the loaded config, so
+ * a new config (new weights) starts afresh.
+ */
+export function nextWeighted(versions: VersionConfig[], usable: (v: VersionConfig) => boolean): VersionConfig | null {
+  let total = 0;
+  let best: VersionConfig | null = null;
+  for (const v of versions) {
+    if (v.weight <= 0 || !usable(v)) continue;
+    v.credit += v.weight;
+    total += v.weight;
+    if (!best || v.credit > best.credit) best = v;
+  }
+  if (best) best.credit -= total;
+  return best;
+}
+
 /** Least outstanding requests among the replicas not cooling down; ties go to the first. */
 export function pickReplica(replicas: ReplicaConfig[], outstanding: (id: string) => number, excluded: (id: string) => boolean): ReplicaConfig | null {
   let best: ReplicaConfig | null = null;

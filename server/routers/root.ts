@@ -8,6 +8,7 @@ import { auditRouter } from "./audit.ts";
 import { clusterRouter } from "./cluster.ts";
 import { systemRouter } from "./system.ts";
 import { metricsRouter } from "./metrics.ts";
+import { rolloutRouter } from "./rollout.ts";
 
 export const appRouter = router({
   model: modelRouter,
@@ -19,6 +20,7 @@ export const appRouter = router({
   cluster: clusterRouter,
   system: systemRouter,
   metrics: metricsRouter,
+  rollout: rolloutRouter,
 });
 
 export type AppRouter = typeof appRouter;

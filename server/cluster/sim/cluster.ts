@@ -410,6 +410,9 @@ export class SimCluster {
           kule_endpoint: r.spec.endpointSlug,
           kule_version: r.spec.versionLabel,
           kule_version_id: r.spec.versionId,
+          // The engine's --max-num-seqs, which Kule chose when it started the replica: vLLM does
+          // not export it, and batch fill (running / maximum batch) needs it.
+          kule_max_num_seqs: String(r.engine.params.maxBatch),
           kule_node: r.placement.hostname,
           kule_region: r.placement.region,
         },

@@ -1,0 +1,20 @@
+import { procedure, router } from "../trpc/init.ts";
+import { blueGreenInput, deployInput, endpointRefInput, planActionInput, promoteInput, removeVersionInput, rollbackInput, startPlanInput } from "../rollouts/schemas.ts";
+import { blueGreenSwitch, deployVersion, promoteVersion, removeVersion, rollbackEndpoint } from "../rollouts/actions.ts";
+import { activeRollout, planAction, recentRollouts, startPlan } from "../rollouts/plans.ts";
+import { endpointHistory } from "../rollouts/history.ts";
+import { servedSplit } from "../rollouts/served-split.ts";
+
+export const rolloutRouter = router({
+  deploy: procedure("endpoint:write").input(deployInput).mutation(({ ctx, input }) => deployVersion(ctx, input)),
+  promote: procedure("endpoint:write").input(promoteInput).mutation(({ ctx, input }) => promoteVersion(ctx, input)),
+  blueGreen: procedure("endpoint:write").input(blueGreenInput).mutation(({ ctx, input }) => blueGreenSwitch(ctx, input)),
+  rollback: procedure("endpoint:write").input(rollbackInput).mutation(({ ctx, input }) => rollbackEndpoint(ctx, input)),
+  removeVersion: procedure("endpoint:write").input(removeVersionInput).mutation(({ ctx, input }) => removeVersion(ctx, input)),
+  startPlan: procedure("endpoint:write").input(startPlanInput).mutation(({ ctx, input }) => startPlan(ctx, input)),
+  planAction: procedure("endpoint:write").input(planActionInput).mutation(({ ctx, input }) => planAction(ctx, input)),
+  active: procedure("endpoint:read").input(endpointRefInput).query(({ ctx, input }) => activeRollout(ctx.db, input.endpointId)),
+  recent: procedure("endpoint:read").input(endpointRefInput).query(({ ctx, input }) => recentRollouts(ctx.db, input.endpointId)),
+  history: procedure("endpoint:read").input(endpointRefInput).query(({ ctx, input }) => endpointHistory(ctx.db, input.endpointId)),
+  servedSplit: procedure("endpoint:read").input(endpointRefInput).query(({ ctx, input }) => servedSplit(ctx.db, input.endpointId)),
+});
