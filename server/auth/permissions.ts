@@ -16,8 +16,12 @@ export const PERMISSIONS = {
   "cluster:read": ["admin", "operator", "auditor"],
   /** Start and stop replicas, MIG layouts, cordon, and the simulator's faults. */
   "cluster:write": ["admin", "operator"],
-  /** Endpoint and GPU charts from Prometheus (tenant-scoped charts come with the tenant portal). */
+  /** Endpoint and GPU charts and SLA status from Prometheus, across every tenant. */
   "metrics:read": ["admin", "operator", "auditor"],
+  /** A tenant's own traffic charts; the tenant label is forced from the signed-in user. */
+  "metrics:tenant": ["tenant"],
+  /** Raw PromQL against Prometheus: sees every tenant's series, so staff who run the cluster only. */
+  "metrics:explore": ["admin", "operator"],
   "tenant:read": ["admin", "operator", "auditor"],
   "tenant:write": ["admin"],
   "apikey:read": ["admin", "operator", "tenant"],

@@ -124,8 +124,10 @@ export async function applyReplicaStatus(db: PrismaClient, s: ReplicaStatus): Pr
   await db.$transaction(async (tx) => {
     const row = await tx.replica.findUnique({ where: { id: s.id } });
     if (!row || row.state === "stopped") return;
-    await tx.replica.update({
-      where: { id: s.id },
+    // A stop recorded between the read and this write wins: a late "draining" event from the
+    // driver must not bring a stopped replica back (its version would then never retire).
+    const { count } = await tx.replica.updateMany({
+      where: { id: s.id, state: { not: "stopped" } },
       data: {
         state: s.state,
         reason: s.reason,
@@ -135,6 +137,7 @@ export async function applyReplicaStatus(db: PrismaClient, s: ReplicaStatus): Pr
         stoppedAt: s.state === "stopped" ? new Date() : row.stoppedAt,
       },
     });
+    if (count === 0) return;
     await refreshVersionState(tx, row.endpointVersionId);
   });
 }
