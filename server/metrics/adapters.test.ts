@@ -48,3 +48,22 @@ describe("fleet adapter", () => {
     expect(out["GPU-b"]).toEqual({ utilPct: null, fbUsedMiB: null, fbFreeMiB: null, powerW: null, tempC: 40 });
   });
 });
+
+describe("batch fill adapter", () => {
+  it("divides running sequences by the replicas' summed maximum batch, per step; no replica is a gap", async () => {
+    const { batchFillRows } = await import("./adapters.ts");
+    const m: import("./adapters.ts").PromMatrix = {
+      resultType: "matrix",
+      result: [
+        { metric: { kule_replica: "a", kule_max_num_seqs: "32" }, values: [[100, "16"], [105, "32"]] as [number, string][] },
+        { metric: { kule_replica: "b", kule_max_num_seqs: "16" }, values: [[105, "8"]] as [number, string][] },
+        { metric: { kule_replica: "c" }, values: [[105, "99"]] as [number, string][] }, // no maximum: left out
+      ],
+    };
+    expect(batchFillRows(m, { start: 100, end: 110, step: 5 }).rows).toEqual([
+      { t: 100_000, "batch fill": 50 },
+      { t: 105_000, "batch fill": 83.33333333333333 },
+      { t: 110_000, "batch fill": null },
+    ]);
+  });
+});

@@ -31,3 +31,30 @@ export function matrixToRows(m: PromMatrix, grid: { start: number; end: number; 
   });
   return { rows, series };
 }
+
+/**
+ * Batch fill of an endpoint: sequences running over the sum of its replicas' maximum batch, per
+ * step. A replica counts only at steps where it reported; a step where none did is a gap.
+ */
+export function batchFillRows(m: PromMatrix, grid: { start: number; end: number; step: number }, name = "batch fill"): { rows: ChartRow[]; series: string[] } {
+  const running = new Map<number, number>();
+  const capacity = new Map<number, number>();
+  for (const r of m.result) {
+    const max = Number(r.metric.kule_max_num_seqs);
+    if (!(max > 0)) continue; // without its maximum a replica's fill is unknown
+    for (const [ts, v] of r.values) {
+      const n = Number(v);
+      if (!Number.isFinite(n)) continue;
+      const k = Math.round(ts);
+      running.set(k, (running.get(k) ?? 0) + n);
+      capacity.set(k, (capacity.get(k) ?? 0) + max);
+    }
+  }
+  const rows: ChartRow[] = [];
+  for (let t = grid.start; t <= grid.end + 1e-9; t += grid.step) {
+    const k = Math.round(t);
+    const cap = capacity.get(k);
+    rows.push({ t: Math.round(t * 1000), [name]: cap ? (100 * running.get(k)!) / cap : null } as ChartRow);
+  }
+  return { rows, series: [name] };
+}

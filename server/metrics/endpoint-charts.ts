@@ -1,13 +1,14 @@
 import type { PrismaClient } from "../db/generated/client.ts";
 import { NotFoundError } from "../errors.ts";
 import { matrixToRows, type ChartRow } from "./adapters.ts";
-import { endpointQueries as q, RANGES, rateWindow, stepFor, type RangeName } from "./promql.ts";
+import { RANGES, rateWindow, stepFor, type RangeName } from "./promql.ts";
+import { ENDPOINT_PANELS, type EndpointPanel, type PanelUnit } from "./endpoint-panels.ts";
 import { MetricsUnavailableError, type PrometheusClient } from "./prometheus-client.ts";
 
 export interface Chart {
   id: string;
   title: string;
-  unit: "req/s" | "ms" | "%" | "tok/s" | "requests";
+  unit: PanelUnit;
   rows: ChartRow[];
   series: string[];
 }
@@ -25,22 +26,16 @@ export async function endpointCharts({ db, prometheus }: { db: PrismaClient; pro
   const grid = { start: Math.floor(start / step) * step, end: Math.floor(end / step) * step, step };
   const w = rateWindow(step);
   const slug = endpoint.slug;
-  const run = async (id: string, title: string, unit: Chart["unit"], parts: { query: string; name: (l: Record<string, string>) => string; scale?: number }[]): Promise<Chart> => {
-    const results = await Promise.all(parts.map((p) => prometheus.queryRange(p.query, start, end, step).then((m) => matrixToRows(m, grid, p.name, p.scale))));
-    // Merge the parts' series into one set of rows on the shared grid.
+  const run = async (panel: EndpointPanel): Promise<Chart> => {
+    const results = await Promise.all(
+      panel.targets.map((p) => prometheus.queryRange(p.query(slug, w), start, end, step).then((m) => (p.adapt ? p.adapt(m, grid) : matrixToRows(m, grid, p.name, p.scale)))),
+    );
+    // Merge the targets' series into one set of rows on the shared grid.
     const rows = results[0]!.rows.map((row, i) => Object.assign({}, ...results.map((r) => r.rows[i])) as ChartRow);
-    return { id, title, unit, rows, series: results.flatMap((r) => r.series) };
+    return { id: panel.id, title: panel.title, unit: panel.unit, rows, series: results.flatMap((r) => r.series) };
   };
   try {
-    const charts = await Promise.all([
-      run("rps", "Requests/s by version", "req/s", [{ query: q.requestsByVersion(slug, w), name: (l) => `v${l.version ?? "?"}` }]),
-      run("latency", "Latency", "ms", [0.5, 0.95, 0.99].map((p) => ({ query: q.latency(slug, p, w), name: () => `P${p * 100}`, scale: 1000 }))),
-      run("ttft", "Time to first token", "ms", [0.5, 0.99].map((p) => ({ query: q.ttft(slug, p, w), name: () => `P${p * 100}`, scale: 1000 }))),
-      run("errors", "Error rate", "%", [{ query: q.errorRate(slug, w), name: () => "5xx", scale: 100 }]),
-      run("tokens", "Tokens/s", "tok/s", [{ query: q.tokens(slug, w), name: (l) => l.kind ?? "tokens" }]),
-      run("queue", "Queue depth (waiting requests)", "requests", [{ query: q.queueDepth(slug), name: () => "waiting" }]),
-      run("kv", "KV-cache usage", "%", [{ query: q.kvCache(slug), name: () => "KV cache", scale: 100 }]),
-    ]);
+    const charts = await Promise.all(ENDPOINT_PANELS.map(run));
     return { available: true as const, range: input.range, step, charts };
   } catch (e) {
     if (e instanceof MetricsUnavailableError) return { available: false as const, reason: e.message };

@@ -1,6 +1,16 @@
 import type { PromMatrix } from "./adapters.ts";
+import type { SloRuleOptions } from "./slo/slo-rules.ts";
 
 export class MetricsUnavailableError extends Error {}
+
+/** Prometheus answered, but refused the query itself (bad PromQL): the asker's fault, not an outage. */
+export class PromQueryError extends MetricsUnavailableError {}
+
+/** Where generated rules go for this Prometheus, and (tests only) shorter SLO windows. */
+export interface PrometheusRulesTarget {
+  dir: string;
+  options?: SloRuleOptions;
+}
 
 export type PromVector = { metric: Record<string, string>; value: [number, string] }[];
 
@@ -12,10 +22,17 @@ export class PrometheusClient {
   private cache = new Map<string, { at: number; value: Promise<unknown> }>();
   queriesSent = 0;
 
+  private readonly opts: { ttlMs: number; timeoutMs: number };
+
   constructor(
     readonly baseUrl: string | null,
-    private readonly opts = { ttlMs: 4000, timeoutMs: 3000 },
-  ) {}
+    opts: { ttlMs?: number; timeoutMs?: number; rules?: PrometheusRulesTarget } = {},
+  ) {
+    this.opts = { ttlMs: opts.ttlMs ?? 4000, timeoutMs: opts.timeoutMs ?? 3000 };
+    this.rules = opts.rules ?? null;
+  }
+
+  readonly rules: PrometheusRulesTarget | null;
 
   queryRange(query: string, start: number, end: number, step: number): Promise<PromMatrix> {
     // Align the window to the step so concurrent viewers ask the very same question.
@@ -49,7 +66,9 @@ export class PrometheusClient {
     } catch {
       throw new MetricsUnavailableError(`Prometheus at ${this.baseUrl} does not answer (or took over ${this.opts.timeoutMs / 1000} s).`);
     }
-    const body = (await res.json().catch(() => null)) as { status: string; data?: T; error?: string } | null;
+    const body = (await res.json().catch(() => null)) as { status: string; data?: T; error?: string; errorType?: string } | null;
+    // 400 bad_data / 422 execution: the query is at fault, and says why.
+    if ((res.status === 400 || res.status === 422) && body?.error) throw new PromQueryError(body.error);
     if (!res.ok || body?.status !== "success" || !body.data) throw new MetricsUnavailableError(`Prometheus refused a query: ${body?.error ?? res.status}`);
     return body.data;
   }

@@ -27,8 +27,27 @@ export const endpointQueries = {
   tokens: (endpoint: string, w: string) => `sum by (kind) (rate(kule_gateway_tokens_total{${gw(endpoint)}}[${w}]))`,
   /** Requests waiting in the engines' queues (vLLM replicas of the endpoint). */
   queueDepth: (endpoint: string) => `sum(vllm:num_requests_waiting{kule_endpoint=${labelValue(endpoint)}})`,
+  /** Time per output token (inter-token latency) percentile across the endpoint's vLLM replicas (seconds). */
+  tpot: (endpoint: string, q: number, w: string) => `histogram_quantile(${q}, sum by (le) (rate(vllm:inter_token_latency_seconds_bucket{kule_endpoint=${labelValue(endpoint)}}[${w}])))`,
+  /** Running sequences per replica, keyed by the replica's maximum batch (a service-discovery label). */
+  runningByReplica: (endpoint: string) => `sum by (kule_replica, kule_max_num_seqs) (vllm:num_requests_running{kule_endpoint=${labelValue(endpoint)}})`,
   /** Mean KV-cache usage across the endpoint's vLLM replicas (0–1). */
   kvCache: (endpoint: string) => `avg(vllm:kv_cache_usage_perc{kule_endpoint=${labelValue(endpoint)}})`,
+} as const;
+
+const tn = (tenant: string) => `tenant=${labelValue(tenant)}`;
+
+/**
+ * A tenant's own traffic at the gateway. Every query carries the tenant label, and the caller
+ * passes the tenant of the signed-in user, never one from the request.
+ */
+export const tenantQueries = {
+  requestsByEndpoint: (tenant: string, w: string) => `sum by (endpoint) (rate(kule_gateway_requests_total{${tn(tenant)}}[${w}]))`,
+  latency: (tenant: string, q: number, w: string) => `histogram_quantile(${q}, sum by (le) (rate(kule_gateway_request_duration_seconds_bucket{${tn(tenant)}}[${w}])))`,
+  ttft: (tenant: string, q: number, w: string) => `histogram_quantile(${q}, sum by (le) (rate(kule_gateway_ttft_seconds_bucket{${tn(tenant)}}[${w}])))`,
+  errorRate: (tenant: string, w: string) =>
+    `(sum(rate(kule_gateway_requests_total{${tn(tenant)},status=~"5.."}[${w}])) or vector(0)) / sum(rate(kule_gateway_requests_total{${tn(tenant)}}[${w}]))`,
+  tokens: (tenant: string, w: string) => `sum by (kind) (rate(kule_gateway_tokens_total{${tn(tenant)}}[${w}]))`,
 } as const;
 
 export const RANGES = { "15m": 15 * 60, "1h": 3600, "6h": 6 * 3600, "24h": 24 * 3600, "7d": 7 * 24 * 3600 } as const;

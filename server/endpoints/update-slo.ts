@@ -1,0 +1,34 @@
+import type { PrismaClient } from "../db/generated/client.ts";
+import type { Actor } from "../auth/actor.ts";
+import { recordAudit } from "../audit/record.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
+import type { PrometheusClient } from "../metrics/prometheus-client.ts";
+import { syncSloRules, type SloRulesSync } from "../metrics/slo/rules-sync.ts";
+import type { UpdateSloInput } from "./update-slo.types.ts";
+
+const sloOf = (e: { sloAvailabilityPct: unknown; sloP99LatencyMs: number; sloTtftMs: number | null }) => ({
+  sloAvailabilityPct: Number(e.sloAvailabilityPct),
+  sloP99LatencyMs: e.sloP99LatencyMs,
+  sloTtftMs: e.sloTtftMs,
+});
+
+/**
+ * Changes an endpoint's SLOs (audited, refused on a stale revision), then regenerates the SLO
+ * rules and reloads Prometheus. The answer says whether Prometheus took the new rules.
+ */
+export async function updateEndpointSlo(ctx: { db: PrismaClient; actor: Actor; ip: string | null; prometheus: PrometheusClient }, input: UpdateSloInput) {
+  const endpoint = await ctx.db.$transaction(async (tx) => {
+    const before = await tx.endpoint.findUnique({ where: { id: input.endpointId } });
+    if (!before) throw new NotFoundError("Endpoint");
+    const { count } = await tx.endpoint.updateMany({
+      where: { id: input.endpointId, revision: input.expectedRevision },
+      data: { sloAvailabilityPct: input.sloAvailabilityPct, sloP99LatencyMs: input.sloP99LatencyMs, sloTtftMs: input.sloTtftMs ?? null, revision: { increment: 1 } },
+    });
+    if (count === 0) throw new ConflictError("Someone else changed this endpoint since you loaded it. Review the current state and try again.", { current: before });
+    const after = await tx.endpoint.findUniqueOrThrow({ where: { id: input.endpointId } });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "endpoint.slo.update", targetType: "endpoint", targetId: after.id, before: sloOf(before), after: sloOf(after) });
+    return after;
+  });
+  const rules: SloRulesSync = await syncSloRules(ctx).catch((e: unknown) => ({ state: "failed" as const, message: e instanceof Error ? e.message : String(e) }));
+  return { endpoint: { id: endpoint.id, revision: endpoint.revision, ...sloOf(endpoint) }, rules };
+}

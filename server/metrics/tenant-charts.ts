@@ -1,0 +1,31 @@
+import type { PrismaClient } from "../db/generated/client.ts";
+import type { Actor } from "../auth/actor.ts";
+import { ForbiddenError } from "../errors.ts";
+import { tenantQueries as q, type RangeName } from "./promql.ts";
+import { MetricsUnavailableError, type PrometheusClient } from "./prometheus-client.ts";
+import { rangeCharts } from "./range-charts.ts";
+
+/**
+ * A tenant user's own usage and latency at the gateway. The tenant comes from the signed-in
+ * actor alone: the input has no tenant field, so no request can point it at another tenant.
+ */
+export async function tenantCharts({ db, prometheus, actor }: { db: PrismaClient; prometheus: PrometheusClient; actor: Actor }, input: { range: RangeName; now?: number }) {
+  if (!actor.tenantId) throw new ForbiddenError("Only a tenant's users have tenant metrics.");
+  const tenant = await db.tenant.findUniqueOrThrow({ where: { id: actor.tenantId }, select: { slug: true } });
+  const { chart, w, step } = rangeCharts(prometheus, input.range, input.now);
+  const t = tenant.slug;
+  const pcts = (build: (t: string, p: number, w: string) => string) => [0.5, 0.95, 0.99].map((p) => ({ query: build(t, p, w), name: () => `P${Math.round(p * 100)}`, scale: 1000 }));
+  try {
+    const charts = await Promise.all([
+      chart("rps", "Your requests/s by endpoint", "req/s", [{ query: q.requestsByEndpoint(t, w), name: (l) => l.endpoint ?? "?" }]),
+      chart("latency", "Your latency", "ms", pcts(q.latency)),
+      chart("ttft", "Your time to first token", "ms", pcts(q.ttft)),
+      chart("errors", "Your error rate", "%", [{ query: q.errorRate(t, w), name: () => "5xx", scale: 100 }]),
+      chart("tokens", "Your input and output tokens/s", "tok/s", [{ query: q.tokens(t, w), name: (l) => l.kind ?? "tokens" }]),
+    ]);
+    return { available: true as const, range: input.range, step, charts };
+  } catch (e) {
+    if (e instanceof MetricsUnavailableError) return { available: false as const, reason: e.message };
+    throw e;
+  }
+}
