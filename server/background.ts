@@ -3,8 +3,9 @@ import { appDrivers } from "./cluster/drivers.ts";
 import { startClusterSync } from "./cluster/sync.ts";
 import { appPrometheus } from "./metrics/app-client.ts";
 import { startRolloutWorker } from "./rollouts/worker.ts";
+import { startSloRulesSync } from "./metrics/slo/rules-sync.ts";
 
-const g = globalThis as unknown as { kuleBackground?: () => void; kuleRollouts?: unknown };
+const g = globalThis as unknown as { kuleBackground?: () => void; kuleRollouts?: unknown; kuleSloRules?: () => void };
 
 /**
  * Work the app server does beside answering requests: following the cluster's events, and the
@@ -14,4 +15,6 @@ const g = globalThis as unknown as { kuleBackground?: () => void; kuleRollouts?:
 export function startBackground() {
   g.kuleBackground ??= startClusterSync(db(), appDrivers());
   g.kuleRollouts ??= startRolloutWorker({ db: db(), drivers: appDrivers(), prometheus: appPrometheus() });
+  // The SLO burn-rate rules follow the SLOs in the database (see server/metrics/slo/rules-sync.ts).
+  g.kuleSloRules ??= startSloRulesSync({ db: db(), prometheus: appPrometheus() });
 }
