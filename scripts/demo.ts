@@ -84,7 +84,7 @@ async function main() {
   const promUrl = prometheus?.url;
 
   await buildIfStale();
-  const appEnv = { ...env, AUTH_SECRET: authSecret(dataDir), PORT: String(port), ...(promUrl ? { KULE_PROMETHEUS_URL: promUrl } : {}) };
+  const appEnv = { ...env, AUTH_SECRET: authSecret(dataDir), PORT: String(port), ...(prometheus ? { KULE_PROMETHEUS_URL: prometheus.url, KULE_PROMETHEUS_RULES_DIR: prometheus.rulesDir } : {}) };
   // Next's own binary, not npx: a signal to it then reaches the server itself.
   watch("app", start("app", process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], appEnv));
 
