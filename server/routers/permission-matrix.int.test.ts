@@ -23,6 +23,10 @@ type Fixtures = {
   fraGpuId: string;
   fraNodeId: string;
   failedReplicaId: () => Promise<string>;
+  /** A fresh endpoint whose 1.0 holds 100% and whose 1.1 is ready at 0% (database rows only). */
+  twoReady: () => Promise<{ endpointId: string; revision: number; stableId: string; canaryId: string }>;
+  cpuEndpointId: string;
+  cpuModelVersionId: string;
 };
 
 type Case = { input: (f: Fixtures, actor: Actor) => Promise<unknown> | unknown; allowed: Role[] };
@@ -99,6 +103,30 @@ const MATRIX: Record<string, Case> = {
   "cluster.setCordon": { input: (f) => ({ nodeId: f.fraNodeId, cordoned: false }), allowed: ["admin", "operator"] },
   "cluster.injectFault": { input: (f) => ({ type: "version-errors", endpointVersionId: f.cpuVersionId, share: 0 }), allowed: ["admin", "operator"] },
   "cluster.clearFaults": { input: () => undefined, allowed: ["admin", "operator"] },
+  "rollout.deploy": {
+    input: async (f) => ({ endpointId: f.cpuEndpointId, modelVersionId: f.cpuModelVersionId, replicas: 1, expectedRevision: (await testDb().endpoint.findUniqueOrThrow({ where: { id: f.cpuEndpointId } })).revision }),
+    allowed: ["admin", "operator"],
+  },
+  "rollout.promote": { input: async (f) => ({ ...(await f.twoReady().then((e) => ({ endpointId: e.endpointId, endpointVersionId: e.canaryId, expectedRevision: e.revision }))) }), allowed: ["admin", "operator"] },
+  "rollout.blueGreen": { input: async (f) => await f.twoReady().then((e) => ({ endpointId: e.endpointId, endpointVersionId: e.canaryId, expectedRevision: e.revision })), allowed: ["admin", "operator"] },
+  "rollout.rollback": { input: async (f) => await f.twoReady().then((e) => ({ endpointId: e.endpointId, expectedRevision: e.revision })), allowed: ["admin", "operator"] },
+  "rollout.removeVersion": { input: async (f) => await f.twoReady().then((e) => ({ endpointId: e.endpointId, endpointVersionId: e.canaryId, expectedRevision: e.revision })), allowed: ["admin", "operator"] },
+  "rollout.startPlan": {
+    input: async (f) => await f.twoReady().then((e) => ({ endpointId: e.endpointId, canaryVersionId: e.canaryId, expectedRevision: e.revision, steps: [{ weight: 10, holdSeconds: 60 }, { weight: 100, holdSeconds: 1 }] })),
+    allowed: ["admin", "operator"],
+  },
+  "rollout.planAction": {
+    input: async (f) => {
+      const e = await f.twoReady();
+      const r = await testDb().rollout.create({ data: { endpointId: e.endpointId, stableVersionId: e.stableId, canaryVersionId: e.canaryId, steps: [{ weight: 10, holdSeconds: 60 }, { weight: 100, holdSeconds: 1 }], analysis: {}, stepStartedAt: new Date() } });
+      return { rolloutId: r.id, action: "pause", expectedRevision: r.revision };
+    },
+    allowed: ["admin", "operator"],
+  },
+  "rollout.active": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
+  "rollout.recent": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
+  "rollout.history": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
+  "rollout.servedSplit": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
 };
 
 let externalPort = 0;
@@ -179,6 +207,14 @@ async function simFixtures() {
   const cpuVersionId = endpoint.versions[0]!.id;
   return {
     cpuVersionId,
+    cpuEndpointId: endpoint.id,
+    cpuModelVersionId: model.versions[0]!.id,
+    twoReady: async () => {
+      const { endpoint: e, model: m } = await makeEndpoint();
+      const canary = await db.endpointVersion.create({ data: { endpointId: e.id, modelVersionId: m.versions[1]!.id, weight: 0, state: "ready", lastFullAt: new Date(Date.now() - 60_000) } });
+      await db.endpointVersion.update({ where: { id: e.versions[0]!.id }, data: { lastFullAt: new Date() } });
+      return { endpointId: e.id, revision: e.revision, stableId: e.versions[0]!.id, canaryId: canary.id };
+    },
     cpuNodeId: cpuNode.id,
     // GPU 1 of fra-1 is the matrix's own: other test files lay out MIG on GPU 0.
     fraGpuId: fra.gpus.find((g) => g.index === 1)!.id,
