@@ -72,6 +72,10 @@ const MATRIX: Record<string, Case> = {
     input: async (f) => ({ endpointId: f.endpointId, modelVersionId: await f.spareModelVersionId(), expectedRevision: await f.endpointRevision() }),
     allowed: ["admin", "operator"],
   },
+  "endpoint.updateSlo": {
+    input: async (f) => ({ endpointId: f.endpointId, expectedRevision: await f.endpointRevision(), sloAvailabilityPct: 99.5, sloP99LatencyMs: 3000, sloTtftMs: 400 }),
+    allowed: ["admin", "operator"],
+  },
   "endpoint.setWeights": {
     input: async (f) => ({ endpointId: f.endpointId, expectedRevision: await f.endpointRevision(), weights: [{ endpointVersionId: f.endpointVersionId, weight: 100 }] }),
     allowed: ["admin", "operator"],
@@ -93,6 +97,12 @@ const MATRIX: Record<string, Case> = {
   "cluster.nodePools": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
   "metrics.gpuFleet": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
   "metrics.endpointCharts": { input: (f) => ({ endpointId: f.endpointId, range: "15m" }), allowed: ["admin", "operator", "auditor"] },
+  "metrics.gpuCharts": { input: () => ({ scope: { kind: "node", hostname: "fra-1" }, range: "1h" }), allowed: ["admin", "operator", "auditor"] },
+  "metrics.sla": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "metrics.grafanaDashboard": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
+  // The tenant is the caller's own: staff have none to scope by (and use the cluster-wide charts).
+  "metrics.tenantCharts": { input: () => ({ range: "1h" }), allowed: ["tenant"] },
+  "metrics.explore": { input: () => ({ query: "up", range: "15m" }), allowed: ["admin", "operator"] },
   "system.status": { input: () => undefined, allowed: ["admin", "operator", "auditor", "tenant"] },
   "cluster.view": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
   "cluster.freeDevices": { input: (f) => ({ endpointVersionId: f.cpuVersionId }), allowed: ["admin", "operator"] },
