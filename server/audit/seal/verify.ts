@@ -1,0 +1,142 @@
+import type pg from "pg";
+import { EMPTY_DIGEST, GENESIS, HOUR_MS, combine, segmentHash } from "./digest.ts";
+import { hourDigests, tsLiteral } from "./hour-digests.ts";
+import { STREAMS, STREAM_NAMES, type StreamName } from "./streams.ts";
+import { adjustmentsSha256, type Adjustment } from "./adjustments.ts";
+
+export interface BadSegment {
+  stream: StreamName;
+  start: string;
+  end: string;
+  reason: string;
+  sealedRows: number;
+  actualRows: number;
+}
+
+export interface StreamReport {
+  stream: StreamName;
+  segments: number;
+  rows: number;
+  sealedThrough: string | null;
+  firstBad: BadSegment | null;
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  rows: number;
+  ms: number;
+  rowsPerSecond: number;
+  streams: StreamReport[];
+  /** The earliest bad segment over all streams: what the button and the command name. */
+  firstBad: BadSegment | null;
+}
+
+interface SegmentRow {
+  start: Date;
+  rowCount: number;
+  digest: string;
+  prevHash: string;
+  hash: string;
+}
+
+/** The call-log hours destructions changed, from records whose adjustments match their audit event. */
+async function loadAdjustments(client: pg.PoolClient): Promise<{ byHour: Map<number, Adjustment[]>; forged: { id: string; hour: number } | null }> {
+  const recs = await client.query<{ id: string; adjustments: Adjustment[]; sealedSha: string | null }>(
+    `SELECT d.id, d.adjustments, (SELECT e.after->>'adjustmentsSha256' FROM "AuditEvent" e
+        WHERE e.action = 'kvkk.destruction' AND e."targetType" = 'destruction' AND e."targetId" = d.id ORDER BY e.id LIMIT 1) AS "sealedSha"
+       FROM "DestructionRecord" d ORDER BY d."runAt"`,
+  );
+  const byHour = new Map<number, Adjustment[]>();
+  let forged: { id: string; hour: number } | null = null;
+  for (const r of recs.rows) {
+    if (r.sealedSha !== adjustmentsSha256(r.adjustments)) {
+      const hour = Math.min(...r.adjustments.map((a) => Date.parse(a.start)));
+      if (!forged || hour < forged.hour) forged = { id: r.id, hour };
+      continue; // a record that does not match its audit event excuses nothing
+    }
+    for (const a of r.adjustments) {
+      const h = Date.parse(a.start);
+      byHour.set(h, [...(byHour.get(h) ?? []), a]);
+    }
+  }
+  return { byHour, forged };
+}
+
+async function verifyStream(client: pg.PoolClient, stream: StreamName, adjustments: Map<number, Adjustment[]>): Promise<StreamReport> {
+  const segs = (
+    await client.query<SegmentRow>(
+      `SELECT start AT TIME ZONE 'UTC' AS start, "rowCount", digest, "prevHash", hash FROM "SealSegment" WHERE stream = $1 ORDER BY start`,
+      [stream],
+    )
+  ).rows;
+  const report: StreamReport = { stream, segments: segs.length, rows: 0, sealedThrough: null, firstBad: null };
+  if (!segs.length) return report;
+  const first = segs[0]!.start.getTime();
+  const end = segs[segs.length - 1]!.start.getTime() + HOUR_MS;
+  report.sealedThrough = new Date(end).toISOString();
+  const bad = (start: number, reason: string, sealedRows: number, actualRows: number): StreamReport => ({
+    ...report,
+    firstBad: { stream, start: new Date(start).toISOString(), end: new Date(start + HOUR_MS).toISOString(), reason, sealedRows, actualRows },
+  });
+
+  const s = STREAMS[stream];
+  const before = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${s.table} WHERE ${s.time} < ${tsLiteral(new Date(first))}`);
+  if (Number(before.rows[0]!.n) > 0) return bad(first - HOUR_MS, "rows dated before the first sealed segment", 0, Number(before.rows[0]!.n));
+
+  const digests = await hourDigests(client, stream, new Date(first), new Date(end));
+  let prev = GENESIS;
+  let expectStart = first;
+  for (const seg of segs) {
+    const h = seg.start.getTime();
+    const actual = digests.get(h);
+    const actualRows = actual?.count ?? 0;
+    report.rows += actualRows;
+    if (h !== expectStart || seg.prevHash !== prev || segmentHash(prev, stream, seg.start, seg.rowCount, seg.digest) !== seg.hash) {
+      return bad(h, "the seal itself was altered (chain broken)", seg.rowCount, actualRows);
+    }
+    let expected = seg.digest;
+    let expectedRows = seg.rowCount;
+    for (const a of adjustments.get(h) ?? []) {
+      expected = combine(expected, a.addedDigest, a.removedDigest);
+      expectedRows += a.addedCount - a.removedCount;
+    }
+    const actualDigest = actual ? actual.hex() : EMPTY_DIGEST;
+    if (actualDigest !== expected || actualRows !== expectedRows) {
+      const reason = actualRows > expectedRows ? "rows added" : actualRows < expectedRows ? "rows missing" : "rows changed";
+      return bad(h, reason, expectedRows, actualRows);
+    }
+    prev = seg.hash;
+    expectStart = h + HOUR_MS;
+  }
+  return report;
+}
+
+/** Checks both chains end to end; the first segment that no longer matches is named, with why. */
+export async function verifyChains(pool: pg.Pool): Promise<VerifyReport> {
+  const t0 = performance.now();
+  const client = await pool.connect();
+  try {
+    // One snapshot for the whole check: a destruction committing midway cannot split it.
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    const { byHour, forged } = await loadAdjustments(client);
+    const streams: StreamReport[] = [];
+    for (const stream of STREAM_NAMES) streams.push(await verifyStream(client, stream, stream === "call_log" ? byHour : new Map()));
+    await client.query("COMMIT");
+    if (forged) {
+      const cl = streams.find((s) => s.stream === "call_log")!;
+      const start = new Date(forged.hour).toISOString();
+      if (!cl.firstBad || Date.parse(cl.firstBad.start) >= forged.hour) {
+        cl.firstBad = { stream: "call_log", start, end: new Date(forged.hour + HOUR_MS).toISOString(), reason: `destruction record ${forged.id} does not match its sealed audit event`, sealedRows: 0, actualRows: 0 };
+      }
+    }
+    const ms = performance.now() - t0;
+    const rows = streams.reduce((n, s) => n + s.rows, 0);
+    const firstBad = streams.map((s) => s.firstBad).filter((b): b is BadSegment => !!b).sort((a, b) => a.start.localeCompare(b.start))[0] ?? null;
+    return { ok: !firstBad, rows, ms: Math.round(ms), rowsPerSecond: Math.round(rows / (ms / 1000)), streams, firstBad };
+  } catch (e) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw e;
+  } finally {
+    client.release();
+  }
+}
