@@ -107,6 +107,11 @@ function NodePanel({ node: n, canWrite }: { node: NodeView; canWrite: boolean })
         <div>
           <h3 className={styles.hostname}>
             <span className="mono">{n.hostname}</span> <span className={regionBadge(n.region)}>{n.region}</span>{" "}
+            {n.gpus.length > 0 && (
+              <Link href={`/cluster/nodes/${encodeURIComponent(n.hostname)}`} style={{ fontSize: 13, fontWeight: 400 }}>
+                GPU charts
+              </Link>
+            )}{" "}
             <StateBadge state={n.status} />
             {n.cordoned && (
               <>

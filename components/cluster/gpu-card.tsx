@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
@@ -21,7 +22,9 @@ export function GpuCard({ gpu, node, canWrite }: { gpu: GpuView; node: NodeView;
   return (
     <div role="group" aria-label={label} className={`${styles.gpu} ${gpu.xid > 0 ? styles.gpuXid : ""}`}>
       <div className={styles.gpuHead}>
-        <b>GPU {gpu.index}</b>
+        <Link href={`/cluster/gpus/${encodeURIComponent(gpu.uuid)}`} aria-label={`Charts of ${label}`}>
+          <b>GPU {gpu.index}</b>
+        </Link>
         <span className="muted">
           {gpu.modelName} · {gib(gpu.memoryGiB)}
         </span>

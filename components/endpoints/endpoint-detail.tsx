@@ -15,6 +15,7 @@ import { formatGB } from "@/components/ui/format";
 import { WeightsBar } from "./weights-bar";
 import { ReplicasPanel } from "./replicas-panel";
 import { EndpointCharts } from "@/components/metrics/endpoint-charts";
+import { EndpointSla } from "@/components/metrics/endpoint-sla";
 
 
 export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean }) {
@@ -54,6 +55,7 @@ export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean
           <span>revision</span>
         </div>
       </div>
+      <EndpointSla endpoint={e} canWrite={canWrite} />
       <EndpointCharts endpointId={e.id} />
       <WeightsEditor endpoint={e} canWrite={canWrite} />
       <ReplicasPanel endpoint={e} canWrite={canWrite} />

@@ -4,6 +4,8 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty, Loading } from "@/components/ui/field";
+import { SlaBoard } from "@/components/metrics/sla-board";
+import { TenantCharts } from "@/components/metrics/tenant-charts";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/routers/root";
 
@@ -21,6 +23,7 @@ export function StaffOverview({ canSeeEndpoints }: { canSeeEndpoints: boolean })
           <p>The cluster and what it serves.</p>
         </div>
       </div>
+      {canSeeEndpoints && <SlaBoard />}
       {status.data && <SystemNotices status={status.data} />}
       <div className="stats">
         <div className="stat">
@@ -121,6 +124,7 @@ export function TenantOverview({ tenantId }: { tenantId: string }) {
           Manage API keys
         </Link>
       </div>
+      <TenantCharts />
       <div className="panel">
         <h2>Models you can call</h2>
         {catalog.isPending ? (

@@ -15,6 +15,7 @@ const ITEMS: NavItem[] = [
   { href: "/models", label: "Models", permission: "model:read" },
   { href: "/endpoints", label: "Endpoints", permission: "endpoint:read" },
   { href: "/cluster", label: "Cluster", permission: "cluster:read" },
+  { href: "/explore", label: "Explore metrics", permission: "metrics:explore" },
   { href: "/tenants", label: "Tenants", permission: "tenant:read" },
   { href: "/keys", label: "API keys", permission: "apikey:read" },
   { href: "/users", label: "Users & roles", permission: "user:read" },

@@ -26,7 +26,8 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
           queries: { staleTime: 5_000, retry: (n, e) => !isClientError(e) && n < 2 },
         },
         // Errors reach the user once: queries toast here; forms show their own field errors.
-        queryCache: new QueryCache({ onError: (e) => toast.error(e.message) }),
+        // A query that shows its own error (the PromQL explore box) says so with meta.handlesErrors.
+        queryCache: new QueryCache({ onError: (e, query) => !query.meta?.handlesErrors && toast.error(e.message) }),
         mutationCache: new MutationCache({
           onError: (e, _v, _c, mutation) => {
             if (!mutation.meta?.handlesErrors) toast.error(e.message);
