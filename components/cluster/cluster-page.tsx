@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { StateBadge } from "@/components/ui/state-badge";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";

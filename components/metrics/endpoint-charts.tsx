@@ -1,37 +1,32 @@
 "use client";
 
 import { useState } from "react";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { Loading } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toast";
 import { LineChartCard } from "./line-chart-card";
-
-const RANGES = ["15m", "1h", "6h", "24h", "7d"] as const;
+import { MetricsOff } from "./metrics-off";
+import { RangePicker, type Range } from "./range-picker";
 
 /** The endpoint's live charts, refreshed every 5 s; when Prometheus is off the panel says why and the page works on. */
 export function EndpointCharts({ endpointId }: { endpointId: string }) {
   const trpc = useTRPC();
-  const [range, setRange] = useState<(typeof RANGES)[number]>("15m");
+  const [range, setRange] = useState<Range>("15m");
   const charts = useQuery(trpc.metrics.endpointCharts.queryOptions({ endpointId, range }, { refetchInterval: 5000, placeholderData: (prev) => prev }));
   return (
     <div className="panel">
       <div className="page-head" style={{ marginBottom: 8 }}>
         <h2 style={{ margin: 0 }}>Live metrics</h2>
-        <div className="actions" role="group" aria-label="Time range">
-          {RANGES.map((r) => (
-            <button key={r} className={r === range ? "primary" : undefined} aria-pressed={r === range} onClick={() => setRange(r)}>
-              {r}
-            </button>
-          ))}
+        <div className="actions">
+          <GrafanaDownload endpointId={endpointId} />
+          <RangePicker value={range} onChange={setRange} />
         </div>
       </div>
       {charts.isPending ? (
         <Loading what="charts" />
       ) : !charts.data?.available ? (
-        <div className="form-error" role="note" data-testid="metrics-off">
-          <b>Metrics are off.</b> {charts.data?.reason} Install Prometheus (Debian/Ubuntu: <code>sudo apt-get install -y prometheus</code>; macOS:{" "}
-          <code>brew install prometheus</code>) and restart <code>npm run demo</code>.
-        </div>
+        <MetricsOff reason={charts.data?.reason} />
       ) : (
         <div className="grid-2">
           {charts.data.charts.map((c) => (
@@ -40,5 +35,32 @@ export function EndpointCharts({ endpointId }: { endpointId: string }) {
         </div>
       )}
     </div>
+  );
+}
+
+/** Saves the same panels as a Grafana dashboard JSON file. */
+function GrafanaDownload({ endpointId }: { endpointId: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    try {
+      const { fileName, dashboard } = await qc.fetchQuery(trpc.metrics.grafanaDashboard.queryOptions({ endpointId }));
+      const url = URL.createObjectURL(new Blob([JSON.stringify(dashboard, null, 2)], { type: "application/json" }));
+      const a = Object.assign(document.createElement("a"), { href: url, download: fileName });
+      a.click();
+      URL.revokeObjectURL(url);
+    } catch (e) {
+      toast.error(e instanceof Error ? e.message : "Could not build the dashboard.");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button type="button" onClick={() => void download()} disabled={busy}>
+      Grafana dashboard (JSON)
+    </button>
   );
 }
