@@ -1,9 +1,10 @@
 /** `npm run bench`: every benchmark, each writing its figures to bench/results/<name>.json. */
 import { benchSim } from "./sim.ts";
 import { benchGateway } from "./gateway.ts";
+import { benchRollouts } from "./rollouts.ts";
 
 const only = process.argv[2];
-const benches: Record<string, () => Promise<void>> = { sim: benchSim, gateway: benchGateway };
+const benches: Record<string, () => Promise<void>> = { sim: benchSim, gateway: benchGateway, rollouts: benchRollouts };
 
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;
