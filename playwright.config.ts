@@ -1,9 +1,15 @@
 import { defineConfig } from "@playwright/test";
+import os from "node:os";
+import path from "node:path";
 
 // `npm test` (scripts/test.ts) prepares a fresh seeded database and a production build, then
 // runs this with KULE_E2E_DATABASE_URL set. Debian's Chromium is used: never download a browser.
 const port = Number(process.env.KULE_E2E_PORT ?? 3100);
 const simPort = port + 1;
+// Prometheus (e2e/prometheus-server.ts) scrapes the simulator and a gateway, so charts have data.
+const promPort = port + 2;
+const gatewayPort = port + 3;
+const promDir = path.join(os.tmpdir(), `kule-e2e-prometheus-${port}`);
 const database = process.env.KULE_E2E_DATABASE_URL ?? "";
 
 export default defineConfig({
@@ -43,6 +49,27 @@ export default defineConfig({
         AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret",
         NEXT_TELEMETRY_DISABLED: "1",
         KULE_SIM_URL: `http://127.0.0.1:${simPort}`,
+        KULE_PROMETHEUS_URL: `http://127.0.0.1:${promPort}`,
+        KULE_PROMETHEUS_RULES_DIR: path.join(promDir, "prometheus", "rules"),
+      },
+    },
+    {
+      command: "node node_modules/tsx/dist/cli.mjs server/gateway/main.ts",
+      url: `http://127.0.0.1:${gatewayPort}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { DATABASE_URL: database, KULE_GATEWAY_PORT: String(gatewayPort), KULE_GATEWAY_SPOOL_DIR: path.join(os.tmpdir(), `kule-e2e-spool-${port}`) },
+    },
+    {
+      command: "node node_modules/tsx/dist/cli.mjs e2e/prometheus-server.ts",
+      url: `http://127.0.0.1:${promPort}/-/ready`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: {
+        KULE_E2E_PROMETHEUS_DIR: promDir,
+        KULE_E2E_PROMETHEUS_PORT: String(promPort),
+        KULE_SIM_URL: `http://127.0.0.1:${simPort}`,
+        KULE_GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
       },
     },
   ],

@@ -74,7 +74,7 @@ export function slisOf(e: EndpointSlo): Sli[] {
   const slis: Sli[] = [
     {
       kind: "availability",
-      objective: e.availabilityPct / 100,
+      objective: Number((e.availabilityPct / 100).toPrecision(12)), // 99.9 / 100 is 0.9990000000000001
       // No 5xx series at all means no errors yet: zero while traffic flows. Without traffic the
       // ratio is no data (`> 0` on the denominator) rather than 0/0 = NaN.
       errorRatio: (w) => `(sum(rate(kule_gateway_requests_total{${ep},status=~"5.."}[${w}])) or vector(0)) / (sum(rate(kule_gateway_requests_total{${ep}}[${w}])) > 0)`,

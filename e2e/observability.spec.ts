@@ -1,0 +1,105 @@
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { signIn } from "./helpers";
+
+const gatewayUrl = `http://127.0.0.1:${Number(process.env.KULE_E2E_PORT ?? 3100) + 3}`;
+
+async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: "image/png" });
+}
+
+/** A tenant's API key, created through the API as that tenant would in the browser. */
+async function tenantKey(page: Page): Promise<string> {
+  await signIn(page, "tenant");
+  const res = await page.request.post("/api/trpc/apiKey.create", { data: { json: { name: `e2e charts ${Date.now()}` } } });
+  expect(res.ok()).toBe(true);
+  const body = (await res.json()) as { result: { data: { json: { secret: string } } } };
+  await page.context().clearCookies();
+  return body.result.data.json.secret;
+}
+
+test("the endpoint page and the GPU page render live charts with data from Prometheus", async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  const secret = await tenantKey(page);
+  await signIn(page, "operator");
+  await page.getByRole("link", { name: "Endpoints" }).click();
+  await page.getByRole("link", { name: "Chat (Llama 3.1 8B)" }).click();
+  const url = page.url();
+
+  // A ready replica serves the traffic (and its vLLM metrics feed queue, KV cache and batch fill).
+  const replicas = page.getByTestId("replica").filter({ hasText: "ready" });
+  if ((await replicas.count()) === 0) {
+    await page.getByRole("button", { name: "Start replica" }).first().click();
+    await expect(page.getByLabel(/^Device for /)).toBeEnabled();
+    await page.getByRole("button", { name: "Start", exact: true }).click();
+    await expect(replicas.first()).toBeVisible({ timeout: 30_000 });
+  }
+  // Traffic through the gateway, which Prometheus scrapes every second.
+  await expect
+    .poll(
+      async () => {
+        let ok = 0;
+        for (let i = 0; i < 10; i++) {
+          const r = await page.request.post(`${gatewayUrl}/v1/chat/completions`, { headers: { authorization: `Bearer ${secret}` }, data: { model: "chat", messages: [{ role: "user", content: "Merhaba" }], max_tokens: 8 } });
+          if (r.ok()) ok++;
+        }
+        return ok;
+      },
+      { timeout: 30_000 },
+    )
+    .toBeGreaterThan(5);
+
+  await page.goto(url);
+  await expect(page.getByRole("heading", { name: "Live metrics" })).toBeVisible();
+  for (const title of ["Requests/s by version", "Latency", "Time per output token", "Input and output tokens/s", "KV-cache usage", "Batch fill (running / maximum batch)"]) {
+    const figure = page.getByRole("figure", { name: title });
+    await expect(figure).toHaveAttribute("data-has-data", "yes", { timeout: 30_000 });
+    await expect(figure.locator("svg.recharts-surface")).toBeVisible();
+  }
+  // Hover shows the exact value with its unit.
+  const rps = page.getByRole("figure", { name: "Requests/s by version" });
+  const box = (await rps.locator("svg.recharts-surface").boundingBox())!;
+  await page.mouse.move(box.x + box.width - 20, box.y + box.height / 2);
+  await expect(rps.locator(".recharts-tooltip-wrapper")).toContainText(/req\/s/);
+  // The SLA panel on the same page has a status for this endpoint.
+  await expect(page.getByRole("region", { name: "SLA" }).locator("[data-colour]")).toBeVisible();
+  await screenshot(page, testInfo, "endpoint-page-charts");
+
+  // From the cluster page to a GPU's DCGM charts.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Cluster" }).click();
+  await page.getByRole("link", { name: /^Charts of GPU 0 of / }).first().click();
+  await expect(page.getByRole("heading", { name: /^GPU GPU-/ })).toBeVisible();
+  for (const title of ["GPU utilization", "Framebuffer used", "Power", "Temperature", "SM clock"]) {
+    await expect(page.getByRole("figure", { name: title })).toHaveAttribute("data-has-data", "yes", { timeout: 30_000 });
+  }
+  await screenshot(page, testInfo, "gpu-page-charts");
+
+  // The overview opens on every endpoint's SLA.
+  await page.getByRole("link", { name: "Overview" }).click();
+  const board = page.getByRole("region", { name: "SLA status" });
+  await expect(board.getByTestId("sla-chat").locator("[data-colour]")).toBeVisible();
+  await expect(board.getByTestId("sla-chat")).toContainText(/% left|—/);
+  await screenshot(page, testInfo, "overview-sla");
+});
+
+test("an operator's explore box charts a PromQL result and names a bad query's error", async ({ page }, testInfo) => {
+  await signIn(page, "operator");
+  await page.getByRole("link", { name: "Explore metrics" }).click();
+  await page.getByLabel("PromQL").fill("sum by (job) (up)");
+  await page.getByRole("button", { name: "Run query" }).click();
+  await expect(page.getByRole("figure", { name: "Result" })).toHaveAttribute("data-has-data", "yes");
+  await expect(page.getByRole("cell", { name: '{job="kule-sim"}' })).toBeVisible();
+  await page.getByLabel("PromQL").fill("sum(up");
+  await page.getByRole("button", { name: "Run query" }).click();
+  await expect(page.getByRole("note", { name: "Query error" })).toContainText("parse error");
+  await screenshot(page, testInfo, "explore-error");
+});
+
+test("a tenant has no explore box, and its overview shows its own usage charts", async ({ page }) => {
+  await signIn(page, "tenant");
+  await expect(page.getByRole("link", { name: "Explore metrics" })).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Your usage and latency" })).toBeVisible();
+  await page.goto("/explore");
+  await expect(page.getByRole("region", { name: "Not allowed" })).toContainText("Your role cannot open raw PromQL");
+});
