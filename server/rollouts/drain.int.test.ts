@@ -26,8 +26,9 @@ async function stream(secret: string, slug: string, onFirstChunk: () => void) {
   const version = res.headers.get("x-kule-version");
   let text = "";
   let first = true;
-  for await (const chunk of res.body!) {
-    text += Buffer.from(chunk).toString();
+  const reader = res.body!.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    text += Buffer.from(r.value).toString();
     if (first) {
       first = false;
       onFirstChunk();

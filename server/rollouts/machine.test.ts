@@ -18,7 +18,7 @@ function plan(over: Partial<PlanSnapshot> = {}): PlanSnapshot {
       { weight: 50, holdSeconds: 600 },
       { weight: 100, holdSeconds: 1 },
     ],
-    analysis: { windowSeconds: 300, latencyMarginPct: 20, errorMarginPoints: 1, minRequests: 20 },
+    analysis: { windowSeconds: 300, latencyMarginPct: 20, latencyMarginMs: 10, errorMarginPoints: 1, minRequests: 20 },
     ...over,
   };
 }
@@ -67,6 +67,10 @@ describe("rollout state machine", () => {
     expect(findBreach({ canary: { ...healthy, p95Ms: 140 }, stable: healthy }, slo, cfg)).toBeNull(); // +17% < 20%
     expect(findBreach({ canary: { ...healthy, p95Ms: 150 }, stable: healthy }, slo, cfg)).toMatchObject({ metric: "p95_latency_ms", against: "stable", threshold: 144 });
     expect(findBreach({ canary: { ...healthy, ttftP95Ms: 600 }, stable: healthy }, slo, cfg)).toMatchObject({ metric: "ttft_p95_ms", against: "slo" });
+    // Small latencies: 8 ms against 4 ms is +100% but within the absolute margin of 10 ms.
+    const fast = { ...healthy, p95Ms: 4, ttftP95Ms: 2 };
+    expect(findBreach({ canary: { ...fast, p95Ms: 8 }, stable: fast }, slo, cfg)).toBeNull();
+    expect(findBreach({ canary: { ...fast, p95Ms: 15 }, stable: fast }, slo, cfg)).toMatchObject({ metric: "p95_latency_ms", threshold: 14 });
   });
 
   it("does not blame the canary for errors the stable version shows too", () => {

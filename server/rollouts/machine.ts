@@ -14,8 +14,10 @@ export interface PlanStep {
 export interface AnalysisConfig {
   /** Prometheus window the canary and stable versions are compared over. */
   windowSeconds: number;
-  /** Canary p95 latency / TTFT may exceed the stable version's by at most this much (%). */
+  /** Canary p95 latency / TTFT may exceed the stable version's by at most this much (%)… */
   latencyMarginPct: number;
+  /** …or by this many milliseconds, whichever is larger: histogram buckets make small latencies coarse. */
+  latencyMarginMs: number;
   /** Canary error rate may exceed max(SLO budget rate, stable's rate) by at most this (points). */
   errorMarginPoints: number;
   /** No verdict (neither advance nor roll back) on fewer canary requests than this in the window. */
@@ -107,7 +109,8 @@ export function findBreach(a: Analysis, slo: Slo, cfg: AnalysisConfig): Breach |
     if (l.value === null) continue;
     // p95 over the SLO's p99 bound means the p99 bound cannot hold either.
     if (l.slo !== null && l.value > l.slo) return { metric: l.metric, value: l.value, threshold: l.slo, against: "slo" };
-    if (l.stable !== null && l.value > l.stable * margin) return { metric: l.metric, value: l.value, threshold: l.stable * margin, against: "stable" };
+    const allowed = l.stable === null ? null : Math.max(l.stable * margin, l.stable + cfg.latencyMarginMs);
+    if (allowed !== null && l.value > allowed) return { metric: l.metric, value: l.value, threshold: allowed, against: "stable" };
   }
   return null;
 }

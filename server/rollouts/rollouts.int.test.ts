@@ -191,7 +191,7 @@ describe("slider, promote, drain and rollback", () => {
 describe("automatic canary plans", () => {
   const healthy = { requests: 400, errorRate: 0, p95Ms: 100, ttftP95Ms: 50 };
   const steps = [{ weight: 10, holdSeconds: 1 }, { weight: 50, holdSeconds: 1 }, { weight: 100, holdSeconds: 1 }];
-  const analysis = { windowSeconds: 30, latencyMarginPct: 20, errorMarginPoints: 1, minRequests: 20 };
+  const analysis = { windowSeconds: 30, latencyMarginPct: 20, latencyMarginMs: 25, errorMarginPoints: 1, minRequests: 20 };
 
   it("advances a healthy canary through every step to the promote, recording each decision", async () => {
     const e = await liveEndpoint();

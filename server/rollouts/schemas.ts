@@ -45,6 +45,7 @@ export const planStep = z.object({
 export const analysisConfig = z.object({
   windowSeconds: z.number().int("whole seconds").min(5, "at least 5 s").max(86_400, "at most 1 day").default(300),
   latencyMarginPct: z.number().min(0, "0 to 1000 %").max(1000, "0 to 1000 %").default(20),
+  latencyMarginMs: z.number().min(0, "0 to 60000 ms").max(60_000, "0 to 60000 ms").default(25),
   errorMarginPoints: z.number().min(0, "0 to 100 points").max(100, "0 to 100 points").default(1),
   minRequests: z.number().int("a whole number").min(1, "at least 1").max(1_000_000).default(20),
 });
@@ -59,7 +60,7 @@ export const startPlanInput = z.object({
     .max(20, "at most 20 steps")
     .refine((s) => s.every((x, i) => i === 0 || x.weight > s[i - 1]!.weight), "each step's weight must be above the previous one")
     .refine((s) => s[s.length - 1]!.weight === 100, "the last step must be 100 (the promote)"),
-  analysis: analysisConfig.default({ windowSeconds: 300, latencyMarginPct: 20, errorMarginPoints: 1, minRequests: 20 }),
+  analysis: analysisConfig.default({ windowSeconds: 300, latencyMarginPct: 20, latencyMarginMs: 25, errorMarginPoints: 1, minRequests: 20 }),
   drainTimeoutSeconds: z.number().int("whole seconds").min(0, "0 to 3600 s").max(3600, "0 to 3600 s").default(120),
 });
 
