@@ -6,8 +6,19 @@ export type Db = PrismaClient;
 /** What a function that may run inside a transaction takes. */
 export type DbTx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
+const urls = new WeakMap<PrismaClient, string>();
+
 export function createDb(connectionString: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString }) });
+  const client = new PrismaClient({ adapter: new PrismaPg({ connectionString }) });
+  urls.set(client, connectionString);
+  return client;
+}
+
+/** The URL a client was made for: what needs plain pg (COPY streams) connects to the same database. */
+export function databaseUrlOf(client: PrismaClient): string {
+  const url = urls.get(client);
+  if (!url) throw new Error("This Prisma client was not made by createDb.");
+  return url;
 }
 
 const globalForDb = globalThis as unknown as { kuleDb?: PrismaClient };

@@ -3,6 +3,7 @@ import { inject } from "vitest";
 import { createScratchDatabase, dropDatabase } from "../../scripts/lib/database.ts";
 import { deployMigrations } from "../../scripts/migrate.ts";
 import { createDb } from "../db/client.ts";
+import { endPgPool } from "../db/pg-pool.ts";
 import { createCaller } from "../routers/root.ts";
 import type { Actor } from "../auth/actor.ts";
 import { PrometheusClient } from "../metrics/prometheus-client.ts";
@@ -24,6 +25,7 @@ export async function ownDatabase(prefix: string) {
     pool,
     caller: (actor: Actor | null) => createCaller({ db, actor, ip: "127.0.0.1", drivers: testDrivers(), prometheus: new PrometheusClient(null) }),
     async close() {
+      await endPgPool(db);
       await db.$disconnect();
       await pool.end();
       await dropDatabase(url);

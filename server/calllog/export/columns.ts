@@ -1,0 +1,29 @@
+/**
+ * The exported columns, in order. Times are ISO 8601 UTC with milliseconds; with the other
+ * values as stored, an outsider can rebuild each row's sealed line (scripts/verify-export.mjs).
+ */
+export const EXPORT_COLUMNS = ["requestId", "tenantId", "apiKeyId", "endpointId", "versionId", "replica", "region", "clientIp", "startedAt", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash"] as const;
+
+const iso = (col: string) => `to_char(c."${col}", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const EXPR: Record<(typeof EXPORT_COLUMNS)[number], string> = {
+  requestId: `c."requestId"`,
+  tenantId: `c."tenantId"`,
+  apiKeyId: `c."apiKeyId"`,
+  endpointId: `c."endpointId"`,
+  versionId: `c."modelVersionId"`,
+  replica: `c.replica`,
+  region: `c.region`,
+  clientIp: `c."clientIp"`,
+  startedAt: iso("startedAt"),
+  endedAt: iso("endedAt"),
+  ttftMs: `c."ttftMs"`,
+  status: `c.status`,
+  errorClass: `c."errorClass"`,
+  promptTokens: `c."promptTokens"`,
+  completionTokens: `c."completionTokens"`,
+  userHash: `c."userHash"`,
+};
+
+export const CSV_SELECT = EXPORT_COLUMNS.map((k) => `${EXPR[k]} AS "${k}"`).join(", ");
+export const JSON_SELECT = `json_build_object(${EXPORT_COLUMNS.map((k) => `'${k}', ${EXPR[k]}`).join(", ")})::text`;

@@ -1,0 +1,86 @@
+import type pg from "pg";
+import { combine } from "../../audit/seal/digest.ts";
+import { adjustmentsSha256, type Adjustment } from "../../audit/seal/adjustments.ts";
+import type { CallLogFilter } from "../schemas.ts";
+import { EXPORT_COLUMNS } from "./columns.ts";
+
+export interface ManifestSegment {
+  start: string;
+  rowCount: number;
+  /** The sealed digest less what destructions since removed: what the hour's rows hash to now. */
+  digest: string;
+  prevHash: string;
+  hash: string;
+  sealedDigest: string;
+}
+
+/**
+ * The sealed segments of the call log inside [from, to), so an outsider holding a complete export
+ * (no filter but time, whole hours) can rebuild each hour's digest from the rows and the chain
+ * from the hashes: scripts/verify-export.mjs.
+ */
+export async function sealSegmentsFor(pool: pg.Pool, from: Date | null, to: Date | null): Promise<{ segments: ManifestSegment[]; chainHead: string | null }> {
+  const segs = await pool.query<{ start: Date; rowCount: number; digest: string; prevHash: string; hash: string }>(
+    `SELECT start AT TIME ZONE 'UTC' AS start, "rowCount", digest, "prevHash", hash FROM "SealSegment"
+      WHERE stream = 'call_log' AND ($1::timestamptz IS NULL OR start >= $1::timestamptz AT TIME ZONE 'UTC') AND ($2::timestamptz IS NULL OR start + interval '1 hour' <= $2::timestamptz AT TIME ZONE 'UTC')
+      ORDER BY start`,
+    [from, to],
+  );
+  const recs = await pool.query<{ adjustments: Adjustment[]; sealedSha: string | null }>(
+    `SELECT d.adjustments, (SELECT e.after->>'adjustmentsSha256' FROM "AuditEvent" e WHERE e.action = 'kvkk.destruction' AND e."targetId" = d.id LIMIT 1) AS "sealedSha" FROM "DestructionRecord" d`,
+  );
+  const adj = new Map<string, Adjustment[]>();
+  for (const r of recs.rows) if (r.sealedSha === adjustmentsSha256(r.adjustments)) for (const a of r.adjustments) adj.set(a.start, [...(adj.get(a.start) ?? []), a]);
+  const head = await pool.query<{ hash: string }>(`SELECT hash FROM "SealSegment" WHERE stream = 'call_log' ORDER BY start DESC LIMIT 1`);
+  return {
+    chainHead: head.rows[0]?.hash ?? null,
+    segments: segs.rows.map((s) => {
+      const start = s.start.toISOString();
+      let digest = s.digest;
+      let rowCount = s.rowCount;
+      for (const a of adj.get(start) ?? []) {
+        digest = combine(digest, a.addedDigest, a.removedDigest);
+        rowCount += a.addedCount - a.removedCount;
+      }
+      return { start, rowCount, digest, prevHash: s.prevHash, hash: s.hash, sealedDigest: s.digest };
+    }),
+  };
+}
+
+/** Whether the export holds every row of its time range: only then can hour digests be rebuilt from it. */
+export function isComplete(filter: CallLogFilter, tenantScope: string | null): boolean {
+  const { from: _f, to: _t, ...rest } = filter;
+  return !tenantScope && Object.values(rest).every((v) => v == null);
+}
+
+export function buildManifest(opts: {
+  id: string;
+  format: string;
+  filter: CallLogFilter;
+  tenantScope: string | null;
+  rows: number;
+  bytes: number;
+  sha256: string;
+  requestedBy: { id: string; email: string };
+  requestedAt: Date;
+  seal: Awaited<ReturnType<typeof sealSegmentsFor>>;
+}) {
+  return {
+    kuleExport: 1,
+    id: opts.id,
+    format: opts.format,
+    columns: EXPORT_COLUMNS,
+    filter: opts.filter,
+    tenantScope: opts.tenantScope,
+    timeRange: { from: opts.filter.from ?? null, to: opts.filter.to ?? null },
+    rows: opts.rows,
+    bytes: opts.bytes,
+    sha256: opts.sha256,
+    requestedBy: opts.requestedBy,
+    requestedAt: opts.requestedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    order: "storage order (not sorted)",
+    seal: { complete: isComplete(opts.filter, opts.tenantScope), chainHead: opts.seal.chainHead, segments: opts.seal.segments },
+    recheck: `node scripts/verify-export.mjs <file> <manifest.json>   (or: sha256sum <file>  → ${opts.sha256})`,
+  };
+}

@@ -1,0 +1,40 @@
+import type { Db } from "../db/client.ts";
+import { pgPool } from "../db/pg-pool.ts";
+import type { Actor } from "../auth/actor.ts";
+import { recordAudit } from "../audit/record.ts";
+import { NotFoundError } from "../errors.ts";
+import type { GetCallInput } from "./schemas.ts";
+import { scopeFilter, whereSql } from "./where.ts";
+import { CALL_ROW_SQL, type CallRow } from "./list.ts";
+
+/** Audit actions after which an endpoint's traffic split is what their `after` says. */
+export const WEIGHT_ACTIONS = ["endpoint.create", "endpoint.weights.set", "endpoint.deploy", "endpoint.rollback", "endpoint.promote", "endpoint.version.add", "endpoint.version.remove", "rollout.start", "rollout.step", "rollout.rollback", "rollout.succeeded"];
+
+export interface WeightsInForce {
+  action: string;
+  at: Date;
+  actorEmail: string | null;
+  after: unknown;
+}
+
+/**
+ * One request's full record, and the control-plane state it ran under: the last change to its
+ * endpoint's traffic split made before the request started, from the audit log.
+ */
+export async function getCall(ctx: { db: Db; actor: Actor; ip: string | null }, input: GetCallInput): Promise<CallRow & { weightsInForce: WeightsInForce | null }> {
+  const where = whereSql(scopeFilter(ctx.actor, { requestId: input.requestId }));
+  const { rows } = await pgPool(ctx.db).query<CallRow>(CALL_ROW_SQL(`SELECT * FROM "CallLog" c WHERE ${where} LIMIT 1`));
+  const row = rows[0];
+  if (!row) throw new NotFoundError("Call");
+  const change = row.endpointId
+    ? await ctx.db.auditEvent.findFirst({
+        where: { targetType: "endpoint", targetId: row.endpointId, action: { in: WEIGHT_ACTIONS }, at: { lte: row.startedAt } },
+        orderBy: [{ at: "desc" }, { id: "desc" }],
+        select: { action: true, at: true, actorEmail: true, after: true },
+      })
+    : null;
+  if (ctx.actor.role !== "tenant") {
+    await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.read", targetType: "calllog", targetId: row.requestId });
+  }
+  return { ...row, weightsInForce: change };
+}

@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+const id = z.string().trim().min(1).max(100).regex(/^[\w.:-]+$/, "letters, digits, - _ . : only");
+
+/** The explorer's filters, also what an export takes. Every field is optional but the time range is advised. */
+export const callLogFilter = z.object({
+  tenantId: id.nullish(),
+  apiKeyId: id.nullish(),
+  endpointId: id.nullish(),
+  /** The EndpointVersion that served the call. */
+  versionId: id.nullish(),
+  status: z.coerce.number().int().min(100).max(599).nullish(),
+  clientIp: z.string().trim().max(45).regex(/^[0-9a-fA-F.:]+$/, "an IPv4 or IPv6 address").nullish(),
+  requestId: id.nullish(),
+  from: z.coerce.date().nullish(),
+  to: z.coerce.date().nullish(),
+});
+export type CallLogFilter = z.infer<typeof callLogFilter>;
+
+export const listCallsInput = callLogFilter.extend({
+  /** Keyset pagination: "<startedAt ms>_<requestId>" of the last row of the previous page. */
+  cursor: z.string().regex(/^\d+_[\w.:-]+$/, "a cursor from the previous page").nullish(),
+  limit: z.number().int().min(1).max(200).default(50),
+});
+export type ListCallsInput = z.infer<typeof listCallsInput>;
+
+export const getCallInput = z.object({ requestId: id });
+export type GetCallInput = z.infer<typeof getCallInput>;

@@ -1,0 +1,40 @@
+import pg from "pg";
+import type { Actor } from "../auth/actor.ts";
+import type { CallLogFilter } from "./schemas.ts";
+
+const escapeLiteral = (s: string) => pg.escapeLiteral(s);
+const lit = (v: string | number) => (typeof v === "number" ? String(v) : escapeLiteral(v));
+const ts = (d: Date) => `${escapeLiteral(d.toISOString())}::timestamptz AT TIME ZONE 'UTC'`;
+
+/**
+ * A tenant sees only its own rows whatever it asks for: its tenant id replaces any in the filter.
+ * Staff (admin, auditor) may filter by any tenant.
+ */
+export function scopeFilter(actor: Actor, filter: CallLogFilter): CallLogFilter {
+  return actor.role === "tenant" ? { ...filter, tenantId: actor.tenantId ?? "\u0000none" } : filter;
+}
+
+/**
+ * The WHERE clause of a call-log filter as SQL with escaped literals, so the same text serves a
+ * parameterless COPY (exports) and the explorer's query. Values passed their zod schema first.
+ */
+export function whereSql(f: CallLogFilter, alias = "c"): string {
+  const c = (col: string) => `${alias}."${col}"`;
+  const parts: string[] = ["TRUE"];
+  if (f.tenantId) parts.push(`${c("tenantId")} = ${lit(f.tenantId)}`);
+  if (f.apiKeyId) parts.push(`${c("apiKeyId")} = ${lit(f.apiKeyId)}`);
+  if (f.endpointId) parts.push(`${c("endpointId")} = ${lit(f.endpointId)}`);
+  if (f.versionId) parts.push(`${c("modelVersionId")} = ${lit(f.versionId)}`);
+  if (f.status != null) parts.push(`${c("status")} = ${lit(f.status)}`);
+  if (f.clientIp) parts.push(`${c("clientIp")} = ${lit(f.clientIp)}`);
+  if (f.requestId) parts.push(`${c("requestId")} = ${lit(f.requestId)}`);
+  if (f.from) parts.push(`${c("startedAt")} >= ${ts(f.from)}`);
+  if (f.to) parts.push(`${c("startedAt")} < ${ts(f.to)}`);
+  return parts.join(" AND ");
+}
+
+export function cursorSql(cursor: string, alias = "c"): string {
+  const cut = cursor.indexOf("_");
+  const ms = Number(cursor.slice(0, cut));
+  return `(${alias}."startedAt", ${alias}."requestId") < (${ts(new Date(ms))}, ${lit(cursor.slice(cut + 1))})`;
+}
