@@ -2,8 +2,8 @@ import { expect, test } from "@playwright/test";
 import { LOGINS, signIn, type Who } from "./helpers";
 
 const NAV: Record<Exclude<Who, "otherTenant">, string[]> = {
-  admin: ["Overview", "Models", "Endpoints", "Cluster", "Tenants", "API keys", "Users & roles", "Audit log"],
-  operator: ["Overview", "Models", "Endpoints", "Cluster", "Tenants", "API keys"],
+  admin: ["Overview", "Models", "Endpoints", "Cluster", "Explore metrics", "Tenants", "API keys", "Users & roles", "Audit log"],
+  operator: ["Overview", "Models", "Endpoints", "Cluster", "Explore metrics", "Tenants", "API keys"],
   auditor: ["Overview", "Models", "Endpoints", "Cluster", "Tenants", "Audit log"],
   tenant: ["Overview", "API keys"],
 };

@@ -21,7 +21,7 @@ export async function endpointCharts({ db, prometheus }: { db: PrismaClient; pro
   const endpoint = await db.endpoint.findUnique({ where: { id: input.endpointId }, select: { slug: true } });
   if (!endpoint) throw new NotFoundError("Endpoint");
   const step = stepFor(input.range);
-  const end = Math.floor((input.now ?? Date.now()) / 1000);
+  const end = Math.floor((input.now ?? prometheus.now()) / 1000);
   const start = end - RANGES[input.range];
   const grid = { start: Math.floor(start / step) * step, end: Math.floor(end / step) * step, step };
   const w = rateWindow(step);

@@ -63,7 +63,7 @@ export function xidEvents(m: PromMatrix, name: (l: Record<string, string>) => st
 export async function gpuCharts({ prometheus }: { prometheus: PrometheusClient }, input: { scope: DcgmScope; range: RangeName; now?: number }) {
   const { scope } = input;
   const step = stepFor(input.range);
-  const end = Math.floor((input.now ?? Date.now()) / 1000);
+  const end = Math.floor((input.now ?? prometheus.now()) / 1000);
   const start = end - RANGES[input.range];
   const grid = { start: Math.floor(start / step) * step, end: Math.floor(end / step) * step, step };
   const name = (l: Record<string, string>) => deviceName(scope.kind, l);

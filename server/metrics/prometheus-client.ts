@@ -15,8 +15,10 @@ export interface PrometheusRulesTarget {
 export type PromVector = { metric: Record<string, string>; value: [number, string] }[];
 
 /**
- * Reads Prometheus' HTTP API. Identical queries within `ttlMs` share one answer (and one request
- * in flight), so any number of viewers of a page cost Prometheus one set of queries per refresh.
+ * Reads Prometheus' HTTP API. Time is cut into periods of `ttlMs` (the pages' refresh interval):
+ * within one, identical queries share one answer (and one request in flight), and charts ask
+ * about the period's start (`now()`), so any number of viewers, whatever their phase, cost
+ * Prometheus one set of queries per refresh.
  */
 export class PrometheusClient {
   private cache = new Map<string, { at: number; value: Promise<unknown> }>();
@@ -28,11 +30,16 @@ export class PrometheusClient {
     readonly baseUrl: string | null,
     opts: { ttlMs?: number; timeoutMs?: number; rules?: PrometheusRulesTarget } = {},
   ) {
-    this.opts = { ttlMs: opts.ttlMs ?? 4000, timeoutMs: opts.timeoutMs ?? 3000 };
+    this.opts = { ttlMs: opts.ttlMs ?? 5000, timeoutMs: opts.timeoutMs ?? 3000 };
     this.rules = opts.rules ?? null;
   }
 
   readonly rules: PrometheusRulesTarget | null;
+
+  /** The start of the current cache period (ms): charts end there, so concurrent viewers ask the same question. */
+  now(): number {
+    return Math.floor(Date.now() / this.opts.ttlMs) * this.opts.ttlMs;
+  }
 
   queryRange(query: string, start: number, end: number, step: number): Promise<PromMatrix> {
     // Align the window to the step so concurrent viewers ask the very same question.
@@ -48,13 +55,13 @@ export class PrometheusClient {
 
   private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
     if (!this.baseUrl) return Promise.reject(new MetricsUnavailableError("Metrics are off: no Prometheus is configured (KULE_PROMETHEUS_URL)."));
-    const now = Date.now();
+    const period = Math.floor(Date.now() / this.opts.ttlMs);
     const hit = this.cache.get(key);
-    if (hit && now - hit.at < this.opts.ttlMs) return hit.value as Promise<T>;
+    if (hit && hit.at === period) return hit.value as Promise<T>;
     const value = load();
-    this.cache.set(key, { at: now, value });
+    this.cache.set(key, { at: period, value });
     value.catch(() => this.cache.delete(key));
-    if (this.cache.size > 500) for (const [k, v] of this.cache) if (now - v.at >= this.opts.ttlMs) this.cache.delete(k);
+    if (this.cache.size > 500) for (const [k, v] of this.cache) if (v.at !== period) this.cache.delete(k);
     return value;
   }
 

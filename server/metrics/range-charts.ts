@@ -9,7 +9,7 @@ export interface SeriesQuery {
 }
 
 /** The grid and rate window of a time range, and a runner that merges several queries into one chart's rows. */
-export function rangeCharts(prometheus: PrometheusClient, range: RangeName, now = Date.now()) {
+export function rangeCharts(prometheus: PrometheusClient, range: RangeName, now = prometheus.now()) {
   const step = stepFor(range);
   const end = Math.floor(now / 1000);
   const start = end - RANGES[range];

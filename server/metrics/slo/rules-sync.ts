@@ -19,6 +19,8 @@ export async function endpointSlos(db: PrismaClient): Promise<EndpointSlo[]> {
 
 // One sync at a time per process: two writers racing could leave the older SLOs on disk last.
 let chain: Promise<unknown> = Promise.resolve();
+/** Per rules file, the text Prometheus last accepted a reload of: an unchanged file whose reload failed is retried. */
+const reloaded = new Map<string, string>();
 
 /**
  * Writes the SLO rules generated from the database where this Prometheus loads them, and asks it
@@ -32,12 +34,14 @@ export function syncSloRules({ db, prometheus }: { db: PrismaClient; prometheus:
     const text = generateSloRules(await endpointSlos(db), target.options ?? DEFAULT_SLO_RULE_OPTIONS);
     const file = path.join(target.dir, SLO_RULES_FILE);
     const current = await fs.readFile(file, "utf8").catch(() => null);
-    if (current === text) return { state: "unchanged" };
-    // Write then rename, so Prometheus never loads half a file.
-    const tmp = `${file}.${process.pid}.tmp`;
-    await fs.mkdir(target.dir, { recursive: true });
-    await fs.writeFile(tmp, text);
-    await fs.rename(tmp, file);
+    if (current === text && reloaded.get(file) === text) return { state: "unchanged" };
+    if (current !== text) {
+      // Write then rename, so Prometheus never loads half a file.
+      const tmp = `${file}.${process.pid}.tmp`;
+      await fs.mkdir(target.dir, { recursive: true });
+      await fs.writeFile(tmp, text);
+      await fs.rename(tmp, file);
+    }
     try {
       const res = await fetch(`${prometheus.baseUrl}/-/reload`, { method: "POST", signal: AbortSignal.timeout(5000) });
       if (!res.ok) return { state: "failed", message: `Prometheus refused the new rules (${res.status}): ${(await res.text()).trim().slice(0, 500)}` };
@@ -45,6 +49,7 @@ export function syncSloRules({ db, prometheus }: { db: PrismaClient; prometheus:
       // The file is in place: Prometheus loads it when it starts again.
       return { state: "failed", message: `Prometheus at ${prometheus.baseUrl} does not answer; it will load the rules when it starts.` };
     }
+    reloaded.set(file, text);
     return { state: "applied" };
   };
   const next = chain.then(run, run);
