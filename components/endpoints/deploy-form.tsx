@@ -1,0 +1,76 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/routers/root";
+import { useTRPC } from "@/components/trpc/client";
+import { useToast } from "@/components/ui/toast";
+import { formatGB } from "@/components/ui/format";
+import { errorText } from "./traffic-panel";
+
+type Endpoint = inferRouterOutputs<AppRouter>["endpoint"]["get"];
+
+/**
+ * Deploy a version beside the live one: Kule places the replicas on free devices of the pool that
+ * fit, or says before starting anything why they don't. Progress shows in the replicas panel.
+ */
+export function DeployForm({ endpoint }: { endpoint: Endpoint }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const model = useQuery(trpc.model.get.queryOptions({ id: endpoint.model.id }));
+  const [versionId, setVersionId] = useState("");
+  const [replicas, setReplicas] = useState(1);
+  const deploy = useMutation(
+    trpc.rollout.deploy.mutationOptions({
+      meta: { handlesErrors: true },
+      onSuccess: (r) => {
+        qc.setQueryData(trpc.endpoint.get.queryKey({ id: endpoint.id }), r.endpoint);
+        void qc.invalidateQueries({ queryKey: trpc.rollout.history.queryKey({ endpointId: endpoint.id }) });
+        setVersionId("");
+        toast.success(`Deploying ${r.replicas.length} replica(s): it takes traffic once one is ready`);
+      },
+    }),
+  );
+  const serving = new Set(endpoint.versions.filter((v) => v.state === "draining").map((v) => v.modelVersion.id));
+  const candidates = model.data?.versions.filter((v) => !serving.has(v.id)) ?? [];
+  const chosen = candidates.find((v) => v.id === versionId);
+  return (
+    <div className="panel">
+      <h2>Deploy a version</h2>
+      {candidates.length === 0 ? (
+        <p className="muted">
+          {endpoint.model.name} has no version to deploy. <Link href={`/models/${endpoint.model.id}`}>Register a model version</Link> first.
+        </p>
+      ) : (
+        <>
+          <div className="actions">
+            <select aria-label="Version to deploy" value={versionId} onChange={(e) => (setVersionId(e.target.value), deploy.reset())} style={{ maxWidth: 260 }}>
+              <option value="">Choose a version…</option>
+              {candidates.map((v) => (
+                <option key={v.id} value={v.id}>
+                  {v.version} · {v.precision} · needs {formatGB(v.minGpuMemoryBytes)}
+                </option>
+              ))}
+            </select>
+            <label className="muted" htmlFor="deploy-replicas">
+              replicas
+            </label>
+            <input id="deploy-replicas" type="number" min={1} max={16} value={replicas} onChange={(e) => setReplicas(Math.max(1, Math.min(16, Math.round(Number(e.target.value) || 1))))} style={{ width: 70 }} />
+            <button className="primary" disabled={!versionId || deploy.isPending} onClick={() => deploy.mutate({ endpointId: endpoint.id, modelVersionId: versionId, replicas, expectedRevision: endpoint.revision })}>
+              {deploy.isPending ? "Placing…" : "Deploy at 0%"}
+            </button>
+          </div>
+          {chosen && <p className="muted">Placed on free GPUs or MIG instances of {endpoint.nodePool.name} with at least {formatGB(chosen.minGpuMemoryBytes)} (weights plus KV cache); it takes no traffic until you give it some.</p>}
+          {deploy.error && (
+            <div className="form-error" role="alert" style={{ marginTop: 8 }}>
+              {errorText(deploy.error)}
+            </div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
