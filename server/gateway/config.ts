@@ -102,6 +102,18 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
 }
 
 /**
+ * Reloads happen for many reasons (a key used, a replica turning ready); an endpoint whose
+ * weights did not change keeps its round-robin credits, so its served split stays exact.
+ */
+export function carryRoutingState(prev: GatewayConfig, next: GatewayConfig) {
+  for (const [slug, e] of next.endpointsBySlug) {
+    const old = prev.endpointsBySlug.get(slug);
+    if (!old || old.revision !== e.revision) continue;
+    for (const v of e.versions) v.credit = old.versions.find((o) => o.id === v.id)?.credit ?? 0;
+  }
+}
+
+/**
  * Keeps a GatewayConfig current: loads it, then reloads on every NOTIFY on `kule_config` (the
  * database's triggers send one for each change of keys, tenants, endpoints, weights or replicas),
  * coalescing bursts, and every `fullRefreshMs` anyway in case a notification was lost. When the
@@ -144,7 +156,9 @@ export class ConfigStore {
       try {
         do {
           this.again = false;
-          this.current = await loadConfig(this.pool);
+          const next = await loadConfig(this.pool);
+          if (this.current) carryRoutingState(this.current, next);
+          this.current = next;
           this.onReload?.(this.current);
         } while (this.again);
       } finally {

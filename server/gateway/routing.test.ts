@@ -39,3 +39,31 @@ describe("weighted routing", () => {
     expect(b / 10_000).toBeLessThan(0.23);
   });
 });
+
+describe("round-robin state across config reloads", () => {
+  const cfg = (revision: number, weights: [number, number]) => ({
+    loadedAt: 0,
+    keysByHash: new Map(),
+    tenants: new Map(),
+    endpointsBySlug: new Map([["e", { id: "e", slug: "e", task: "llm", sticky: false, regionConstraint: null, revision, versions: [version("a", weights[0]), version("b", weights[1])] }]]),
+  });
+
+  it("keeps credits through a reload that did not change the weights, and starts afresh when they changed", async () => {
+    const { carryRoutingState } = await import("./config.ts");
+    const counts: Record<string, number> = { a: 0, b: 0 };
+    let current = cfg(1, [80, 20]);
+    for (let i = 0; i < 100; i++) {
+      // A reload every 7 requests (keys used, replicas ready…) must not skew the split.
+      if (i % 7 === 6) {
+        const next = cfg(1, [80, 20]);
+        carryRoutingState(current, next);
+        current = next;
+      }
+      counts[nextWeighted(current.endpointsBySlug.get("e")!.versions, () => true)!.id]!++;
+    }
+    expect(counts).toEqual({ a: 80, b: 20 });
+    const changed = cfg(2, [50, 50]);
+    carryRoutingState(current, changed);
+    expect(changed.endpointsBySlug.get("e")!.versions.map((v) => v.credit)).toEqual([0, 0]);
+  });
+});
