@@ -56,8 +56,7 @@ export async function listCalls(ctx: { db: Db; actor: Actor; ip: string | null }
   const items = more ? rows.slice(0, input.limit) : rows;
   const last = items[items.length - 1];
   if (!input.cursor && ctx.actor.role !== "tenant") {
-    const { cursor: _c, limit: _l, ...asked } = input;
-    await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.search", targetType: "calllog", after: { filter: asked, rows: items.length, more } });
+    await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.search", targetType: "calllog", after: { filter: { ...input, cursor: undefined, limit: undefined }, rows: items.length, more } });
   }
   return { items, nextCursor: more && last ? `${last.startedAt.getTime()}_${last.requestId}` : null };
 }

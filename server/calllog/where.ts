@@ -28,6 +28,7 @@ export function whereSql(f: CallLogFilter, alias = "c"): string {
   if (f.status != null) parts.push(`${c("status")} = ${lit(f.status)}`);
   if (f.clientIp) parts.push(`${c("clientIp")} = ${lit(f.clientIp)}`);
   if (f.requestId) parts.push(`${c("requestId")} = ${lit(f.requestId)}`);
+  if (f.subjectHash) parts.push(`${c("userHash")} = ${lit(f.subjectHash)}`);
   if (f.from) parts.push(`${c("startedAt")} >= ${ts(f.from)}`);
   if (f.to) parts.push(`${c("startedAt")} < ${ts(f.to)}`);
   return parts.join(" AND ");

@@ -49,8 +49,7 @@ export async function sealSegmentsFor(pool: pg.Pool, from: Date | null, to: Date
 
 /** Whether the export holds every row of its time range: only then can hour digests be rebuilt from it. */
 export function isComplete(filter: CallLogFilter, tenantScope: string | null): boolean {
-  const { from: _f, to: _t, ...rest } = filter;
-  return !tenantScope && Object.values(rest).every((v) => v == null);
+  return !tenantScope && Object.entries(filter).every(([k, v]) => k === "from" || k === "to" || v == null);
 }
 
 export function buildManifest(opts: {

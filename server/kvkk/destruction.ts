@@ -1,0 +1,112 @@
+import type pg from "pg";
+import type { Actor } from "../auth/actor.ts";
+import { HOUR_MS } from "../audit/seal/digest.ts";
+import { tsLiteral } from "../audit/seal/hour-digests.ts";
+import { removeRows, type Method } from "./remove-rows.ts";
+
+const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+interface Policy {
+  tenantId: string;
+  days: number;
+  method: Method;
+  cutoff: Date;
+}
+
+/** Each tenant's retention (its own, else the admin's default), as a cutoff on whole hours. */
+async function policies(client: pg.PoolClient, now: Date): Promise<{ list: Policy[]; defaultDays: number }> {
+  const s = await client.query<{ d: number }>(`SELECT "defaultRetentionDays" AS d FROM "KvkkSettings" WHERE id = 'singleton'`);
+  const defaultDays = s.rows[0]?.d ?? 730;
+  const r = await client.query<{ id: string; days: number | null; method: Method | null }>(
+    `SELECT t.id, r.days, r.method FROM "Tenant" t LEFT JOIN "TenantRetention" r ON r."tenantId" = t.id`,
+  );
+  return {
+    defaultDays,
+    list: r.rows.map((t) => {
+      const days = t.days ?? defaultDays;
+      return { tenantId: t.id, days, method: t.method ?? "delete", cutoff: new Date(Math.floor((now.getTime() - days * 86_400_000) / HOUR_MS) * HOUR_MS) };
+    }),
+  };
+}
+
+/** Monthly partitions whose every row is past its tenant's retention, all under "delete": dropped whole. */
+async function droppablePartitions(client: pg.PoolClient, byTenant: Map<string, Policy>): Promise<string[]> {
+  const parts = await client.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = '"CallLog"'::regclass AND c.relname ~ '^CallLog_\\d{4}_\\d{2}$' ORDER BY 1`,
+  );
+  const out: string[] = [];
+  const latestCutoff = Math.max(...[...byTenant.values()].map((p) => p.cutoff.getTime()));
+  for (const { name } of parts.rows) {
+    const [, y, m] = /^CallLog_(\d{4})_(\d{2})$/.exec(name)!;
+    const end = Date.UTC(Number(y), Number(m), 1); // the first instant of the next month
+    if (end > latestCutoff) continue; // no tenant's retention reaches it: no need to look inside
+    const tenants = await client.query<{ tenantId: string }>(`SELECT DISTINCT "tenantId" FROM "${name}"`);
+    if (!tenants.rows.length) continue; // empty months cost nothing; future months must stay
+    const all = tenants.rows.every(({ tenantId }) => {
+      const p = byTenant.get(tenantId);
+      return p && p.method === "delete" && p.cutoff.getTime() >= end;
+    });
+    if (all) out.push(name);
+  }
+  return out;
+}
+
+/**
+ * The periodic destruction (KVKK's 2017 regulation: at most every 6 months): rows past each
+ * tenant's retention are removed — whole monthly partitions dropped where every row in them is
+ * due, else deleted or anonymized row by row — with one destruction record per tenant touched
+ * (and one per dropped partition), all in one transaction.
+ */
+export async function runDestruction(pool: pg.Pool, opts: { actor: Actor | null; ip?: string | null; now?: Date }) {
+  const now = opts.now ?? new Date();
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('kule_destruction'))");
+    const { list, defaultDays } = await policies(client, now);
+    const byTenant = new Map(list.map((p) => [p.tenantId, p]));
+    const records: Awaited<ReturnType<typeof removeRows>>[] = [];
+    for (const name of await droppablePartitions(client, byTenant)) {
+      const [, y, m] = /^CallLog_(\d{4})_(\d{2})$/.exec(name)!;
+      const from = new Date(Date.UTC(Number(y), Number(m) - 1, 1));
+      const to = new Date(Date.UTC(Number(y), Number(m), 1));
+      const tenants = (await client.query<{ tenantId: string; n: string }>(`SELECT "tenantId", count(*) AS n FROM "${name}" GROUP BY 1`)).rows;
+      records.push(
+        await removeRows(client, {
+          actor: opts.actor,
+          ip: opts.ip,
+          reason: "retention",
+          method: "delete",
+          where: `"startedAt" >= ${tsLiteral(from)} AND "startedAt" < ${tsLiteral(to)}`,
+          tenantId: null,
+          policy: { partition: name, tenants: tenants.map((t) => ({ tenantId: t.tenantId, rows: Number(t.n), days: byTenant.get(t.tenantId)!.days })) },
+          periodTo: to,
+          partitions: [name],
+        }),
+      );
+    }
+    for (const p of list) {
+      const where = `"tenantId" = ${lit(p.tenantId)} AND "startedAt" < ${tsLiteral(p.cutoff)}`;
+      const due = await client.query(`SELECT 1 FROM "CallLog" WHERE ${where}${p.method === "anonymize" ? ` AND ("clientIp" IS NOT NULL OR "apiKeyId" IS NOT NULL OR "userHash" IS NOT NULL)` : ""} LIMIT 1`);
+      if (!due.rowCount) continue;
+      records.push(await removeRows(client, { actor: opts.actor, ip: opts.ip, reason: "retention", method: p.method, where, tenantId: p.tenantId, policy: { days: p.days, method: p.method, cutoff: p.cutoff.toISOString(), defaultDays }, periodTo: p.cutoff }));
+    }
+    await client.query(`UPDATE "KvkkSettings" SET "lastDestructionAt" = $1::timestamptz AT TIME ZONE 'UTC', "updatedAt" = now() WHERE id = 'singleton'`, [now]);
+    await client.query("COMMIT");
+    return { records, rows: records.reduce((n, r) => n + r.rowCount, 0) };
+  } catch (e) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
+/** Runs the destruction when the configured cycle (≤ 182 days) has passed since the last run. */
+export async function destructionIfDue(pool: pg.Pool, now = new Date()) {
+  const s = await pool.query<{ interval: number; last: Date | null }>(`SELECT "destructionIntervalDays" AS interval, "lastDestructionAt" AT TIME ZONE 'UTC' AS last FROM "KvkkSettings" WHERE id = 'singleton'`);
+  const row = s.rows[0];
+  if (!row) return null;
+  if (row.last && now.getTime() - row.last.getTime() < row.interval * 86_400_000) return null;
+  return runDestruction(pool, { actor: null, now });
+}
