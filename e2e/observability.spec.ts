@@ -55,11 +55,11 @@ test("the endpoint page and the GPU page render live charts with data from Prome
   for (const title of ["Requests/s by version", "Latency", "Time per output token", "Input and output tokens/s", "KV-cache usage", "Batch fill (running / maximum batch)"]) {
     const figure = page.getByRole("figure", { name: title });
     await expect(figure).toHaveAttribute("data-has-data", "yes", { timeout: 30_000 });
-    await expect(figure.locator("svg.recharts-surface")).toBeVisible();
+    await expect(figure.locator("path.recharts-curve").first()).toBeVisible();
   }
   // Hover shows the exact value with its unit.
   const rps = page.getByRole("figure", { name: "Requests/s by version" });
-  const box = (await rps.locator("svg.recharts-surface").boundingBox())!;
+  const box = (await rps.getByRole("application").boundingBox())!;
   await page.mouse.move(box.x + box.width - 20, box.y + box.height / 2);
   await expect(rps.locator(".recharts-tooltip-wrapper")).toContainText(/req\/s/);
   // The SLA panel on the same page has a status for this endpoint.
@@ -86,10 +86,10 @@ test("the endpoint page and the GPU page render live charts with data from Prome
 test("an operator's explore box charts a PromQL result and names a bad query's error", async ({ page }, testInfo) => {
   await signIn(page, "operator");
   await page.getByRole("link", { name: "Explore metrics" }).click();
-  await page.getByLabel("PromQL").fill("sum by (job) (up)");
+  await page.getByLabel("PromQL").fill('sum by (job) (up{job="dcgm"})');
   await page.getByRole("button", { name: "Run query" }).click();
   await expect(page.getByRole("figure", { name: "Result" })).toHaveAttribute("data-has-data", "yes");
-  await expect(page.getByRole("cell", { name: '{job="kule-sim"}' })).toBeVisible();
+  await expect(page.getByRole("cell", { name: '{job="dcgm"}' })).toBeVisible();
   await page.getByLabel("PromQL").fill("sum(up");
   await page.getByRole("button", { name: "Run query" }).click();
   await expect(page.getByRole("note", { name: "Query error" })).toContainText("parse error");
