@@ -133,7 +133,7 @@ const PRICE_PLANS = [
 ];
 
 const TENANTS = [
-  { name: "Anadolu Bank", slug: "anadolu-bank", kvkk: true, plan: "Enterprise" },
+  { name: "Anadolu Bank", slug: "anadolu-bank", kvkk: true, plan: "Enterprise", monthlyBudget: "25000" },
   { name: "Boğaziçi Retail", slug: "bogazici-retail", kvkk: false, plan: "Standard" },
   { name: "Ege Health", slug: "ege-health", kvkk: true, plan: "Standard" },
 ];
@@ -362,13 +362,33 @@ async function seedNode(db: PrismaClient, nodePoolId: string, spec: PoolSpec, ho
   }
 }
 
+/** Prices in force since the start of the year, so the demo's traffic is charged from the first call. */
+const PRICES_FROM = new Date("2026-01-01T00:00:00Z");
+
 async function seedPricePlans(db: PrismaClient): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
-  for (const plan of PRICE_PLANS) {
-    const row = await db.pricePlan.upsert({ where: { name: plan.name }, create: plan, update: {} });
-    ids.set(plan.name, row.id);
+  for (const { name, ...price } of PRICE_PLANS) {
+    const row = await db.pricePlan.upsert({ where: { name }, create: { name }, update: {} });
+    if ((await db.planPrice.count({ where: { planId: row.id } })) === 0) await db.planPrice.create({ data: { planId: row.id, effectiveFrom: PRICES_FROM, ...price } });
+    ids.set(name, row.id);
   }
   return ids;
+}
+
+/** What the hardware costs an hour to run (TRY): what the cost pages set against revenue. */
+const HARDWARE_RATES = [
+  { kind: "gpu" as const, key: H100.modelName, perHour: "95" },
+  { kind: "gpu" as const, key: L40S.modelName, perHour: "40" },
+];
+
+async function seedHardwareRates(db: PrismaClient) {
+  for (const r of HARDWARE_RATES) {
+    if ((await db.hardwareRate.count({ where: { kind: r.kind, key: r.key } })) === 0) await db.hardwareRate.create({ data: { ...r, effectiveFrom: PRICES_FROM } });
+  }
+  // Each CPU node by its hostname.
+  for (const n of await db.node.findMany({ where: { gpus: { none: {} } }, select: { hostname: true } })) {
+    if ((await db.hardwareRate.count({ where: { kind: "cpu", key: n.hostname } })) === 0) await db.hardwareRate.create({ data: { kind: "cpu", key: n.hostname, perHour: "12", effectiveFrom: PRICES_FROM } });
+  }
 }
 
 async function seedTenants(db: PrismaClient, planIds: Map<string, string>): Promise<Map<string, string>> {
@@ -376,7 +396,7 @@ async function seedTenants(db: PrismaClient, planIds: Map<string, string>): Prom
   for (const t of TENANTS) {
     const row = await db.tenant.upsert({
       where: { slug: t.slug },
-      create: { name: t.name, slug: t.slug, kvkk: t.kvkk, pricePlanId: lookup(planIds, t.plan) },
+      create: { name: t.name, slug: t.slug, kvkk: t.kvkk, pricePlanId: lookup(planIds, t.plan), monthlyBudget: "monthlyBudget" in t ? t.monthlyBudget : null },
       update: {},
     });
     ids.set(t.slug, row.id);
@@ -514,6 +534,7 @@ export interface SeedResult {
 export async function seed(db: PrismaClient): Promise<SeedResult> {
   const poolIds = await seedCluster(db);
   const planIds = await seedPricePlans(db);
+  await seedHardwareRates(db);
   const tenantIds = await seedTenants(db, planIds);
   await seedUsers(db, tenantIds);
   const models = await seedModels(db);
