@@ -30,6 +30,17 @@ export const PERMISSIONS = {
   "user:read": ["admin"],
   "user:write": ["admin"],
   "audit:read": ["admin", "auditor"],
+  /** Check the sealed chain (a read: it changes nothing, and is itself audited). */
+  "audit:verify": ["admin", "auditor"],
+  /** The call-log explorer and its exports; a tenant sees and exports only its own rows. */
+  "calllog:read": ["admin", "auditor", "tenant"],
+  "calllog:export": ["admin", "auditor", "tenant"],
+  /** Retention settings, destruction records, the residency map and the transfer register. */
+  "kvkk:read": ["admin", "auditor"],
+  /** Retention, destruction runs and erasing a data subject's rows: changes, so never the auditor. */
+  "kvkk:write": ["admin"],
+  /** Find and export a data subject's rows (a tenant, for its own users). */
+  "subject:read": ["admin", "auditor", "tenant"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

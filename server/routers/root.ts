@@ -9,6 +9,8 @@ import { clusterRouter } from "./cluster.ts";
 import { systemRouter } from "./system.ts";
 import { metricsRouter } from "./metrics.ts";
 import { rolloutRouter } from "./rollout.ts";
+import { callLogRouter } from "./calllog.ts";
+import { kvkkRouter } from "./kvkk.ts";
 
 export const appRouter = router({
   model: modelRouter,
@@ -21,6 +23,8 @@ export const appRouter = router({
   system: systemRouter,
   metrics: metricsRouter,
   rollout: rolloutRouter,
+  callLog: callLogRouter,
+  kvkk: kvkkRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,18 @@
+import type { Db } from "../db/client.ts";
+import { pgPool } from "../db/pg-pool.ts";
+import type { Actor } from "../auth/actor.ts";
+import { recordAudit } from "./record.ts";
+import { verifyChains } from "./seal/verify.ts";
+
+/** The chain check from the UI: its outcome, naming the first bad segment, is itself an audit event. */
+export async function verifyChainFor(ctx: { db: Db; actor: Actor; ip: string | null }) {
+  const report = await verifyChains(pgPool(ctx.db));
+  await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "audit.verify", targetType: "seal", after: { ok: report.ok, rows: report.rows, firstBad: report.firstBad } });
+  return report;
+}
+
+/** How far each chain is sealed, for the page's header. */
+export async function sealStatus({ db }: { db: Db }) {
+  const rows = await db.sealSegment.groupBy({ by: ["stream"], _count: true, _max: { start: true }, _sum: { rowCount: true } });
+  return rows.map((r) => ({ stream: r.stream, segments: r._count, sealedThrough: r._max.start ? new Date(r._max.start.getTime() + 3_600_000) : null, rows: r._sum.rowCount ?? 0 }));
+}

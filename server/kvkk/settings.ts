@@ -1,0 +1,44 @@
+import type { Db } from "../db/client.ts";
+import type { Actor } from "../auth/actor.ts";
+import { recordAudit } from "../audit/record.ts";
+import { NotFoundError } from "../errors.ts";
+import type { TenantRetentionInput, UpdateSettingsInput } from "./schemas.ts";
+
+type Ctx = { db: Db; actor: Actor; ip: string | null };
+
+export async function getSettings({ db }: { db: Db }) {
+  const [settings, tenants] = await Promise.all([
+    db.kvkkSettings.findUniqueOrThrow({ where: { id: "singleton" } }),
+    db.tenant.findMany({ select: { id: true, name: true, slug: true, kvkk: true }, orderBy: { slug: "asc" } }),
+  ]);
+  const own = new Map((await db.tenantRetention.findMany()).map((r) => [r.tenantId, r]));
+  const next = settings.lastDestructionAt ? new Date(settings.lastDestructionAt.getTime() + settings.destructionIntervalDays * 86_400_000) : null;
+  return {
+    settings,
+    nextDestructionAt: next,
+    tenants: tenants.map((t) => ({ ...t, retentionDays: own.get(t.id)?.days ?? null, method: own.get(t.id)?.method ?? "delete", effectiveDays: own.get(t.id)?.days ?? settings.defaultRetentionDays })),
+  };
+}
+
+export async function updateSettings(ctx: Ctx, input: UpdateSettingsInput) {
+  return ctx.db.$transaction(async (tx) => {
+    const before = await tx.kvkkSettings.findUniqueOrThrow({ where: { id: "singleton" } });
+    const after = await tx.kvkkSettings.update({ where: { id: "singleton" }, data: input });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.settings.update", targetType: "kvkk", targetId: "singleton", before, after });
+    return after;
+  });
+}
+
+/** A tenant's own retention; `days: null` returns it to the default. */
+export async function setTenantRetention(ctx: Ctx, input: TenantRetentionInput) {
+  return ctx.db.$transaction(async (tx) => {
+    if (!(await tx.tenant.findUnique({ where: { id: input.tenantId }, select: { id: true } }))) throw new NotFoundError("Tenant");
+    const before = await tx.tenantRetention.findUnique({ where: { tenantId: input.tenantId } });
+    const after =
+      input.days === null
+        ? (await tx.tenantRetention.deleteMany({ where: { tenantId: input.tenantId } }), null)
+        : await tx.tenantRetention.upsert({ where: { tenantId: input.tenantId }, create: { tenantId: input.tenantId, days: input.days, method: input.method }, update: { days: input.days, method: input.method } });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.retention.set", targetType: "tenant", targetId: input.tenantId, before, after });
+    return after;
+  });
+}
