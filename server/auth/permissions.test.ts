@@ -6,7 +6,7 @@ describe("permission table", () => {
     expect(permissionsOf("auditor").filter((p) => p.endsWith(":write"))).toEqual([]);
   });
   it("gives tenant users only their self-service permissions", () => {
-    expect(permissionsOf("tenant").sort()).toEqual(["apikey:read", "apikey:write", "catalog:read"]);
+    expect(permissionsOf("tenant").sort()).toEqual(["apikey:read", "apikey:write", "catalog:read", "metrics:tenant"]);
   });
   it("lets only admins manage users and tenants", () => {
     for (const role of ["operator", "auditor", "tenant"] as const) {
