@@ -4,8 +4,9 @@ import { startClusterSync } from "./cluster/sync.ts";
 import { appPrometheus } from "./metrics/app-client.ts";
 import { startRolloutWorker } from "./rollouts/worker.ts";
 import { startSloRulesSync } from "./metrics/slo/rules-sync.ts";
+import { startAuditJobs } from "./audit/jobs.ts";
 
-const g = globalThis as unknown as { kuleBackground?: () => void; kuleRollouts?: unknown; kuleSloRules?: () => void };
+const g = globalThis as unknown as { kuleBackground?: () => void; kuleRollouts?: unknown; kuleSloRules?: () => void; kuleAuditJobs?: () => void };
 
 /**
  * Work the app server does beside answering requests: following the cluster's events, and the
@@ -17,4 +18,6 @@ export function startBackground() {
   g.kuleRollouts ??= startRolloutWorker({ db: db(), drivers: appDrivers(), prometheus: appPrometheus() });
   // The SLO burn-rate rules follow the SLOs in the database (see server/metrics/slo/rules-sync.ts).
   g.kuleSloRules ??= startSloRulesSync({ db: db(), prometheus: appPrometheus() });
+  // Partitions ahead, hourly seals, the destruction cycle (server/audit/jobs.ts).
+  g.kuleAuditJobs ??= startAuditJobs(db());
 }

@@ -31,6 +31,8 @@ const schema = z.object({
   KULE_GATEWAY_SPOOL_DIR: z.string().optional(),
   /** Set: rate limits are shared by every gateway through Redis; unset: each gateway limits on its own. */
   REDIS_URL: z.string().optional(),
+  /** Key of the HMAC that stores a call's `user` identifier; unset: generated once under KULE_DATA_DIR. */
+  KULE_SUBJECT_HASH_KEY: z.string().min(16).optional(),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -6,12 +6,13 @@ import { env } from "../env.ts";
 let cached: string | null = null;
 
 /**
- * The key of the data-subject hash: one generated once under the data
+ * The key of the data-subject hash: KULE_SUBJECT_HASH_KEY, else one generated once under the data
  * directory (as AUTH_SECRET is), so the gateway and the app on one machine agree without setup.
  * Keyed, because a plain hash of an e-mail address is reversed by hashing a list of addresses.
  */
 export function subjectHashKey(): string {
   if (cached) return cached;
+  if (env.KULE_SUBJECT_HASH_KEY) return (cached = env.KULE_SUBJECT_HASH_KEY);
   const file = path.resolve(env.KULE_DATA_DIR, "subject-hash-key");
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -1,0 +1,36 @@
+import type { Db } from "../db/client.ts";
+import { pgPool } from "../db/pg-pool.ts";
+import { sealAll } from "./seal/seal.ts";
+import { destructionIfDue } from "../kvkk/destruction.ts";
+import { failAbandonedExports } from "../calllog/export/jobs.ts";
+
+const EVERY_MS = 5 * 60_000;
+
+/**
+ * The audit housekeeping loop: next months' call-log partitions, sealing the hours past their
+ * grace period, and the destruction run when its cycle is due. Each step is idempotent and
+ * locked in the database, so two app processes running it do no harm.
+ */
+export function startAuditJobs(db: Db): () => void {
+  const pool = pgPool(db);
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await pool.query("SELECT kule_call_log_ensure_partitions(3)");
+      await sealAll(pool);
+      const destroyed = await destructionIfDue(pool);
+      if (destroyed?.rows) console.log(`[audit] destruction removed or anonymized ${destroyed.rows} call-log rows`);
+    } catch (e) {
+      console.error("[audit] housekeeping failed; retrying in 5 minutes", e);
+    } finally {
+      running = false;
+    }
+  };
+  void failAbandonedExports(db).catch((e) => console.error("[audit]", e));
+  void tick();
+  const timer = setInterval(() => void tick(), EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
