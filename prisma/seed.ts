@@ -484,7 +484,7 @@ async function seedEndpoints(
         sloTtftMs: spec.sloTtftMs,
         regionConstraint: null,
         versions: {
-          create: { modelVersionId: model.firstVersionId, weight: 100, state: EndpointVersionState.ready },
+          create: { modelVersionId: model.firstVersionId, weight: 100, state: EndpointVersionState.ready, lastFullAt: new Date() },
         },
       },
     });

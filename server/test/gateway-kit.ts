@@ -116,7 +116,7 @@ export async function servedEndpoint(pool: string, versions: { weight: number; d
       nodePoolId: nodePool.id,
       sloAvailabilityPct: "99.9",
       sloP99LatencyMs: 2000,
-      versions: { create: versions.map((v, i) => ({ modelVersionId: model.versions[i]!.id, weight: v.weight, state: "pending" as const })) },
+      versions: { create: versions.map((v, i) => ({ modelVersionId: model.versions[i]!.id, weight: v.weight, state: "pending" as const, lastFullAt: v.weight === 100 ? new Date() : null })) },
     },
     include: { versions: { orderBy: { createdAt: "asc" } } },
   });
