@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ownDatabase } from "../../test/own-db.ts";
 import { insertCalls, makeTenantIn } from "../../audit/test/fixtures.ts";
 import type { Actor } from "../../auth/actor.ts";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { sealAll } from "../../audit/seal/seal.ts";
 import { exportFile, getExport, runExport, startExport } from "./jobs.ts";
 
 let own: Awaited<ReturnType<typeof ownDatabase>>;
@@ -116,4 +119,30 @@ describe("call-log exports", () => {
     expect(events.length).toBeGreaterThanOrEqual(4);
     expect(events.some((e) => e.actorEmail === smallTenant.email && (e.after as { tenantScope: string }).tenantScope === small)).toBe(true);
   });
+
+  it("lets an outsider re-check a complete export: checksum, rows, each sealed hour rebuilt and the chain", async () => {
+    await sealAll(own.pool, { graceMinutes: 60 });
+    const filter = { from: day, to: new Date(day.getTime() + 3 * 3_600_000) };
+    for (const format of ["csv", "jsonl"] as const) {
+      const job = await startExport({ db: own.db, actor: auditor, ip: null }, { format, filter }, { run: false });
+      await runExport(own.db, job.id);
+      const file = exportFile(job.id, format, "data");
+      const manifestPath = exportFile(job.id, format, "manifest");
+      const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"));
+      expect(manifest.seal).toMatchObject({ complete: true });
+      expect(manifest.seal.segments).toHaveLength(3);
+      const run = promisify(execFile);
+      const ok = await run("node", ["scripts/verify-export.mjs", file, manifestPath]);
+      expect(ok.stdout).toContain("3 sealed hours rebuilt from the rows");
+      // One changed token count: the checksum fails; with the checksum "fixed" too, the hour fails.
+      const text = fs.readFileSync(file, "utf8");
+      const forged = format === "csv" ? text.replace(",120,240,", ",120,241,") : text.replace('"completionTokens" : 240', '"completionTokens" : 241');
+      expect(forged).not.toBe(text);
+      fs.writeFileSync(file, forged);
+      await expect(run("node", ["scripts/verify-export.mjs", file, manifestPath])).rejects.toMatchObject({ stderr: expect.stringContaining("SHA-256") });
+      const refit = { ...manifest, sha256: createHash("sha256").update(forged).digest("hex"), bytes: Buffer.byteLength(forged) };
+      fs.writeFileSync(manifestPath, JSON.stringify(refit));
+      await expect(run("node", ["scripts/verify-export.mjs", file, manifestPath])).rejects.toMatchObject({ stderr: expect.stringContaining(`segment ${day.toISOString()}`) });
+    }
+  }, 120_000);
 });

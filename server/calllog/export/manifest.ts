@@ -11,6 +11,8 @@ export interface ManifestSegment {
   digest: string;
   prevHash: string;
   hash: string;
+  /** What the segment's hash covers: the hour as sealed, before any destruction. */
+  sealedRowCount: number;
   sealedDigest: string;
 }
 
@@ -42,7 +44,7 @@ export async function sealSegmentsFor(pool: pg.Pool, from: Date | null, to: Date
         digest = combine(digest, a.addedDigest, a.removedDigest);
         rowCount += a.addedCount - a.removedCount;
       }
-      return { start, rowCount, digest, prevHash: s.prevHash, hash: s.hash, sealedDigest: s.digest };
+      return { start, rowCount, digest, prevHash: s.prevHash, hash: s.hash, sealedRowCount: s.rowCount, sealedDigest: s.digest };
     }),
   };
 }
