@@ -25,6 +25,7 @@ test("the endpoint page and the GPU page render live charts with data from Prome
   await signIn(page, "operator");
   await page.getByRole("link", { name: "Endpoints" }).click();
   await page.getByRole("link", { name: "Chat (Llama 3.1 8B)" }).click();
+  await expect(page.getByRole("heading", { name: "Chat (Llama 3.1 8B)" })).toBeVisible();
   const url = page.url();
 
   // A ready replica serves the traffic (and its vLLM metrics feed queue, KV cache and batch fill).

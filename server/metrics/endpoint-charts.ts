@@ -3,7 +3,7 @@ import { NotFoundError } from "../errors.ts";
 import { matrixToRows, type ChartRow } from "./adapters.ts";
 import { RANGES, rateWindow, stepFor, type RangeName } from "./promql.ts";
 import { ENDPOINT_PANELS, type EndpointPanel, type PanelUnit } from "./endpoint-panels.ts";
-import { MetricsUnavailableError, type PrometheusClient } from "./prometheus-client.ts";
+import { type PrometheusClient, isMetricsUnavailable } from "./prometheus-client.ts";
 
 export interface Chart {
   id: string;
@@ -38,7 +38,7 @@ export async function endpointCharts({ db, prometheus }: { db: PrismaClient; pro
     const charts = await Promise.all(ENDPOINT_PANELS.map(run));
     return { available: true as const, range: input.range, step, charts };
   } catch (e) {
-    if (e instanceof MetricsUnavailableError) return { available: false as const, reason: e.message };
+    if (isMetricsUnavailable(e)) return { available: false as const, reason: e.message };
     throw e;
   }
 }

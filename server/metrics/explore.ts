@@ -1,7 +1,7 @@
 import { InvalidInputError } from "../errors.ts";
 import { matrixToRows } from "./adapters.ts";
 import type { RangeName } from "./promql.ts";
-import { MetricsUnavailableError, PromQueryError, type PrometheusClient } from "./prometheus-client.ts";
+import { type PrometheusClient, isMetricsUnavailable, isPromQueryError } from "./prometheus-client.ts";
 import { rangeCharts } from "./range-charts.ts";
 
 /** More series than a chart can show legibly; the table still lists the first ones. */
@@ -34,8 +34,8 @@ export async function explore({ prometheus }: { prometheus: PrometheusClient }, 
     });
     return { available: true as const, step, rows, series, table, totalSeries: m.result.length, truncated: m.result.length > EXPLORE_MAX_SERIES };
   } catch (e) {
-    if (e instanceof PromQueryError) throw new InvalidInputError("query", e.message);
-    if (e instanceof MetricsUnavailableError) return { available: false as const, reason: e.message };
+    if (isPromQueryError(e)) throw new InvalidInputError("query", e.message);
+    if (isMetricsUnavailable(e)) return { available: false as const, reason: e.message };
     throw e;
   }
 }

@@ -1,6 +1,6 @@
 import { matrixToRows, type ChartRow, type PromMatrix } from "./adapters.ts";
 import { labelValue, RANGES, stepFor, type RangeName } from "./promql.ts";
-import { MetricsUnavailableError, type PrometheusClient } from "./prometheus-client.ts";
+import { type PrometheusClient, isMetricsUnavailable } from "./prometheus-client.ts";
 
 /** A node (dcgm-exporter's `Hostname`) or one GPU (`UUID`), with its MIG instances. */
 export type DcgmScope = { kind: "node"; hostname: string } | { kind: "gpu"; uuid: string };
@@ -87,7 +87,7 @@ export async function gpuCharts({ prometheus }: { prometheus: PrometheusClient }
     for (const s of xid.result) if (s.metric.UUID) devices.set(s.metric.UUID, { uuid: s.metric.UUID, gpu: s.metric.gpu ?? "?", modelName: s.metric.modelName ?? "", hostname: s.metric.Hostname ?? "" });
     return { available: true as const, range: input.range, step, charts, xidEvents: xidEvents(xid, name), devices: [...devices.values()].sort((a, b) => Number(a.gpu) - Number(b.gpu)) };
   } catch (e) {
-    if (e instanceof MetricsUnavailableError) return { available: false as const, reason: e.message };
+    if (isMetricsUnavailable(e)) return { available: false as const, reason: e.message };
     throw e;
   }
 }

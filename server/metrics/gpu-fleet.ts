@@ -1,4 +1,4 @@
-import { MetricsUnavailableError, type PrometheusClient, type PromVector } from "./prometheus-client.ts";
+import { type PromVector, type PrometheusClient, isMetricsUnavailable } from "./prometheus-client.ts";
 
 export interface GpuNow {
   utilPct: number | null;
@@ -45,7 +45,7 @@ export async function gpuFleet({ prometheus }: { prometheus: PrometheusClient })
     const results = await Promise.all(keys.map((k) => prometheus.query(FLEET_QUERIES[k])));
     return { available: true as const, gpus: byUuid(Object.fromEntries(keys.map((k, i) => [k, results[i]!])) as Record<keyof typeof FLEET_QUERIES, PromVector>) };
   } catch (e) {
-    if (e instanceof MetricsUnavailableError) return { available: false as const, reason: e.message };
+    if (isMetricsUnavailable(e)) return { available: false as const, reason: e.message };
     throw e;
   }
 }

@@ -1,10 +1,27 @@
 import type { PromMatrix } from "./adapters.ts";
 import type { SloRuleOptions } from "./slo/slo-rules.ts";
 
-export class MetricsUnavailableError extends Error {}
+/**
+ * Prometheus is off, away or refusing. Recognised by a brand, not `instanceof`: Next bundles this
+ * module more than once (the instrumentation hook and the routes), and the shared client built by
+ * one copy throws errors of that copy's classes.
+ */
+export class MetricsUnavailableError extends Error {
+  readonly kuleMetricsUnavailable = true;
+}
 
 /** Prometheus answered, but refused the query itself (bad PromQL): the asker's fault, not an outage. */
-export class PromQueryError extends MetricsUnavailableError {}
+export class PromQueryError extends MetricsUnavailableError {
+  readonly kulePromQueryError = true;
+}
+
+export function isMetricsUnavailable(e: unknown): e is MetricsUnavailableError {
+  return e instanceof Error && (e as Partial<MetricsUnavailableError>).kuleMetricsUnavailable === true;
+}
+
+export function isPromQueryError(e: unknown): e is PromQueryError {
+  return e instanceof Error && (e as Partial<PromQueryError>).kulePromQueryError === true;
+}
 
 /** Where generated rules go for this Prometheus, and (tests only) shorter SLO windows. */
 export interface PrometheusRulesTarget {

@@ -2,7 +2,7 @@ import type { PrismaClient } from "../db/generated/client.ts";
 import type { Actor } from "../auth/actor.ts";
 import { ForbiddenError } from "../errors.ts";
 import { tenantQueries as q, type RangeName } from "./promql.ts";
-import { MetricsUnavailableError, type PrometheusClient } from "./prometheus-client.ts";
+import { type PrometheusClient, isMetricsUnavailable } from "./prometheus-client.ts";
 import { rangeCharts } from "./range-charts.ts";
 
 /**
@@ -25,7 +25,7 @@ export async function tenantCharts({ db, prometheus, actor }: { db: PrismaClient
     ]);
     return { available: true as const, range: input.range, step, charts };
   } catch (e) {
-    if (e instanceof MetricsUnavailableError) return { available: false as const, reason: e.message };
+    if (isMetricsUnavailable(e)) return { available: false as const, reason: e.message };
     throw e;
   }
 }

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../../db/generated/client.ts";
-import { MetricsUnavailableError, type PrometheusClient, type PromVector } from "../prometheus-client.ts";
+import { type PromVector, type PrometheusClient, isMetricsUnavailable } from "../prometheus-client.ts";
 import { endpointSlos } from "./rules-sync.ts";
 import { DEFAULT_SLO_RULE_OPTIONS, errorRatioRecord, slisOf, windowsOf, type BurnAlert, type SloKind, type SloRuleOptions } from "./slo-rules.ts";
 
@@ -97,7 +97,7 @@ export async function slaStatus({ db, prometheus }: { db: PrismaClient; promethe
     const names = windowsOf(opts).map(errorRatioRecord).join("|");
     [ratios, alerts] = await Promise.all([prometheus.query(`{__name__=~${JSON.stringify(names)}}`), prometheus.query(`ALERTS{alertname=~${JSON.stringify(opts.alerts.map((a) => a.name).join("|"))}}`)]);
   } catch (e) {
-    if (!(e instanceof MetricsUnavailableError)) throw e;
+    if (!(isMetricsUnavailable(e))) throw e;
     unavailable = e.message;
   }
   const windowOfName = new Map(windowsOf(opts).map((w) => [errorRatioRecord(w), w]));
