@@ -20,6 +20,8 @@ const ITEMS: NavItem[] = [
   { href: "/keys", label: "API keys", permission: "apikey:read" },
   { href: "/users", label: "Users & roles", permission: "user:read" },
   { href: "/audit", label: "Audit log", permission: "audit:read" },
+  { href: "/calls", label: "Call log", permission: "calllog:read" },
+  { href: "/kvkk", label: "KVKK", permission: "kvkk:read" },
 ];
 
 export function Nav({ permissions }: { permissions: Permission[] }) {
