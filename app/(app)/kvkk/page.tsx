@@ -1,0 +1,15 @@
+import { Guarded } from "@/app/(app)/guarded";
+import { requireActor } from "@/server/auth/page-guard";
+import { can } from "@/server/auth/permissions";
+import { KvkkPage } from "@/components/kvkk/kvkk-page";
+
+export const metadata = { title: "KVKK" };
+
+export default async function Page() {
+  const actor = await requireActor();
+  return (
+    <Guarded permission="kvkk:read" what="the KVKK records">
+      <KvkkPage canWrite={can(actor.role, "kvkk:write")} />
+    </Guarded>
+  );
+}
