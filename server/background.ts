@@ -5,8 +5,9 @@ import { appPrometheus } from "./metrics/app-client.ts";
 import { startRolloutWorker } from "./rollouts/worker.ts";
 import { startSloRulesSync } from "./metrics/slo/rules-sync.ts";
 import { startAuditJobs } from "./audit/jobs.ts";
+import { startUsageWorker } from "./usage/worker.ts";
 
-const g = globalThis as unknown as { kuleBackground?: () => void; kuleRollouts?: unknown; kuleSloRules?: () => void; kuleAuditJobs?: () => void };
+const g = globalThis as unknown as { kuleBackground?: () => void; kuleRollouts?: unknown; kuleSloRules?: () => void; kuleAuditJobs?: () => void; kuleUsage?: unknown };
 
 /**
  * Work the app server does beside answering requests: following the cluster's events, and the
@@ -20,4 +21,6 @@ export function startBackground() {
   g.kuleSloRules ??= startSloRulesSync({ db: db(), prometheus: appPrometheus() });
   // Partitions ahead, hourly seals, the destruction cycle (server/audit/jobs.ts).
   g.kuleAuditJobs ??= startAuditJobs(db());
+  // Usage roll-ups, infrastructure cost per hour, budget hard caps (server/usage/worker.ts).
+  g.kuleUsage ??= startUsageWorker(db());
 }

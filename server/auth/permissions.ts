@@ -27,6 +27,14 @@ export const PERMISSIONS = {
   "apikey:read": ["admin", "operator", "tenant"],
   "apikey:write": ["admin", "tenant"],
   "priceplan:read": ["admin", "operator"],
+  /** Usage, cost and SLA as served: a tenant user sees only its own tenant (server/usage/queries.ts). */
+  "usage:read": ["admin", "operator", "tenant"],
+  /** All tenants ranked, revenue against infrastructure cost, idle capacity. */
+  "usage:admin": ["admin", "operator"],
+  /** A tenant's monthly budget and hard cap: the tenant's own, or any for an admin. */
+  "budget:write": ["admin", "tenant"],
+  /** Dated plan prices and hardware rates. */
+  "billing:write": ["admin"],
   "user:read": ["admin"],
   "user:write": ["admin"],
   "audit:read": ["admin", "auditor"],

@@ -23,6 +23,8 @@ export interface TenantConfig {
   slug: string;
   kvkk: boolean;
   active: boolean;
+  /** Set while a hard-capped tenant is over its monthly budget: "25000.00 TRY". */
+  budgetBlocked: string | null;
   rpmLimit: number | null;
   tpmLimit: number | null;
 }
@@ -59,7 +61,11 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
     client.query<{ id: string; tenantId: string; secretHash: string; allowedEndpointIds: string[]; expiresAt: Date | null; revokedAt: Date | null; rpmLimit: number | null; tpmLimit: number | null }>(
       `SELECT id, "tenantId", "secretHash", "allowedEndpointIds", "expiresAt", "revokedAt", "rpmLimit", "tpmLimit" FROM "ApiKey"`,
     ),
-    client.query<{ id: string; slug: string; kvkk: boolean; status: string; rpmLimit: number | null; tpmLimit: number | null }>(`SELECT id, slug, kvkk, status, "rpmLimit", "tpmLimit" FROM "Tenant"`),
+    client.query<{ id: string; slug: string; kvkk: boolean; status: string; rpmLimit: number | null; tpmLimit: number | null; budget: string | null }>(
+      `SELECT t.id, t.slug, t.kvkk, t.status, t."rpmLimit", t."tpmLimit",
+              CASE WHEN t."budgetBlockedAt" IS NOT NULL THEN t."monthlyBudget"::text || ' ' || coalesce(p.currency, 'TRY') END AS budget
+         FROM "Tenant" t LEFT JOIN "PricePlan" p ON p.id = t."pricePlanId"`,
+    ),
     client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; revision: number; versionId: string | null; label: string | null; weight: number | null }>(
       `SELECT e.id, e.slug, m.task, e."stickySessions", e."regionConstraint", e.revision, ev.id AS "versionId", mv.version AS label, ev.weight
          FROM "Endpoint" e JOIN "Model" m ON m.id = e."modelId"
@@ -83,7 +89,7 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
       tpmLimit: k.tpmLimit,
     });
   }
-  for (const t of tenants.rows) cfg.tenants.set(t.id, { id: t.id, slug: t.slug, kvkk: t.kvkk, active: t.status === "active", rpmLimit: t.rpmLimit, tpmLimit: t.tpmLimit });
+  for (const t of tenants.rows) cfg.tenants.set(t.id, { id: t.id, slug: t.slug, kvkk: t.kvkk, active: t.status === "active", budgetBlocked: t.budget, rpmLimit: t.rpmLimit, tpmLimit: t.tpmLimit });
   const versions = new Map<string, VersionConfig>();
   for (const row of endpoints.rows) {
     let e = cfg.endpointsBySlug.get(row.slug);

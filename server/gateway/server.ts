@@ -224,6 +224,13 @@ export class Gateway {
   }
 
   private async checkLimits(ctx: Ctx) {
+    if (ctx.tenant!.budgetBlocked) {
+      const now = new Date();
+      const monthEnd = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+      throw new HttpError(429, `This tenant has spent its monthly budget of ${ctx.tenant!.budgetBlocked} and its hard cap is on: calls are refused until the budget is raised or the month ends.`, null, "budget_exceeded", {
+        "retry-after": String(Math.ceil((monthEnd - now.getTime()) / 1000)),
+      });
+    }
     const rpm = this.limitBuckets(ctx, "rpm");
     const tpm = this.limitBuckets(ctx, "tpm");
     const rpmWait = rpm.length ? await this.limiter.take(rpm, 1) : 0;

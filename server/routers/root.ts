@@ -9,6 +9,7 @@ import { clusterRouter } from "./cluster.ts";
 import { systemRouter } from "./system.ts";
 import { metricsRouter } from "./metrics.ts";
 import { rolloutRouter } from "./rollout.ts";
+import { usageRouter } from "./usage.ts";
 import { callLogRouter } from "./calllog.ts";
 import { kvkkRouter } from "./kvkk.ts";
 
@@ -23,6 +24,7 @@ export const appRouter = router({
   system: systemRouter,
   metrics: metricsRouter,
   rollout: rolloutRouter,
+  usage: usageRouter,
   callLog: callLogRouter,
   kvkk: kvkkRouter,
 });

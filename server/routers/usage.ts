@@ -1,0 +1,15 @@
+import { procedure, router } from "../trpc/init.ts";
+import { addPlanPriceInput, invoiceInput, rangeInput, setBudgetInput, setHardwareRateInput, tenantUsageInput } from "../usage/schemas.ts";
+import { endpointEconomics, invoiceCsv, tenantRanking, tenantUsage } from "../usage/queries.ts";
+import { addPlanPrice, pricing, setBudget, setHardwareRate } from "../usage/billing.ts";
+
+export const usageRouter = router({
+  tenant: procedure("usage:read").input(tenantUsageInput).query(({ ctx, input }) => tenantUsage(ctx.db, ctx.actor, input)),
+  invoice: procedure("usage:read").input(invoiceInput).query(({ ctx, input }) => invoiceCsv(ctx.db, ctx.actor, input)),
+  setBudget: procedure("budget:write").input(setBudgetInput).mutation(({ ctx, input }) => setBudget(ctx, input)),
+  ranking: procedure("usage:admin").input(rangeInput).query(({ ctx, input }) => tenantRanking(ctx.db, input.days)),
+  economics: procedure("usage:admin").input(rangeInput).query(({ ctx, input }) => endpointEconomics(ctx.db, input.days)),
+  pricing: procedure("priceplan:read").query(({ ctx }) => pricing(ctx.db)),
+  addPlanPrice: procedure("billing:write").input(addPlanPriceInput).mutation(({ ctx, input }) => addPlanPrice(ctx, input)),
+  setHardwareRate: procedure("billing:write").input(setHardwareRateInput).mutation(({ ctx, input }) => setHardwareRate(ctx, input)),
+});

@@ -1,0 +1,146 @@
+import { Prisma, type PrismaClient } from "../db/generated/client.ts";
+
+const D = Prisma.Decimal;
+type Decimal = Prisma.Decimal;
+const HOUR = 3_600_000;
+
+/** A MIG instance's share of its GPU: its compute slices out of 7 ("3g.40gb" → 3/7). */
+export function migShare(profile: string): Decimal {
+  const slices = Number(/^(\d)g\./.exec(profile)?.[1] ?? NaN);
+  if (!Number.isInteger(slices) || slices < 1 || slices > 7) throw new Error(`not a MIG profile: ${profile}`);
+  return new D(slices).div(7);
+}
+
+export interface Holding {
+  endpointId: string;
+  /** The device it held: a GPU id, or a CPU node id. */
+  deviceId: string;
+  kind: "gpu" | "cpu";
+  /** Share of the device: 1 for a whole GPU, slices/7 for a MIG instance; CPU replicas split their node. */
+  share: Decimal;
+  from: number;
+  to: number;
+}
+
+export interface Device {
+  id: string;
+  kind: "gpu" | "cpu";
+  /** Cost of one hour of the whole device. */
+  perHour: Decimal;
+}
+
+/**
+ * Splits one hour of every device's cost between the endpoints whose replicas held it and the
+ * idle remainder. A GPU's cost goes to its holders by share × time held; a CPU node's hour is
+ * split among the replicas on it in proportion to their time there; what no one held is idle.
+ */
+export function splitHourCost(hourStart: number, devices: Device[], holdings: Holding[]): { byEndpoint: Map<string, { deviceHours: Decimal; cost: Decimal }>; idle: { deviceHours: Decimal; cost: Decimal } } {
+  const end = hourStart + HOUR;
+  const byEndpoint = new Map<string, { deviceHours: Decimal; cost: Decimal }>();
+  let idleHours = new D(0);
+  let idleCost = new D(0);
+  const add = (endpointId: string, hours: Decimal, cost: Decimal) => {
+    const cur = byEndpoint.get(endpointId) ?? { deviceHours: new D(0), cost: new D(0) };
+    byEndpoint.set(endpointId, { deviceHours: cur.deviceHours.add(hours), cost: cur.cost.add(cost) });
+  };
+  for (const dev of devices) {
+    const held = holdings
+      .filter((h) => h.deviceId === dev.id)
+      .map((h) => ({ ...h, fraction: new D(Math.max(0, Math.min(end, h.to) - Math.max(hourStart, h.from))).div(HOUR) }))
+      .filter((h) => h.fraction.gt(0));
+    let used = new D(0);
+    if (dev.kind === "gpu") {
+      for (const h of held) {
+        const hours = h.share.mul(h.fraction);
+        used = used.add(hours);
+        add(h.endpointId, hours, dev.perHour.mul(hours));
+      }
+    } else {
+      // A CPU node is shared by its replicas: each gets its part of the time it was there.
+      const total = held.reduce((s, h) => s.add(h.fraction), new D(0));
+      const busy = D.min(1, held.length ? D.max(...held.map((h) => h.fraction)) : 0);
+      for (const h of held) {
+        const hours = busy.mul(h.fraction).div(total);
+        used = used.add(hours);
+        add(h.endpointId, hours, dev.perHour.mul(hours));
+      }
+    }
+    const free = D.max(0, new D(1).sub(used));
+    idleHours = idleHours.add(free);
+    idleCost = idleCost.add(dev.perHour.mul(free));
+  }
+  return { byEndpoint, idle: { deviceHours: idleHours, cost: idleCost } };
+}
+
+/** The rate in force at `at` for each key (latest effectiveFrom ≤ at). */
+function rateAt(rates: { kind: string; key: string; perHour: Decimal; effectiveFrom: Date }[], kind: string, key: string, at: number): Decimal | null {
+  let best: { perHour: Decimal; effectiveFrom: Date } | null = null;
+  for (const r of rates) if (r.kind === kind && r.key === key && r.effectiveFrom.getTime() <= at && (!best || r.effectiveFrom > best.effectiveFrom)) best = r;
+  return best?.perHour ?? null;
+}
+
+/**
+ * Computes and stores one hour's infrastructure cost (CostHour rows: one per endpoint, one
+ * "idle"), from the replicas that held devices during it and the admin's hardware rates. Devices
+ * without a rate cost nothing (and the cost page says which have none).
+ */
+export async function computeCostHour(db: PrismaClient, hour: Date, now = Date.now()): Promise<void> {
+  const start = hour.getTime();
+  const end = start + HOUR;
+  const [nodes, rates, replicas] = await Promise.all([
+    db.node.findMany({ include: { gpus: { include: { migInstances: true } } } }),
+    db.hardwareRate.findMany(),
+    db.replica.findMany({
+      where: { driver: { not: "external" }, nodeId: { not: null }, createdAt: { lt: new Date(end) }, OR: [{ stoppedAt: null }, { stoppedAt: { gt: hour } }] },
+      include: { endpointVersion: { select: { endpointId: true } } },
+    }),
+  ]);
+  const devices: Device[] = [];
+  const profiles = new Map<string, string>();
+  for (const n of nodes) {
+    if (n.gpus.length === 0) {
+      const perHour = rateAt(rates, "cpu", n.hostname, start);
+      if (perHour) devices.push({ id: n.id, kind: "cpu", perHour });
+      continue;
+    }
+    for (const g of n.gpus) {
+      const perHour = rateAt(rates, "gpu", g.modelName, start);
+      if (perHour) devices.push({ id: g.id, kind: "gpu", perHour });
+      for (const m of g.migInstances) profiles.set(`${g.id}:${m.startSlot}`, m.profile);
+    }
+  }
+  const holdings: Holding[] = replicas.map((r) => {
+    // A failed replica stopped holding its device when it failed (its last update).
+    const to = r.stoppedAt?.getTime() ?? (r.state === "failed" ? r.updatedAt.getTime() : Math.min(now, end));
+    const profile = r.gpuId && r.migStartSlot !== null ? profiles.get(`${r.gpuId}:${r.migStartSlot}`) : undefined;
+    return {
+      endpointId: r.endpointVersion.endpointId,
+      deviceId: r.gpuId ?? r.nodeId!,
+      kind: r.gpuId ? ("gpu" as const) : ("cpu" as const),
+      share: profile ? migShare(profile) : new D(1),
+      from: r.createdAt.getTime(),
+      to,
+    };
+  });
+  const { byEndpoint, idle } = splitHourCost(start, devices, holdings);
+  await db.$transaction([
+    db.costHour.deleteMany({ where: { hour } }),
+    db.costHour.createMany({
+      data: [...[...byEndpoint].map(([subject, v]) => ({ hour, subject, ...v })), { hour, subject: "idle", ...idle }],
+    }),
+  ]);
+}
+
+/** Computes the current hour and any of the last `backfillHours` not computed after they ended. */
+export async function computeRecentCosts(db: PrismaClient, now = Date.now(), backfillHours = 48): Promise<number> {
+  const current = Math.floor(now / HOUR) * HOUR;
+  const done = await db.costHour.findMany({ where: { subject: "idle", hour: { gte: new Date(current - backfillHours * HOUR) } }, select: { hour: true, computedAt: true } });
+  const final = new Set(done.filter((d) => d.computedAt.getTime() >= d.hour.getTime() + HOUR).map((d) => d.hour.getTime()));
+  let n = 0;
+  for (let h = current - backfillHours * HOUR; h <= current; h += HOUR) {
+    if (final.has(h)) continue;
+    await computeCostHour(db, new Date(h), now);
+    n++;
+  }
+  return n;
+}

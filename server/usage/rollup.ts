@@ -1,0 +1,76 @@
+import type { PrismaClient } from "../db/generated/client.ts";
+import { bucketsSql } from "./histogram.ts";
+
+/**
+ * The price in force for a call: the latest dated price of the tenant's plan at or before the
+ * call's start, the endpoint's own price before the plan-wide one. Token prices apply to calls
+ * that carry tokens; the per-request price to calls that carry none (vision, classifiers).
+ * Only answered calls (2xx) are charged. All in NUMERIC: exact, never floating point.
+ */
+const CHARGE_SQL = `CASE WHEN c.status BETWEEN 200 AND 299 THEN
+    CASE WHEN c."promptTokens" + c."completionTokens" > 0
+      THEN c."promptTokens" * coalesce(pp."inputPer1M", 0) / 1000000 + c."completionTokens" * coalesce(pp."outputPer1M", 0) / 1000000
+      ELSE coalesce(pp."perRequest", 0) END
+  ELSE 0 END`;
+
+const LATENCY_MS = `(EXTRACT(EPOCH FROM (c."endedAt" - c."startedAt")) * 1000)`;
+
+/**
+ * Recomputes one hour of roll-ups whole from the call log, in one transaction: running it twice
+ * gives the same rows (idempotent), and a reader never sees half an hour.
+ */
+export async function rollupHour(db: PrismaClient, hour: Date): Promise<number> {
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`DELETE FROM "UsageHour" WHERE hour = ${hour}`;
+    const inserted = await tx.$executeRawUnsafe(
+      `INSERT INTO "UsageHour" (hour, "tenantId", "apiKeyId", "endpointId", "endpointVersionId", requests, errors, "promptTokens", "completionTokens", charged, currency, "latencySumMs", "ttftSumMs", "ttftCount", "latencyBuckets", "ttftBuckets")
+       SELECT $1::timestamp, c."tenantId", coalesce(c."apiKeyId", ''), coalesce(c."endpointId", ''), coalesce(c."modelVersionId", ''),
+              count(*)::int, count(*) FILTER (WHERE c.status >= 500)::int,
+              sum(c."promptTokens"), sum(c."completionTokens"),
+              sum(${CHARGE_SQL}), min(coalesce(pl.currency, 'TRY')),
+              round(sum(${LATENCY_MS}))::bigint, coalesce(sum(c."ttftMs"), 0)::bigint, count(c."ttftMs")::int,
+              ${bucketsSql(LATENCY_MS)}, ${bucketsSql(`c."ttftMs"`)}
+         FROM "CallLog" c
+         JOIN "Tenant" t ON t.id = c."tenantId"
+         LEFT JOIN "PricePlan" pl ON pl.id = t."pricePlanId"
+         LEFT JOIN LATERAL (
+           SELECT p."inputPer1M", p."outputPer1M", p."perRequest" FROM "PlanPrice" p
+            WHERE p."planId" = t."pricePlanId" AND p."effectiveFrom" <= c."startedAt" AND (p."endpointId" IS NULL OR p."endpointId" = c."endpointId")
+            ORDER BY (p."endpointId" IS NOT NULL) DESC, p."effectiveFrom" DESC LIMIT 1
+         ) pp ON true
+        WHERE c."startedAt" >= $1::timestamp AND c."startedAt" < $1::timestamp + interval '1 hour'
+        GROUP BY 1, 2, 3, 4, 5`,
+      hour,
+    );
+    return inserted;
+  });
+}
+
+/**
+ * Rolls up every hour the call log marked since the last pass (its insert trigger fills
+ * "UsageDirtyHour"). An hour is unmarked only if nothing new arrived while it was recomputed,
+ * so a row landing mid-pass is never missed. Several processes may run this: SKIP LOCKED
+ * gives each hour to one of them.
+ */
+export async function rollupDirtyHours(db: PrismaClient, opts: { maxHours?: number } = {}): Promise<{ hours: number; rows: number }> {
+  let hours = 0;
+  let rows = 0;
+  for (let i = 0; i < (opts.maxHours ?? 1000); i++) {
+    const claimed = await db.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<{ hour: Date; markedAt: Date }[]>`SELECT hour, "markedAt" FROM "UsageDirtyHour" ORDER BY hour LIMIT 1 FOR UPDATE SKIP LOCKED`;
+      if (!row) return null;
+      // Unmark first: a flush landing during the recompute marks the hour again.
+      await tx.$executeRaw`DELETE FROM "UsageDirtyHour" WHERE hour = ${row.hour}`;
+      return row.hour;
+    });
+    if (!claimed) break;
+    try {
+      rows += await rollupHour(db, claimed);
+    } catch (e) {
+      await db.$executeRaw`INSERT INTO "UsageDirtyHour" (hour) VALUES (${claimed}) ON CONFLICT DO NOTHING`;
+      throw e;
+    }
+    hours++;
+  }
+  return { hours, rows };
+}
