@@ -46,7 +46,7 @@ CREATE TABLE "UsageHour" (
     "errors" INTEGER NOT NULL,
     "promptTokens" BIGINT NOT NULL,
     "completionTokens" BIGINT NOT NULL,
-    "charged" DECIMAL(20,8) NOT NULL,
+    "charged" DECIMAL(24,12) NOT NULL,
     "currency" TEXT NOT NULL,
     "latencySumMs" BIGINT NOT NULL,
     "ttftSumMs" BIGINT NOT NULL,
@@ -107,7 +107,9 @@ CREATE FUNCTION kule_usage_mark_dirty() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO "UsageDirtyHour" (hour)
   SELECT DISTINCT date_trunc('hour', "startedAt") FROM new_rows
-  ON CONFLICT (hour) DO NOTHING;
+  -- DO UPDATE (not NOTHING) takes the row lock: the roll-up's claim of the hour then waits for
+  -- this insert's transaction, so its rows are seen or the hour is marked again.
+  ON CONFLICT (hour) DO UPDATE SET "markedAt" = now();
   RETURN NULL;
 END
 $$;
