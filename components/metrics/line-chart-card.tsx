@@ -41,9 +41,25 @@ export function LineChartCard({ title, unit, rows, series, events = [], height =
               {events.map((e, i) => (
                 <ReferenceLine key={`${e.t}-${i}`} x={e.t} stroke="#c0392b" strokeDasharray="4 2" label={{ value: e.label, position: "insideTopLeft", fontSize: 11, fill: "#c0392b" }} />
               ))}
-              {series.map((s, i) => (
-                <Line key={s} type="monotone" dataKey={s} stroke={COLORS[i % COLORS.length]} dot={false} strokeWidth={1.8} isAnimationActive={false} connectNulls={false} />
-              ))}
+              {series.map((s, i) => {
+                const colour = COLORS[i % COLORS.length];
+                // A sample between two gaps draws no line: mark it, or it would not show at all.
+                const lone = (k: number) => rows[k]?.[s] != null && rows[k - 1]?.[s] == null && rows[k + 1]?.[s] == null;
+                return (
+                  <Line
+                    key={s}
+                    type="monotone"
+                    dataKey={s}
+                    stroke={colour}
+                    strokeWidth={1.8}
+                    isAnimationActive={false}
+                    connectNulls={false}
+                    dot={(p: { cx?: number; cy?: number; index?: number }) =>
+                      lone(p.index ?? -1) ? <circle key={`d${p.index}`} cx={p.cx} cy={p.cy} r={2.5} fill={colour} /> : <g key={`d${p.index}`} />
+                    }
+                  />
+                );
+              })}
             </LineChart>
           </ResponsiveContainer>
         </div>
