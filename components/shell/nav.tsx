@@ -17,6 +17,8 @@ const ITEMS: NavItem[] = [
   { href: "/cluster", label: "Cluster", permission: "cluster:read" },
   { href: "/explore", label: "Explore metrics", permission: "metrics:explore" },
   { href: "/tenants", label: "Tenants", permission: "tenant:read" },
+  { href: "/usage", label: "Usage & cost", permission: "usage:read" },
+  { href: "/costs", label: "Costs", permission: "usage:admin" },
   { href: "/keys", label: "API keys", permission: "apikey:read" },
   { href: "/users", label: "Users & roles", permission: "user:read" },
   { href: "/audit", label: "Audit log", permission: "audit:read" },

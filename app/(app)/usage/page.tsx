@@ -1,0 +1,17 @@
+import { Guarded } from "@/app/(app)/guarded";
+import { UsagePage } from "@/components/usage/usage-page";
+import { requireActor } from "@/server/auth/page-guard";
+import { can } from "@/server/auth/permissions";
+
+export const metadata = { title: "Usage and cost" };
+
+export default async function Page({ searchParams }: { searchParams: Promise<{ tenant?: string }> }) {
+  const { tenant } = await searchParams;
+  const actor = await requireActor();
+  const staff = actor.role !== "tenant";
+  return (
+    <Guarded permission="usage:read" what="usage and cost">
+      <UsagePage tenantId={staff ? tenant : undefined} staff={staff} canSetBudget={can(actor.role, "budget:write")} />
+    </Guarded>
+  );
+}

@@ -1,0 +1,67 @@
+import fs from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { signIn } from "./helpers";
+
+const gatewayUrl = `http://127.0.0.1:${Number(process.env.KULE_E2E_PORT ?? 3100) + 3}`;
+
+async function trpcQuery<T>(page: Page, path: string, input?: unknown): Promise<T> {
+  const q = input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`;
+  const res = await page.request.get(`/api/trpc/${path}${q}`);
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
+}
+
+async function trpcMutation<T>(page: Page, path: string, input: unknown): Promise<T> {
+  const res = await page.request.post(`/api/trpc/${path}`, { data: { json: input } });
+  expect(res.ok(), await res.text()).toBe(true);
+  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
+}
+
+/** The embeddings endpoint with a ready replica (deployed through the API if it has none). */
+async function readyEmbeddings(page: Page) {
+  await signIn(page, "operator");
+  type Ep = { id: string; slug: string; revision: number; versions: { modelVersionId: string; weight: number; replicas: { state: string }[] }[] };
+  const list = await trpcQuery<Ep[]>(page, "endpoint.list");
+  const embed = list.find((e) => e.slug === "embed")!;
+  const live = embed.versions.find((v) => v.weight > 0)!;
+  if (!embed.versions.some((v) => v.weight > 0 && v.replicas.some((r) => r.state === "ready"))) {
+    await trpcMutation(page, "rollout.deploy", { endpointId: embed.id, modelVersionId: live.modelVersionId, replicas: 1, expectedRevision: embed.revision });
+  }
+  await expect
+    .poll(async () => (await trpcQuery<Ep>(page, "endpoint.get", { id: embed.id })).versions.some((v) => v.weight > 0 && v.replicas.some((r) => r.state === "ready")), { timeout: 30_000 })
+    .toBe(true);
+  await page.context().clearCookies();
+}
+
+test("a tenant sees its usage chart and cost table, and downloads its invoice CSV", async ({ page }) => {
+  test.setTimeout(120_000);
+  await readyEmbeddings(page);
+  await signIn(page, "tenant");
+  const { secret } = await trpcMutation<{ secret: string }>(page, "apiKey.create", { name: `e2e usage ${Date.now()}` });
+  for (let i = 0; i < 30; i++) {
+    const r = await page.request.post(`${gatewayUrl}/v1/embeddings`, { headers: { authorization: `Bearer ${secret}` }, data: { model: "embed", input: `Çağrı ${i}: İstanbul'da şöyle bir gün` } });
+    expect(r.status()).toBe(200);
+  }
+
+  await page.getByRole("link", { name: "Usage & cost" }).click();
+  await expect(page.getByRole("heading", { name: "Usage and cost" })).toBeVisible();
+  // The roll-up runs in the background: the calls show within a minute.
+  await expect.poll(async () => (await page.reload(), Number((await page.getByTestId("total-requests").innerText()).replace(/\D/g, ""))), { timeout: 60_000, intervals: [3000] }).toBeGreaterThanOrEqual(30);
+  const chart = page.getByRole("figure", { name: "Requests by endpoint" });
+  await expect(chart.locator("svg.recharts-surface")).toBeVisible();
+  await expect(chart.locator(".recharts-bar-rectangle").first()).toBeVisible();
+  const row = page.getByTestId("cost-table").getByRole("row", { name: /Embeddings/ });
+  await expect(row).toContainText("TRY");
+  await expect(row).toContainText(/met|missed/);
+  await expect(page.getByTestId("budget")).toContainText("25.000,00 TRY");
+
+  const month = new Date().toISOString().slice(0, 7);
+  await page.getByLabel("Invoice month").selectOption(month);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
+  expect(download.suggestedFilename()).toBe(`kule-invoice-anadolu-bank-${month}.csv`);
+  const csv = fs.readFileSync((await download.path())!, "utf8");
+  expect(csv.charCodeAt(0)).toBe(0xfeff);
+  expect(csv).toContain("Anadolu Bank");
+  expect(csv).toMatch(/Embeddings,bge-m3-embedding,\d+,\d+,0,\d+\.\d{2}\r\n/);
+  expect(csv).toMatch(/Total,,,,,\d+\.\d{2}\r\n$/);
+});
