@@ -3,9 +3,11 @@ import { benchSim } from "./sim.ts";
 import { benchGateway } from "./gateway.ts";
 import { benchDashboard } from "./dashboard.ts";
 import { benchRollouts } from "./rollouts.ts";
+import { benchCost } from "./cost.ts";
+import { benchAudit } from "./audit.ts";
 
 const only = process.argv[2];
-const benches: Record<string, () => Promise<void>> = { sim: benchSim, gateway: benchGateway, rollouts: benchRollouts, dashboard: benchDashboard };
+const benches: Record<string, () => Promise<void>> = { sim: benchSim, gateway: benchGateway, rollouts: benchRollouts, cost: benchCost, dashboard: benchDashboard, audit: benchAudit };
 
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;

@@ -94,6 +94,27 @@ const MATRIX: Record<string, Case> = {
   "user.create": { input: () => ({ email: `u-${uid()}@test.local`, name: "Matrix user", password: "long-enough-password", role: "auditor" }), allowed: ["admin"] },
   "user.setRole": { input: (f) => ({ userId: f.userId, role: "auditor" }), allowed: ["admin"] },
   "audit.list": { input: () => ({}), allowed: ["admin", "auditor"] },
+  "callLog.list": { input: () => ({}), allowed: ["admin", "auditor", "tenant"] },
+  "callLog.get": { input: async (f) => ({ requestId: await callLogRow(f.tenantId) }), allowed: ["admin", "auditor", "tenant"] },
+  "callLog.export.start": { input: (f) => ({ filter: { tenantId: f.tenantId, requestId: "none" }, format: "csv" }), allowed: ["admin", "auditor", "tenant"] },
+  "callLog.export.get": {
+    input: async (f, a) => ({ id: (await testDb().exportJob.create({ data: { format: "csv", filter: {}, tenantScope: f.tenantId, requestedById: a?.userId ?? "x", requestedByEmail: "x" } })).id }),
+    allowed: ["admin", "auditor", "tenant"],
+  },
+  "callLog.export.list": { input: () => undefined, allowed: ["admin", "auditor", "tenant"] },
+  "callLog.seal.status": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "callLog.seal.verify": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.settings": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.updateSettings": { input: () => ({ defaultRetentionDays: 730, destructionIntervalDays: 30, sealGraceMinutes: 120 }), allowed: ["admin"] },
+  "kvkk.setTenantRetention": { input: (f) => ({ tenantId: f.otherTenantId, days: null }), allowed: ["admin"] },
+  "kvkk.destructions": { input: () => ({}), allowed: ["admin", "auditor"] },
+  "kvkk.runDestruction": { input: () => undefined, allowed: ["admin"] },
+  "kvkk.residency": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
+  "kvkk.transfers": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
+  "kvkk.subject.list": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.subject.find": { input: () => ({ user: `nobody-${uid()}` }), allowed: ["admin", "auditor", "tenant"] },
+  "kvkk.subject.export": { input: async (f, a) => ({ requestId: await subjectRequest(f.tenantId, a), format: "csv" }), allowed: ["admin", "auditor", "tenant"] },
+  "kvkk.subject.destroy": { input: async (f, a) => ({ requestId: await subjectRequest(f.tenantId, a), method: "delete" }), allowed: ["admin"] },
   "cluster.nodePools": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
   "metrics.gpuFleet": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
   "metrics.endpointCharts": { input: (f) => ({ endpointId: f.endpointId, range: "15m" }), allowed: ["admin", "operator", "auditor"] },
@@ -153,9 +174,21 @@ let actors: Record<Role, Actor>;
 let fx: Fixtures;
 
 async function call(actor: Actor | null, path: string, input: unknown) {
-  const [ns, name] = path.split(".") as [string, string];
-  const c = caller(actor) as unknown as Record<string, Record<string, (i: unknown) => Promise<unknown>>>;
-  return c[ns]![name]!(input);
+  // Routers nest (callLog.export.start): walk the caller down the path.
+  const fn = path.split(".").reduce((o: unknown, k) => (o as Record<string, unknown>)[k], caller(actor)) as (i: unknown) => Promise<unknown>;
+  return fn(input);
+}
+
+/** A call-log row of the tenant, as the gateway writes it. */
+async function callLogRow(tenantId: string) {
+  const requestId = `matrix-${uid()}`;
+  await testDb().$executeRaw`INSERT INTO "CallLog" ("requestId", "tenantId", "startedAt", "endedAt", status) VALUES (${requestId}, ${tenantId}, now(), now(), 200)`;
+  return requestId;
+}
+
+async function subjectRequest(tenantId: string, actor: Actor | undefined) {
+  const r = await testDb().dataSubjectRequest.create({ data: { subjectHash: "0".repeat(64), tenantId, rowsFound: 0, requestedById: actor?.userId ?? "x", requestedByEmail: "x" } });
+  return r.id;
 }
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
