@@ -6,7 +6,8 @@ export type Db = PrismaClient;
 /** What a function that may run inside a transaction takes. */
 export type DbTx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
-const urls = new WeakMap<PrismaClient, string>();
+// On globalThis: Next may bundle this module more than once, and every copy must know every client.
+const urls = ((globalThis as unknown as { kuleDbUrls?: WeakMap<PrismaClient, string> }).kuleDbUrls ??= new WeakMap());
 
 export function createDb(connectionString: string): PrismaClient {
   const client = new PrismaClient({ adapter: new PrismaPg({ connectionString }) });
