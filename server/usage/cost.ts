@@ -132,15 +132,15 @@ export async function computeCostHour(db: PrismaClient, hour: Date, now = Date.n
 }
 
 /** Computes the current hour and any of the last `backfillHours` not computed after they ended. */
-export async function computeRecentCosts(db: PrismaClient, now = Date.now(), backfillHours = 48): Promise<number> {
+export async function computeRecentCosts(db: PrismaClient, now = Date.now(), backfillHours = 48): Promise<Date[]> {
   const current = Math.floor(now / HOUR) * HOUR;
   const done = await db.costHour.findMany({ where: { subject: "idle", hour: { gte: new Date(current - backfillHours * HOUR) } }, select: { hour: true, computedAt: true } });
   const final = new Set(done.filter((d) => d.computedAt.getTime() >= d.hour.getTime() + HOUR).map((d) => d.hour.getTime()));
-  let n = 0;
+  const computed: Date[] = [];
   for (let h = current - backfillHours * HOUR; h <= current; h += HOUR) {
     if (final.has(h)) continue;
     await computeCostHour(db, new Date(h), now);
-    n++;
+    computed.push(new Date(h));
   }
-  return n;
+  return computed;
 }

@@ -21,6 +21,7 @@ export async function scopedTenant(db: PrismaClient, actor: Actor, requested: st
 }
 
 const since = (days: number) => new Date(Math.floor(Date.now() / HOUR) * HOUR - (days * 24 - 1) * HOUR);
+const dayStart = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
 const money = (d: Prisma.Decimal | string | null) => new D(d ?? 0).toFixed(2);
 const per1M = (amount: Prisma.Decimal, tokens: bigint | number) => (Number(tokens) > 0 ? amount.mul(1_000_000).div(Number(tokens)).toFixed(2) : null);
 
@@ -32,8 +33,11 @@ export async function tenantUsage(db: PrismaClient, actor: Actor, input: TenantU
   const tenant = await scopedTenant(db, actor, input.tenantId);
   const from = since(input.days);
   const bucket = input.days <= 7 ? "hour" : "day";
+  // Hourly roll-ups for a day or a week; the daily ones beyond (a few rows per tenant and day).
   const [rows, endpoints, keys] = await Promise.all([
-    db.usageHour.findMany({ where: { tenantId: tenant.id, hour: { gte: from } }, orderBy: { hour: "asc" } }),
+    bucket === "hour"
+      ? db.usageHour.findMany({ where: { tenantId: tenant.id, hour: { gte: from } }, orderBy: { hour: "asc" } }).then((rs) => rs.map((r) => ({ ...r, t: r.hour })))
+      : db.usageDay.findMany({ where: { tenantId: tenant.id, day: { gte: dayStart(from) } }, orderBy: { day: "asc" } }).then((rs) => rs.map((r) => ({ ...r, t: r.day }))),
     db.endpoint.findMany({ select: { id: true, name: true, slug: true, sloAvailabilityPct: true, sloP99LatencyMs: true, sloTtftMs: true, model: { select: { name: true } } } }),
     db.apiKey.findMany({ where: { tenantId: tenant.id }, select: { id: true, name: true, prefix: true } }),
   ]);
@@ -47,13 +51,13 @@ export async function tenantUsage(db: PrismaClient, actor: Actor, input: TenantU
   const perEndpoint = new Map<string, { requests: number; errors: number; input: bigint; output: bigint; charged: Prisma.Decimal; latency: number[]; ttft: number[]; ttftSum: bigint; ttftCount: number }>();
   let total = { requests: 0, errors: 0, input: 0n, output: 0n, charged: new D(0) };
   for (const r of rows) {
-    const t = bucket === "hour" ? r.hour.getTime() : Date.UTC(r.hour.getUTCFullYear(), r.hour.getUTCMonth(), r.hour.getUTCDate());
+    const t = r.t.getTime();
     const point = series.get(t) ?? series.set(t, { t, values: {} }).get(t)!;
     const v = (point.values[labelOf(r)] ??= { requests: 0, input: 0, output: 0 });
     v.requests += r.requests;
     v.input += Number(r.promptTokens);
     v.output += Number(r.completionTokens);
-    const day = r.hour.toISOString().slice(0, 10);
+    const day = r.t.toISOString().slice(0, 10);
     costByDay.set(day, (costByDay.get(day) ?? new D(0)).add(r.charged));
     const e = perEndpoint.get(r.endpointId) ?? { requests: 0, errors: 0, input: 0n, output: 0n, charged: new D(0), latency: [], ttft: [], ttftSum: 0n, ttftCount: 0 };
     e.requests += r.requests;
@@ -157,19 +161,11 @@ export async function invoiceCsv(db: PrismaClient, actor: Actor, input: InvoiceI
  * requests when it counts no tokens).
  */
 export async function tenantRanking(db: PrismaClient, days: number) {
-  const from = since(days);
-  const rows = await db.$queryRaw<{ tenantId: string; name: string; slug: string; requests: bigint; tokens: bigint; charged: Prisma.Decimal; infra: Prisma.Decimal | null }[]>`
-    WITH u AS (
-      SELECT hour, "endpointId", "tenantId", sum(requests)::bigint AS req, sum("promptTokens" + "completionTokens")::bigint AS tok, sum(charged) AS ch
-        FROM "UsageHour" WHERE hour >= ${from} GROUP BY 1, 2, 3
-    ), tot AS (
-      SELECT hour, "endpointId", sum(req) AS req, sum(tok) AS tok FROM u GROUP BY 1, 2
-    )
-    SELECT u."tenantId", t.name, t.slug, sum(u.req)::bigint AS requests, sum(u.tok)::bigint AS tokens, sum(u.ch) AS charged,
-           sum(c.cost * CASE WHEN tot.tok > 0 THEN u.tok::numeric / tot.tok ELSE u.req::numeric / nullif(tot.req, 0) END) AS infra
-      FROM u JOIN tot ON tot.hour = u.hour AND tot."endpointId" = u."endpointId"
-      JOIN "Tenant" t ON t.id = u."tenantId"
-      LEFT JOIN "CostHour" c ON c.hour = u.hour AND c.subject = u."endpointId"
+  const from = dayStart(since(days));
+  const rows = await db.$queryRaw<{ tenantId: string; name: string; slug: string; requests: bigint; tokens: bigint; charged: Prisma.Decimal; infra: Prisma.Decimal }[]>`
+    SELECT u."tenantId", t.name, t.slug, sum(u.requests)::bigint AS requests, sum(u."promptTokens" + u."completionTokens")::bigint AS tokens, sum(u.charged) AS charged, sum(u."infraCost") AS infra
+      FROM "UsageDay" u JOIN "Tenant" t ON t.id = u."tenantId"
+     WHERE u.day >= ${from}
      GROUP BY 1, 2, 3 ORDER BY charged DESC`;
   return rows.map((r) => {
     const infra = new D(r.infra ?? 0);
@@ -185,13 +181,12 @@ export async function tenantRanking(db: PrismaClient, days: number) {
 export async function endpointEconomics(db: PrismaClient, days: number) {
   const from = since(days);
   const [usage, costs, endpoints] = await Promise.all([
-    db.$queryRaw<{ endpointId: string; requests: bigint; tokens: bigint; charged: Prisma.Decimal }[]>`
-      SELECT "endpointId", sum(requests)::bigint AS requests, sum("promptTokens" + "completionTokens")::bigint AS tokens, sum(charged) AS charged
-        FROM "UsageHour" WHERE hour >= ${from} GROUP BY 1`,
-    db.$queryRaw<{ subject: string; cost: Prisma.Decimal; unused: Prisma.Decimal; deviceHours: Prisma.Decimal }[]>`
-      SELECT c.subject, sum(c.cost) AS cost, sum(c."deviceHours") AS "deviceHours",
-             sum(c.cost) FILTER (WHERE c.subject <> 'idle' AND NOT EXISTS (SELECT 1 FROM "UsageHour" u WHERE u.hour = c.hour AND u."endpointId" = c.subject)) AS unused
-        FROM "CostHour" c WHERE c.hour >= ${from} GROUP BY 1`,
+    db.$queryRaw<{ endpointId: string; requests: bigint; tokens: bigint; charged: Prisma.Decimal; attributed: Prisma.Decimal }[]>`
+      SELECT "endpointId", sum(requests)::bigint AS requests, sum("promptTokens" + "completionTokens")::bigint AS tokens, sum(charged) AS charged, sum("infraCost") AS attributed
+        FROM "UsageDay" WHERE day >= ${dayStart(from)} GROUP BY 1`,
+    db.$queryRaw<{ subject: string; cost: Prisma.Decimal; deviceHours: Prisma.Decimal }[]>`
+      SELECT c.subject, sum(c.cost) AS cost, sum(c."deviceHours") AS "deviceHours"
+        FROM "CostHour" c WHERE c.hour >= ${dayStart(from)} GROUP BY 1`,
     db.endpoint.findMany({ select: { id: true, name: true, slug: true } }),
   ]);
   const costBy = new Map(costs.map((c) => [c.subject, c]));
@@ -202,7 +197,8 @@ export async function endpointEconomics(db: PrismaClient, days: number) {
     const c = costBy.get(e.id);
     const revenue = new D(u?.charged ?? 0);
     const cost = new D(c?.cost ?? 0);
-    unusedEndpointCost = unusedEndpointCost.add(c?.unused ?? 0);
+    // What its tenants were not attributed: hours its replicas were up with no calls.
+    unusedEndpointCost = unusedEndpointCost.add(D.max(0, cost.sub(u?.attributed ?? 0)));
     const tokens = u ? u.tokens : 0n;
     return {
       endpointId: e.id,

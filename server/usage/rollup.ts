@@ -52,9 +52,10 @@ export async function rollupHour(db: PrismaClient, hour: Date): Promise<number> 
  * so a row landing mid-pass is never missed. Several processes may run this: SKIP LOCKED
  * gives each hour to one of them.
  */
-export async function rollupDirtyHours(db: PrismaClient, opts: { maxHours?: number } = {}): Promise<{ hours: number; rows: number }> {
+export async function rollupDirtyHours(db: PrismaClient, opts: { maxHours?: number } = {}): Promise<{ hours: number; rows: number; touched: Date[] }> {
   let hours = 0;
   let rows = 0;
+  const touched: Date[] = [];
   for (let i = 0; i < (opts.maxHours ?? 1000); i++) {
     const claimed = await db.$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<{ hour: Date; markedAt: Date }[]>`SELECT hour, "markedAt" FROM "UsageDirtyHour" ORDER BY hour LIMIT 1 FOR UPDATE SKIP LOCKED`;
@@ -71,6 +72,7 @@ export async function rollupDirtyHours(db: PrismaClient, opts: { maxHours?: numb
       throw e;
     }
     hours++;
+    touched.push(claimed);
   }
-  return { hours, rows };
+  return { hours, rows, touched };
 }

@@ -9,6 +9,7 @@ import { startClusterSync } from "../cluster/sync.ts";
 import { rollupDirtyHours, rollupHour } from "./rollup.ts";
 import { computeCostHour } from "./cost.ts";
 import { refreshBudgetBlocks } from "./billing.ts";
+import { refreshDays } from "./daily.ts";
 
 const D = Prisma.Decimal;
 const HOUR = 3_600_000;
@@ -108,10 +109,16 @@ describe("hourly roll-ups", () => {
     await expect.poll(() => gw.gateway.callLog.spooledRows, { timeout: 10_000 }).toBe(0);
     await gw.close();
 
-    await rollupDirtyHours(testDb());
+    const { touched } = await rollupDirtyHours(testDb());
     const expected = await expectedFromRaw(t.tenant.id);
     expect([...expected.values()].reduce((s, x) => s + x.requests, 0)).toBe(130);
     expectSame(expected, await rolledUp(t.tenant.id));
+    // The daily roll-ups the long views read hold the same totals, to the last digit.
+    await refreshDays(testDb(), touched);
+    const sum = async (table: "UsageHour" | "UsageDay") =>
+      (await testDb().$queryRawUnsafe<{ r: bigint; p: bigint; c: bigint; ch: Prisma.Decimal }[]>(`SELECT sum(requests)::bigint r, sum("promptTokens")::bigint p, sum("completionTokens")::bigint c, sum(charged) ch FROM "${table}" WHERE "tenantId" = $1`, t.tenant.id))[0]!;
+    const [h, d] = [await sum("UsageHour"), await sum("UsageDay")];
+    expect({ ...d, ch: new D(d.ch).toFixed(12) }).toEqual({ ...h, ch: new D(h.ch).toFixed(12) });
 
     // Idempotent: recomputing an hour changes nothing.
     await rollupHour(testDb(), new Date(base.getTime() + HOUR));
@@ -178,11 +185,17 @@ describe("what it costs to run", () => {
       { ...base, tenantId: a.tenant.id, apiKeyId: a.key.id, prompt: 3000, completion: 3000 },
       { ...base, tenantId: b.tenant.id, apiKeyId: b.key.id, prompt: 1000, completion: 2000 },
     ]);
-    await rollupDirtyHours(db);
+    const { touched } = await rollupDirtyHours(db);
+    await refreshDays(db, touched);
     const operator = await makeActor("operator");
     const ranking = await caller(operator).usage.ranking({ days: 90 });
     expect(ranking.find((r) => r.tenantId === a.tenant.id)).toMatchObject({ tokens: 9000, infraCost: "52.50" });
     expect(ranking.find((r) => r.tenantId === b.tenant.id)).toMatchObject({ tokens: 3000, infraCost: "17.50" });
+    // The MIG endpoint's replica was up with no calls: its cost is nobody's bill, it is idle capacity.
+    const economics = await caller(operator).usage.economics({ days: 90 });
+    expect(economics.endpoints.find((e) => e.endpointId === shared.id)).toMatchObject({ infraCost: "70.00", tokens: 12000, costPer1MTokens: "5833.33" });
+    expect(economics.endpoints.find((e) => e.endpointId === mig.id)).toMatchObject({ infraCost: "30.00", requests: 0 });
+    expect(Number(economics.idle.unusedEndpointCost)).toBeGreaterThanOrEqual(30);
   });
 });
 

@@ -2,18 +2,20 @@ import type { PrismaClient } from "../db/generated/client.ts";
 import { rollupDirtyHours } from "./rollup.ts";
 import { computeRecentCosts } from "./cost.ts";
 import { refreshBudgetBlocks } from "./billing.ts";
+import { refreshDays } from "./daily.ts";
 
 /**
- * The usage loop: roll up the hours the call log marked, then the hour's infrastructure cost,
- * then budgets — every `intervalMs` (a hard cap holds within a minute of being passed).
+ * The usage loop: roll up the hours the call log marked, then the hours' infrastructure cost,
+ * then the days either touched, then budgets — every `intervalMs` (a hard cap holds within a minute of being passed).
  */
 export function startUsageWorker(db: PrismaClient, intervalMs = 15_000): { stop: () => Promise<void>; tick: () => Promise<void> } {
   let busy: Promise<void> | null = null;
   const tick = () =>
     (busy ??= (async () => {
       try {
-        await rollupDirtyHours(db);
-        await computeRecentCosts(db);
+        const { touched } = await rollupDirtyHours(db);
+        const costed = await computeRecentCosts(db);
+        await refreshDays(db, [...touched, ...costed]);
         await refreshBudgetBlocks(db);
       } catch (e) {
         console.error(`[usage] pass failed: ${(e as Error).message}`);
