@@ -43,7 +43,8 @@ test("an operator registers a model and a version, then creates an endpoint for 
   await page.getByRole("link", { name: "E2E chat" }).click();
   await expect(page.getByRole("heading", { name: "E2E chat" })).toBeVisible();
   await expect(page.getByText(slug, { exact: true })).toBeVisible();
-  await expect(page.getByTestId("version-2.0")).toContainText(/2\.0\s*fp8\s*pending\s*0 \/ 0\s*100%/);
+  await expect(page.getByTestId("version-2.0")).toContainText(/2\.0\s*fp8\s*pending\s*0 \/ 0/);
+  await expect(page.getByLabel("Traffic for 2.0")).toHaveValue("100");
   await expect(page.getByTestId("replica")).toHaveCount(0);
   await expect(page.getByText("none running")).toBeVisible();
   // A new endpoint has no traffic yet: its charts say so rather than drawing zeros.
