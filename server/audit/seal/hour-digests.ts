@@ -18,18 +18,18 @@ export async function hourDigests(client: pg.PoolClient | pg.Client, stream: Str
   await client.query(CANONICAL_SESSION);
   const sql = `COPY (SELECT ${s.columns} FROM ${s.table} WHERE ${s.time} >= ${tsLiteral(from)} AND ${s.time} < ${tsLiteral(to)} AND (${where})) TO STDOUT`;
   const out = new Map<number, Multiset>();
-  let hourKey = "";
+  const key = Buffer.alloc(13); // "2026-12-02 20": the hour the current rows belong to
   let current: Multiset | null = null;
   let carry: Buffer | null = null;
   const take = (line: Buffer) => {
-    const key = line.toString("latin1", 0, 13); // "2026-12-02 20"
-    if (key !== hourKey) {
-      hourKey = key;
-      const ms = Date.parse(`${key.replace(" ", "T")}:00:00Z`);
+    // Rows come mostly in time order: compare bytes, and decode only when the hour changes.
+    if (!current || line.compare(key, 0, 13, 0, 13) !== 0) {
+      line.copy(key, 0, 0, 13);
+      const ms = Date.parse(`${key.toString("latin1").replace(" ", "T")}:00:00Z`);
       current = out.get(ms) ?? new Multiset();
       out.set(ms, current);
     }
-    current!.addLine(line);
+    current.addLine(line);
   };
   const copy = client.query(copyTo(sql));
   for await (const chunk of copy as AsyncIterable<Buffer>) {
