@@ -36,5 +36,6 @@ export async function getCall(ctx: { db: Db; actor: Actor; ip: string | null }, 
   if (ctx.actor.role !== "tenant") {
     await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.read", targetType: "calllog", targetId: row.requestId });
   }
-  return { ...row, weightsInForce: change };
+  // A tenant sees the split, not which operator set it.
+  return { ...row, weightsInForce: change && ctx.actor.role === "tenant" ? { ...change, actorEmail: null } : change };
 }
