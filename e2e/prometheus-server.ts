@@ -6,7 +6,8 @@ import fs from "node:fs";
 import { startPrometheus } from "../scripts/lib/prometheus.ts";
 
 const dataDir = process.env.KULE_E2E_PROMETHEUS_DIR!;
-fs.rmSync(dataDir, { recursive: true, force: true }); // a fresh TSDB per run: no data from an earlier one
+// A fresh TSDB per run (no data from an earlier one); the rules the app writes beside it stay.
+fs.rmSync(`${dataDir}/prometheus/data`, { recursive: true, force: true });
 const prometheus = await startPrometheus({
   dataDir,
   port: Number(process.env.KULE_E2E_PROMETHEUS_PORT),

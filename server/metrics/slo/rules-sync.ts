@@ -63,12 +63,27 @@ export function syncSloRules({ db, prometheus }: { db: PrismaClient; prometheus:
  */
 export function startSloRulesSync(deps: { db: PrismaClient; prometheus: PrometheusClient }, everyMs = 30_000): () => void {
   if (!deps.prometheus.rules) return () => {};
-  const tick = () =>
-    syncSloRules(deps)
-      .then((r) => r.state === "failed" && console.warn(`[slo-rules] ${r.message}`))
-      .catch((e) => console.error("[slo-rules] sync failed", e));
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const tick = async () => {
+    let ok = true;
+    try {
+      const r = await syncSloRules(deps);
+      if (r.state === "failed") {
+        ok = false;
+        console.warn(`[slo-rules] ${r.message}`);
+      }
+    } catch (e) {
+      ok = false;
+      console.error("[slo-rules] sync failed", e);
+    }
+    // A Prometheus that is still starting gets asked again soon, not in `everyMs`.
+    if (!stopped) timer = setTimeout(() => void tick(), ok ? everyMs : Math.min(everyMs, 3000));
+    timer?.unref();
+  };
   void tick();
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }
