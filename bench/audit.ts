@@ -56,7 +56,7 @@ async function generate(pool: pg.Pool, start: Date) {
               ($1::timestamptz AT TIME ZONE 'UTC') + g * make_interval(secs => ${step / 1000}), ($1::timestamptz AT TIME ZONE 'UTC') + g * make_interval(secs => ${step / 1000}) + interval '850 ms',
               40 + g % 200, CASE WHEN g % 97 = 0 THEN 503 ELSE 200 END, CASE WHEN g % 97 = 0 THEN 'upstream_error' END, 50 + g % 900, 20 + g % 400,
               CASE WHEN g % 5 = 0 THEN md5('subject' || (g % 100000)) || md5('x' || (g % 100000)) END
-         FROM generate_series(${from}, ${to}) g`,
+         FROM generate_series(${from}::bigint, ${to}::bigint) g`,
       [start],
     );
     console.log(`  generated ${to.toLocaleString("en")} rows (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
