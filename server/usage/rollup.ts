@@ -22,23 +22,27 @@ const LATENCY_MS = `(EXTRACT(EPOCH FROM (c."endedAt" - c."startedAt")) * 1000)`;
 export async function rollupHour(db: PrismaClient, hour: Date): Promise<number> {
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`DELETE FROM "UsageHour" WHERE hour = ${hour}`;
+    // Each call's latency and charge are computed once, in the inner query; the outer one only sums.
     const inserted = await tx.$executeRawUnsafe(
       `INSERT INTO "UsageHour" (hour, "tenantId", "apiKeyId", "endpointId", "endpointVersionId", requests, errors, "promptTokens", "completionTokens", charged, currency, "latencySumMs", "ttftSumMs", "ttftCount", "latencyBuckets", "ttftBuckets")
-       SELECT $1::timestamp, c."tenantId", coalesce(c."apiKeyId", ''), coalesce(c."endpointId", ''), coalesce(c."modelVersionId", ''),
+       SELECT $1::timestamp, c."tenantId", c."apiKeyId", c."endpointId", c."versionId",
               count(*)::int, count(*) FILTER (WHERE c.status >= 500)::int,
-              sum(c."promptTokens"), sum(c."completionTokens"),
-              sum(${CHARGE_SQL}), min(coalesce(pl.currency, 'TRY')),
-              round(sum(${LATENCY_MS}))::bigint, coalesce(sum(c."ttftMs"), 0)::bigint, count(c."ttftMs")::int,
-              ${bucketsSql(LATENCY_MS)}, ${bucketsSql(`c."ttftMs"`)}
-         FROM "CallLog" c
-         JOIN "Tenant" t ON t.id = c."tenantId"
-         LEFT JOIN "PricePlan" pl ON pl.id = t."pricePlanId"
-         LEFT JOIN LATERAL (
-           SELECT p."inputPer1M", p."outputPer1M", p."perRequest" FROM "PlanPrice" p
-            WHERE p."planId" = t."pricePlanId" AND p."effectiveFrom" <= c."startedAt" AND (p."endpointId" IS NULL OR p."endpointId" = c."endpointId")
-            ORDER BY (p."endpointId" IS NOT NULL) DESC, p."effectiveFrom" DESC LIMIT 1
-         ) pp ON true
-        WHERE c."startedAt" >= $1::timestamp AND c."startedAt" < $1::timestamp + interval '1 hour'
+              sum(c."promptTokens"), sum(c."completionTokens"), sum(c.charge), min(c.currency),
+              round(sum(c.lat))::bigint, coalesce(sum(c."ttftMs"), 0)::bigint, count(c."ttftMs")::int,
+              ${bucketsSql("c.lat")}, ${bucketsSql(`c."ttftMs"`)}
+         FROM (
+           SELECT c."tenantId", coalesce(c."apiKeyId", '') AS "apiKeyId", coalesce(c."endpointId", '') AS "endpointId", coalesce(c."modelVersionId", '') AS "versionId",
+                  c.status, c."promptTokens", c."completionTokens", c."ttftMs", ${LATENCY_MS} AS lat, ${CHARGE_SQL} AS charge, coalesce(pl.currency, 'TRY') AS currency
+             FROM "CallLog" c
+             JOIN "Tenant" t ON t.id = c."tenantId"
+             LEFT JOIN "PricePlan" pl ON pl.id = t."pricePlanId"
+             LEFT JOIN LATERAL (
+               SELECT p."inputPer1M", p."outputPer1M", p."perRequest" FROM "PlanPrice" p
+                WHERE p."planId" = t."pricePlanId" AND p."effectiveFrom" <= c."startedAt" AND (p."endpointId" IS NULL OR p."endpointId" = c."endpointId")
+                ORDER BY (p."endpointId" IS NOT NULL) DESC, p."effectiveFrom" DESC LIMIT 1
+             ) pp ON true
+            WHERE c."startedAt" >= $1::timestamp AND c."startedAt" < $1::timestamp + interval '1 hour'
+         ) c
         GROUP BY 1, 2, 3, 4, 5`,
       hour,
     );
