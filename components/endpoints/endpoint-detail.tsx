@@ -9,7 +9,7 @@ import { CanaryPlan } from "./canary-plan";
 import { DeployForm } from "./deploy-form";
 import { RolloutHistory } from "./rollout-history";
 import { ReplicasPanel } from "./replicas-panel";
-import { EndpointCharts } from "@/components/metrics/endpoint-charts";
+import { EndpointCharts, usePrefetchEndpointCharts } from "@/components/metrics/endpoint-charts";
 import { EndpointSla } from "@/components/metrics/endpoint-sla";
 
 
@@ -17,6 +17,8 @@ export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean
   const trpc = useTRPC();
   // Replicas load and fail on their own: keep the page live.
   const endpoint = useQuery(trpc.endpoint.get.queryOptions({ id }, { refetchInterval: 2000 }));
+  // Ask for the charts in the same request as the endpoint, not after it arrives (first data sooner).
+  usePrefetchEndpointCharts(id);
   const plan = useQuery(trpc.rollout.active.queryOptions({ endpointId: id }, { refetchInterval: 1000 }));
   const planRunning = plan.data?.state === "running";
   if (endpoint.isPending) return <Loading what="the endpoint" />;
