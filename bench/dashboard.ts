@@ -32,6 +32,30 @@ const REFRESH_MS = 5000;
 const NAVIGATIONS = 8;
 const OPERATOR = { email: "operator@kule.local", password: "kule-operator-demo" };
 
+/**
+ * Runs in the page (a string, so the bundler's helpers stay out of it). Resolves with
+ * [first chart drawn with data, every panel present and each one with data drawn], in ms since
+ * the navigation started (performance.now()).
+ */
+const FIRST_DATA_PROBE = `new Promise((resolve) => {
+  let first = 0;
+  const drawn = (f) => f.querySelector("svg.recharts-surface path.recharts-curve") !== null;
+  const check = () => {
+    const figs = [...document.querySelectorAll('[role="figure"]')];
+    const withData = figs.filter((f) => f.getAttribute("data-has-data") === "yes");
+    if (!first && withData.some(drawn)) first = performance.now();
+    if (first && figs.length >= PANELS && withData.every(drawn)) {
+      const nav = performance.getEntriesByType("navigation")[0];
+      const trpc = performance.getEntriesByType("resource").filter((r) => r.name.includes("/api/trpc/") && r.name.includes("metrics.endpointCharts"));
+      const t = trpc[0];
+      return resolve([first, performance.now(), nav ? nav.responseEnd : NaN, t ? t.startTime : NaN, t ? t.responseEnd : NaN]);
+    }
+    if (performance.now() > 30000) return resolve([first || NaN, NaN]);
+    requestAnimationFrame(check);
+  };
+  check();
+})`;
+
 const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
@@ -99,6 +123,7 @@ export async function benchDashboard() {
     const browser = await chromium.launch({ executablePath: process.env.KULE_CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
     const firstData: number[] = [];
     const allCharts: number[] = [];
+    const breakdown: Record<string, number>[] = [];
     try {
       const context = await browser.newContext({ baseURL: appUrl, viewport: { width: 1280, height: 2400 } });
       const page = await context.newPage();
@@ -111,26 +136,10 @@ export async function benchDashboard() {
         await page.goto("about:blank");
         await page.goto(pageUrl, { waitUntil: "commit" });
         // performance.now() counts from this navigation's start.
-        const [first, all] = await page.evaluate(
-          (panels) =>
-            new Promise<[number, number]>((resolve) => {
-              let first = 0;
-              const check = () => {
-                const figs = [...document.querySelectorAll('[role="figure"]')];
-                const drawn = (f: Element) => f.querySelector("svg.recharts-surface path.recharts-curve") !== null;
-                const withData = figs.filter((f) => f.getAttribute("data-has-data") === "yes");
-                if (!first && withData.some(drawn)) first = performance.now();
-                // Every panel is there, and each one with data has drawn its line.
-                if (first && figs.length >= panels && withData.every(drawn)) return resolve([first, performance.now()]);
-                if (performance.now() > 30_000) return resolve([first || NaN, NaN]);
-                requestAnimationFrame(check);
-              };
-              check();
-            }),
-          ENDPOINT_PANELS.length,
-        );
-        firstData.push(Math.round(first));
-        allCharts.push(Math.round(all));
+        const [first, all, html, askedAt, answeredAt] = (await page.evaluate(FIRST_DATA_PROBE.replace("PANELS", String(ENDPOINT_PANELS.length)))) as number[];
+        breakdown.push({ html_ms: Math.round(html!), charts_request_start_ms: Math.round(askedAt!), charts_response_end_ms: Math.round(answeredAt!), first_data_ms: Math.round(first!) });
+        firstData.push(Math.round(first!));
+        allCharts.push(Math.round(all!));
       }
     } finally {
       await browser.close();
@@ -149,6 +158,8 @@ export async function benchDashboard() {
     const dataUrl = `${appUrl}/api/trpc/metrics.endpointCharts,metrics.sla?batch=1&input=${input}`;
     const windowMs = 30_000;
     let stopping = false;
+    // Count over whole cache periods: start on a period boundary, stop on one.
+    await new Promise((r) => setTimeout(r, REFRESH_MS - (Date.now() % REFRESH_MS) + 50));
     const before = await queriesAtPrometheus(prometheus.url);
     const t0 = Date.now();
     const viewers = Array.from({ length: VIEWERS }, async (_, v) => {
@@ -160,11 +171,13 @@ export async function benchDashboard() {
         await new Promise((r) => setTimeout(r, REFRESH_MS));
       }
     });
-    await new Promise((r) => setTimeout(r, windowMs));
+    await new Promise((r) => setTimeout(r, windowMs - 100));
     stopping = true;
-    await Promise.all(viewers);
-    const elapsed = Date.now() - t0;
+    // The last period's queries are answered before its end; read the count before the next one starts.
+    await new Promise((r) => setTimeout(r, REFRESH_MS - (Date.now() % REFRESH_MS) - 300));
     const queries = (await queriesAtPrometheus(prometheus.url)) - before;
+    await Promise.all(viewers);
+    const elapsed = windowMs;
     const queriesPerSet = ENDPOINT_PANELS.reduce((n, p) => n + p.targets.length, 0) + 2; // charts + SLA status (2 instant queries)
     const refreshes = elapsed / REFRESH_MS;
     const setsPerRefresh = queries / queriesPerSet / refreshes;
@@ -177,6 +190,7 @@ export async function benchDashboard() {
       target_first_data_ms: 1500,
       navigations: NAVIGATIONS,
       first_data_ms: firstData,
+      breakdown_median: Object.fromEntries(Object.keys(breakdown[0] ?? {}).map((k) => [k, median(breakdown.map((b) => b[k]!))])),
       viewers: VIEWERS,
       refresh_interval_ms: REFRESH_MS,
       prometheus_queries_counted: queries,

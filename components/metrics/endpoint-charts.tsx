@@ -9,10 +9,19 @@ import { LineChartCard } from "./line-chart-card";
 import { MetricsOff } from "./metrics-off";
 import { RangePicker, type Range } from "./range-picker";
 
+const DEFAULT_RANGE: Range = "15m";
+
+/** Starts loading the charts' default range (for a page that renders them only after its own data). */
+export function usePrefetchEndpointCharts(endpointId: string) {
+  const trpc = useTRPC();
+  // Subscribes without re-rendering the caller: EndpointCharts reads the same cache entry.
+  useQuery({ ...trpc.metrics.endpointCharts.queryOptions({ endpointId, range: DEFAULT_RANGE }), notifyOnChangeProps: [] });
+}
+
 /** The endpoint's live charts, refreshed every 5 s; when Prometheus is off the panel says why and the page works on. */
 export function EndpointCharts({ endpointId }: { endpointId: string }) {
   const trpc = useTRPC();
-  const [range, setRange] = useState<Range>("15m");
+  const [range, setRange] = useState<Range>(DEFAULT_RANGE);
   const charts = useQuery(trpc.metrics.endpointCharts.queryOptions({ endpointId, range }, { refetchInterval: 5000, placeholderData: (prev) => prev }));
   return (
     <div className="panel">

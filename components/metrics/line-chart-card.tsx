@@ -31,7 +31,8 @@ export function LineChartCard({ title, unit, rows, series, events = [], height =
         </div>
       ) : (
         <div style={{ height }}>
-          <ResponsiveContainer width="100%" height="100%">
+          {/* A first size to draw at before the container is measured: no blank frame first. */}
+          <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 420, height }}>
             <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid stroke="#eef1f5" vertical={false} />
               <XAxis dataKey="t" type="number" domain={["dataMin", "dataMax"]} tickFormatter={time} tick={{ fontSize: 11 }} minTickGap={40} />
@@ -45,6 +46,8 @@ export function LineChartCard({ title, unit, rows, series, events = [], height =
                 const colour = COLORS[i % COLORS.length];
                 // A sample between two gaps draws no line: mark it, or it would not show at all.
                 const lone = (k: number) => rows[k]?.[s] != null && rows[k - 1]?.[s] == null && rows[k + 1]?.[s] == null;
+                // Dots cost an element per point: only draw them when some sample stands alone.
+                const anyLone = rows.some((_, k) => lone(k));
                 return (
                   <Line
                     key={s}
@@ -54,8 +57,11 @@ export function LineChartCard({ title, unit, rows, series, events = [], height =
                     strokeWidth={1.8}
                     isAnimationActive={false}
                     connectNulls={false}
-                    dot={(p: { cx?: number; cy?: number; index?: number }) =>
-                      lone(p.index ?? -1) ? <circle key={`d${p.index}`} cx={p.cx} cy={p.cy} r={2.5} fill={colour} /> : <g key={`d${p.index}`} />
+                    dot={
+                      anyLone
+                        ? (p: { cx?: number; cy?: number; index?: number }) =>
+                            lone(p.index ?? -1) ? <circle key={`d${p.index}`} cx={p.cx} cy={p.cy} r={2.5} fill={colour} /> : <g key={`d${p.index}`} />
+                        : false
                     }
                   />
                 );
