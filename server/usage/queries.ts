@@ -43,8 +43,14 @@ export async function tenantUsage(db: PrismaClient, actor: Actor, input: TenantU
   ]);
   const endpointById = new Map(endpoints.map((e) => [e.id, e]));
   const keyById = new Map(keys.map((k) => [k.id, k]));
+  // Calls refused before routing (unknown model, a limit) have no endpoint, but they count.
+  const unrouted = "refused before routing";
   const labelOf = (r: (typeof rows)[number]) =>
-    input.by === "key" ? (keyById.get(r.apiKeyId)?.name ?? "no key") : input.by === "model" ? (endpointById.get(r.endpointId)?.model.name ?? "?") : (endpointById.get(r.endpointId)?.name ?? "?");
+    input.by === "key"
+      ? (keyById.get(r.apiKeyId)?.name ?? "no key")
+      : input.by === "model"
+        ? (endpointById.get(r.endpointId)?.model.name ?? unrouted)
+        : (endpointById.get(r.endpointId)?.name ?? unrouted);
 
   const series = new Map<number, { t: number; values: Record<string, { requests: number; input: number; output: number }> }>();
   const costByDay = new Map<string, Prisma.Decimal>();
@@ -88,7 +94,7 @@ export async function tenantUsage(db: PrismaClient, actor: Actor, input: TenantU
       const ttftP95 = quantileMs(e.ttft, 0.95);
       return {
         endpointId: id,
-        name: ep?.name ?? "(deleted endpoint)",
+        name: ep?.name ?? (id ? "(deleted endpoint)" : unrouted),
         requests: e.requests,
         inputTokens: Number(e.input),
         outputTokens: Number(e.output),
