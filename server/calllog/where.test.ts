@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { cursorSql, scopeFilter, whereSql } from "./where.ts";
+import type { Actor } from "../auth/actor.ts";
+
+const tenant: Actor = { userId: "u1", email: "t@x", name: "T", role: "tenant", tenantId: "tenant-a" };
+const auditor: Actor = { ...tenant, role: "auditor", tenantId: null };
+
+describe("call-log filters as SQL", () => {
+  it("forces a tenant's own id over whatever tenant it asks for; staff keep theirs", () => {
+    expect(scopeFilter(tenant, { tenantId: "tenant-b", status: 503 })).toEqual({ tenantId: "tenant-a", status: 503 });
+    expect(scopeFilter(auditor, { tenantId: "tenant-b" })).toEqual({ tenantId: "tenant-b" });
+  });
+
+  it("escapes every value as a literal, so a quote cannot end the string", () => {
+    const sql = whereSql({ requestId: "x' OR '1'='1" });
+    expect(sql).toBe(`TRUE AND c."requestId" = 'x'' OR ''1''=''1'`);
+    expect(whereSql({ clientIp: "10.0.0.1", status: 503 }, `"CallLog"`)).toBe(`TRUE AND "CallLog"."status" = 503 AND "CallLog"."clientIp" = '10.0.0.1'`);
+  });
+
+  it("reads time bounds as UTC and pages by (startedAt, requestId)", () => {
+    expect(whereSql({ from: new Date("2026-11-03T00:00:00Z") })).toContain(`c."startedAt" >= '2026-11-03T00:00:00.000Z'::timestamptz AT TIME ZONE 'UTC'`);
+    expect(cursorSql(`${Date.parse("2026-11-03T00:00:00Z")}_abc`)).toBe(`(c."startedAt", c."requestId") < ('2026-11-03T00:00:00.000Z'::timestamptz AT TIME ZONE 'UTC', 'abc')`);
+  });
+});
