@@ -143,6 +143,7 @@ describe("call-log exports", () => {
       const refit = { ...manifest, sha256: createHash("sha256").update(forged).digest("hex"), bytes: Buffer.byteLength(forged) };
       fs.writeFileSync(manifestPath, JSON.stringify(refit));
       await expect(run("node", ["scripts/verify-export.mjs", file, manifestPath])).rejects.toMatchObject({ stderr: expect.stringContaining(`segment ${day.toISOString()}`) });
+      fs.rmSync(file);
     }
   }, 120_000);
 });
