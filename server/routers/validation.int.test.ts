@@ -91,6 +91,16 @@ const CASES: { name: string; field: string; run: (a: Actor) => ReturnType<typeof
     field: "weights",
     run: (a) => call(a, "endpoint.setWeights", { endpointId: fx.endpointId, expectedRevision: fx.revision, weights: [{ endpointVersionId: fx.versionId, weight: 101 }] }),
   },
+  {
+    name: "endpoint.updateSlo with an availability of 100%",
+    field: "sloAvailabilityPct",
+    run: (a) => call(a, "endpoint.updateSlo", { endpointId: fx.endpointId, expectedRevision: fx.revision, sloAvailabilityPct: 100, sloP99LatencyMs: 500, sloTtftMs: null }),
+  },
+  {
+    name: "endpoint.updateSlo with a p99 latency of 0 ms",
+    field: "sloP99LatencyMs",
+    run: (a) => call(a, "endpoint.updateSlo", { endpointId: fx.endpointId, expectedRevision: fx.revision, sloAvailabilityPct: 99.9, sloP99LatencyMs: 0, sloTtftMs: null }),
+  },
   { name: "tenant.create with an empty name", field: "name", run: (a) => call(a, "tenant.create", { name: " ", slug: `t-${uid()}` }) },
   { name: "tenant.update with an unknown status", field: "status", run: (a) => call(a, "tenant.update", { id: fx.tenantId, status: "deleted" as never }) },
   { name: "apiKey.create with an expiry in the past", field: "expiresAt", run: (a) => call(a, "apiKey.create", { tenantId: fx.tenantId, name: "old", expiresAt: new Date("2020-01-01") }) },
