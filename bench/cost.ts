@@ -72,6 +72,11 @@ export async function benchCost() {
     await deployMigrations(url);
     await c.connect();
     await fixture(c);
+    // The explorer's indexes serve the audit pages, not this benchmark: load without them (the
+    // roll-up reads by "startedAt", which stays), as a bulk load would.
+    for (const ix of ["tenantId_startedAt", "apiKeyId_startedAt", "endpointId_startedAt", "modelVersionId_startedAt", "clientIp_startedAt", "status_startedAt", "userHash"]) {
+      await c.query(`DROP INDEX IF EXISTS "CallLog_${ix}_idx"`);
+    }
     const now = Date.now();
     const t0 = performance.now();
     for (let off = 0; off < ROWS; off += CHUNK) {
@@ -133,7 +138,7 @@ export async function benchCost() {
       tenant_cost_90d_ms_p50: tenantMs,
       admin_ranking_90d_ms_p50: rankingMs,
       target_ms_p50: 300,
-      note: "The biggest tenant (t0) for the portal query; all 50 tenants for the ranking. Both read the daily roll-ups (hourly for ranges up to a week), never the raw rows; rollup_rows_per_second is call-log rows rolled into hours per second.",
+      note: "Rows loaded with COPY in time order, the explorer's secondary indexes dropped for the load. The biggest tenant (t0) for the portal query; all 50 tenants for the ranking. Both read the daily roll-ups (hourly for ranges up to a week), never the raw rows; rollup_rows_per_second is call-log rows rolled into hours per second.",
     });
   } finally {
     await c.end().catch(() => {});
