@@ -161,7 +161,6 @@ export async function benchDashboard() {
     // Count over whole cache periods: start on a period boundary, stop on one.
     await new Promise((r) => setTimeout(r, REFRESH_MS - (Date.now() % REFRESH_MS) + 50));
     const before = await queriesAtPrometheus(prometheus.url);
-    const t0 = Date.now();
     const viewers = Array.from({ length: VIEWERS }, async (_, v) => {
       await new Promise((r) => setTimeout(r, (v * REFRESH_MS) / VIEWERS));
       while (!stopping) {
