@@ -37,7 +37,13 @@ export function LineChartCard({ title, unit, rows, series, events = [], height =
               <CartesianGrid stroke="#eef1f5" vertical={false} />
               <XAxis dataKey="t" type="number" domain={["dataMin", "dataMax"]} tickFormatter={time} tick={{ fontSize: 11 }} minTickGap={40} />
               <YAxis tick={{ fontSize: 11 }} width={48} tickFormatter={(v: number) => tickValue(v)} />
-              <Tooltip labelFormatter={(t) => `${new Date(Number(t)).toISOString().replace("T", " ").slice(0, 19)} UTC`} formatter={(v) => exactValue(v === null || v === undefined ? null : Number(v), unit)} />
+              <Tooltip
+                content={({ active, label }) => {
+                  if (!active) return null;
+                  const row = rows.find((r) => r.t === Number(label));
+                  return row ? <ChartTooltip t={Number(label)} row={row} series={series} unit={unit} /> : null;
+                }}
+              />
               {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
               {events.map((e, i) => (
                 <ReferenceLine key={`${e.t}-${i}`} x={e.t} stroke="#c0392b" strokeDasharray="4 2" label={{ value: e.label, position: "insideTopLeft", fontSize: 11, fill: "#c0392b" }} />
@@ -70,6 +76,20 @@ export function LineChartCard({ title, unit, rows, series, events = [], height =
           </ResponsiveContainer>
         </div>
       )}
+    </div>
+  );
+}
+
+/** Every series at the hovered time, exact and with its unit; a gap says "no data" rather than vanishing. */
+function ChartTooltip({ t, row, series, unit }: { t: number; row: Record<string, number | null>; series: string[]; unit: string }) {
+  return (
+    <div className="panel" style={{ padding: "6px 10px", marginBottom: 0, fontSize: 12, boxShadow: "0 2px 8px rgba(0,0,0,.12)" }}>
+      <div className="muted">{new Date(t).toISOString().replace("T", " ").slice(0, 19)} UTC</div>
+      {series.map((s, i) => (
+        <div key={s}>
+          <span style={{ color: COLORS[i % COLORS.length] }}>{s}</span>: {exactValue(row[s], unit)}
+        </div>
+      ))}
     </div>
   );
 }
