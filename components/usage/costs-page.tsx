@@ -9,14 +9,14 @@ import { Empty, Loading } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime } from "@/components/ui/format";
 import { formatMoney } from "./adapters";
+import { PeriodSelect, type Period } from "./period-select";
 
-const DAYS = [1, 7, 30, 90] as const;
 const CUR = "TRY";
 
 /** Staff view: tenants ranked, each endpoint's revenue against what it costs to run, idle capacity, and pricing. */
 export function CostsPage({ canEditPricing }: { canEditPricing: boolean }) {
   const trpc = useTRPC();
-  const [days, setDays] = useState<(typeof DAYS)[number]>(30);
+  const [days, setDays] = useState<Period>(30);
   const ranking = useQuery(trpc.usage.ranking.queryOptions({ days }, { refetchInterval: 30_000 }));
   const economics = useQuery(trpc.usage.economics.queryOptions({ days }, { refetchInterval: 30_000 }));
   return (
@@ -26,13 +26,7 @@ export function CostsPage({ canEditPricing }: { canEditPricing: boolean }) {
           <h1>Costs</h1>
           <p>Revenue from the call log at the prices in force, against what the replicas cost to run (GPU-hours × the hardware rates below).</p>
         </div>
-        <select aria-label="Period" value={days} onChange={(e) => setDays(Number(e.target.value) as (typeof DAYS)[number])}>
-          {DAYS.map((d) => (
-            <option key={d} value={d}>
-              last {d === 1 ? "24 hours" : `${d} days`}
-            </option>
-          ))}
-        </select>
+        <PeriodSelect value={days} onChange={setDays} />
       </div>
       {economics.data && (
         <div className="stats">

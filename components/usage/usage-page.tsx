@@ -8,9 +8,9 @@ import { useTRPC } from "@/components/trpc/client";
 import { Empty, Loading } from "@/components/ui/field";
 import { costRows, formatMoney, recentMonths, tokenRows, usageRows } from "./adapters";
 import { BudgetCard } from "./budget-card";
+import { PeriodSelect, type Period } from "./period-select";
 
 const COLORS = ["#1f5fbf", "#e08a00", "#2e9d5b", "#a23fbf", "#c0392b", "#5d6878", "#0f8a8a"];
-const DAYS = [1, 7, 30, 90] as const;
 
 const tickTime = (bucket: string) => (t: number) => (bucket === "hour" ? new Date(t).toISOString().slice(11, 16) : new Date(t).toISOString().slice(5, 10));
 const ms = (v: number | null) => (v === null ? "—" : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${Math.round(v)} ms`);
@@ -22,7 +22,7 @@ const pct = (v: number | null, digits = 2) => (v === null ? "—" : `${v.toFixed
  */
 export function UsagePage({ tenantId, canSetBudget, staff }: { tenantId?: string; canSetBudget: boolean; staff: boolean }) {
   const trpc = useTRPC();
-  const [days, setDays] = useState<(typeof DAYS)[number]>(30);
+  const [days, setDays] = useState<Period>(30);
   const [by, setBy] = useState<"endpoint" | "key" | "model">("endpoint");
   const usage = useQuery(trpc.usage.tenant.queryOptions({ tenantId, days, by }, { refetchInterval: 15_000, enabled: !staff || !!tenantId }));
   if (staff && !tenantId) return <StaffPicker />;
@@ -40,13 +40,7 @@ export function UsagePage({ tenantId, canSetBudget, staff }: { tenantId?: string
           </p>
         </div>
         <div className="actions">
-          <select aria-label="Period" value={days} onChange={(e) => setDays(Number(e.target.value) as (typeof DAYS)[number])}>
-            {DAYS.map((d) => (
-              <option key={d} value={d}>
-                last {d === 1 ? "24 hours" : `${d} days`}
-              </option>
-            ))}
-          </select>
+          <PeriodSelect value={days} onChange={setDays} />
           <select aria-label="Split by" value={by} onChange={(e) => setBy(e.target.value as typeof by)}>
             <option value="endpoint">by endpoint</option>
             <option value="model">by model</option>

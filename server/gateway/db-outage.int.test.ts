@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { testDb, testDrivers } from "../test/harness.ts";
-import { CuttableProxy, servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
+import { CuttableProxy, databaseProxy, servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
 import { startClusterSync } from "../cluster/sync.ts";
 
 let stopSync: () => void;
@@ -9,9 +8,7 @@ let proxy: CuttableProxy;
 
 beforeAll(async () => {
   stopSync = startClusterSync(testDb(), testDrivers());
-  const db = new URL(inject("databaseUrl"));
-  proxy = new CuttableProxy(db.hostname, Number(db.port || 5432));
-  await proxy.start();
+  proxy = await databaseProxy();
 });
 afterAll(async () => {
   stopSync?.();

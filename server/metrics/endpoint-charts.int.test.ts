@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { createCaller } from "../routers/root.ts";
 import { makeActor, testDb, testDrivers } from "../test/harness.ts";
 import { servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
 import { startClusterSync } from "../cluster/sync.ts";
 import { PrometheusClient } from "./prometheus-client.ts";
-import { freePort } from "../../scripts/lib/proc.ts";
-import { startPrometheus, type RunningPrometheus } from "../../scripts/lib/prometheus.ts";
+import type { RunningPrometheus } from "../../scripts/lib/prometheus.ts";
+import { prometheusScrapingGateway } from "../test/prometheus-kit.ts";
 
 let stopSync: () => void;
 let gw: Awaited<ReturnType<typeof startTestGateway>>;
@@ -18,9 +15,7 @@ let prom: RunningPrometheus;
 beforeAll(async () => {
   stopSync = startClusterSync(testDb(), testDrivers());
   gw = await startTestGateway();
-  const running = await startPrometheus({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-prom-it-")), port: await freePort(), sdTargets: [{ job: "kule-gateway", url: `${gw.base}/sd` }], scrapeIntervalSeconds: 1 });
-  if (!running) throw new Error("No prometheus binary: apt-get install -y prometheus");
-  prom = running;
+  prom = await prometheusScrapingGateway(gw.base);
 });
 afterAll(async () => {
   await prom?.stop();

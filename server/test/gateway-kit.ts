@@ -52,6 +52,14 @@ export class CuttableProxy {
   }
 }
 
+/** A proxy in front of the run's database that a test can sever and restore (an outage). */
+export async function databaseProxy(): Promise<CuttableProxy> {
+  const db = new URL(inject("databaseUrl"));
+  const proxy = new CuttableProxy(db.hostname, Number(db.port || 5432));
+  await proxy.start();
+  return proxy;
+}
+
 export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter } = {}) {
   const url = new URL(inject("databaseUrl"));
   if (opts.viaProxy) {

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
 import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { Prisma } from "../db/generated/client.ts";
 import { caller, makeActor, makeModelWithVersions, testDb, testDrivers, uid } from "../test/harness.ts";
-import { CuttableProxy, servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
+import { CuttableProxy, databaseProxy, servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
 import { startClusterSync } from "../cluster/sync.ts";
 import { rollupDirtyHours, rollupHour } from "./rollup.ts";
 import { computeCostHour } from "./cost.ts";
@@ -18,9 +17,7 @@ let proxy: CuttableProxy;
 
 beforeAll(async () => {
   stopSync = startClusterSync(testDb(), testDrivers());
-  const db = new URL(inject("databaseUrl"));
-  proxy = new CuttableProxy(db.hostname, Number(db.port || 5432));
-  await proxy.start();
+  proxy = await databaseProxy();
 });
 afterAll(async () => {
   stopSync?.();
