@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { Loading } from "@/components/ui/field";
@@ -21,6 +22,9 @@ export function TenantDetail({ id, canReadKeys, canWriteKeys }: { id: string; ca
             {t.pricePlan?.name ?? "none"} · <span className="badge">{t.status}</span>
           </p>
         </div>
+        <Link className="button" href={`/usage?tenant=${t.id}`}>
+          Usage and cost, as the tenant sees them
+        </Link>
       </div>
       {canReadKeys && <ApiKeysPanel tenantId={t.id} canWrite={canWriteKeys} chooseTenant={false} />}
     </>
