@@ -31,6 +31,9 @@ export function TrafficPanel({ endpoint, canWrite, planRunning }: { endpoint: En
   const served = useQuery(trpc.rollout.servedSplit.queryOptions({ endpointId: endpoint.id }, { refetchInterval: 2000 }));
   const [draft, setDraft] = useState<Record<string, number> | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  // How long in-flight requests of a replaced version may take, and how long blue-green keeps it warm.
+  const [drainSeconds, setDrainSeconds] = useState(120);
+  const [keepWarmMinutes, setKeepWarmMinutes] = useState(15);
   const pair = canaryPair(endpoint.versions);
   const live = liveVersions(endpoint.versions);
   const weights = draft ?? Object.fromEntries(endpoint.versions.map((v) => [v.id, v.weight]));
@@ -162,10 +165,10 @@ export function TrafficPanel({ endpoint, canWrite, planRunning }: { endpoint: En
                     <td className="actions">
                       {v.weight < 100 && v.state === "ready" && (
                         <>
-                          <button disabled={busy || planRunning} title="100% to this version; the others drain" onClick={() => promote.mutate({ endpointId: endpoint.id, endpointVersionId: v.id, expectedRevision: endpoint.revision, drainTimeoutSeconds: 120 })}>
+                          <button disabled={busy || planRunning} title="100% to this version; the others drain" onClick={() => promote.mutate({ endpointId: endpoint.id, endpointVersionId: v.id, expectedRevision: endpoint.revision, drainTimeoutSeconds: drainSeconds })}>
                             Promote
                           </button>
-                          <button disabled={busy || planRunning} title="100% at once; the replaced version stays warm for 15 minutes" onClick={() => blueGreen.mutate({ endpointId: endpoint.id, endpointVersionId: v.id, expectedRevision: endpoint.revision, keepWarmSeconds: 900, drainTimeoutSeconds: 120 })}>
+                          <button disabled={busy || planRunning} title={`100% at once; the replaced version stays warm for ${keepWarmMinutes} min`} onClick={() => blueGreen.mutate({ endpointId: endpoint.id, endpointVersionId: v.id, expectedRevision: endpoint.revision, keepWarmSeconds: keepWarmMinutes * 60, drainTimeoutSeconds: drainSeconds })}>
                             Blue-green
                           </button>
                         </>
@@ -198,6 +201,15 @@ export function TrafficPanel({ endpoint, canWrite, planRunning }: { endpoint: En
             {target ? `Roll back to ${target.modelVersion.version}` : "Roll back"}
           </button>
           <span className="muted">{blocked ?? "100% back to the last version that held all traffic, at once; the others keep their replicas for inspection."}</span>
+        </div>
+      )}
+      {canWrite && (
+        <div className="actions muted" style={{ marginTop: 8, fontSize: 12 }}>
+          <label htmlFor="drain-seconds">On promote, in-flight requests may finish for</label>
+          <input id="drain-seconds" type="number" min={0} max={3600} value={drainSeconds} onChange={(e) => setDrainSeconds(Math.max(0, Math.min(3600, Math.round(Number(e.target.value) || 0))))} style={{ width: 70 }} />
+          <span>s; blue-green keeps the old version warm for</span>
+          <input aria-label="Keep warm minutes" type="number" min={0} max={1440} value={keepWarmMinutes} onChange={(e) => setKeepWarmMinutes(Math.max(0, Math.min(1440, Math.round(Number(e.target.value) || 0))))} style={{ width: 70 }} />
+          <span>min.</span>
         </div>
       )}
     </div>
