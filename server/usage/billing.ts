@@ -1,8 +1,9 @@
-import { Prisma, type PrismaClient } from "../db/generated/client.ts";
+import type { PrismaClient } from "../db/generated/client.ts";
 import type { Actor } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { budgetStatus, scopedTenant } from "./queries.ts";
+import { spentThisMonth } from "./spend.ts";
 import type { AddPlanPriceInput, SetBudgetInput, SetHardwareRateInput } from "./schemas.ts";
 
 interface Ctx {
@@ -11,8 +12,6 @@ interface Ctx {
   ip: string | null;
 }
 
-const D = Prisma.Decimal;
-const monthStart = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 
 /**
  * Sets or clears the hard-cap block of tenants (all, or those given): blocked while a hard-capped
@@ -22,12 +21,11 @@ const monthStart = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(),
 export async function refreshBudgetBlocks(db: PrismaClient, tenantIds?: string[]): Promise<{ blocked: string[]; cleared: string[] }> {
   const tenants = await db.tenant.findMany({ where: { ...(tenantIds ? { id: { in: tenantIds } } : {}), OR: [{ budgetHardCap: true }, { budgetBlockedAt: { not: null } }] } });
   if (tenants.length === 0) return { blocked: [], cleared: [] };
-  const spent = await db.$queryRaw<{ tenantId: string; spent: Prisma.Decimal }[]>`
-    SELECT "tenantId", sum(charged) AS spent FROM "UsageHour" WHERE hour >= ${monthStart()} AND "tenantId" = ANY(${tenants.map((t) => t.id)}) GROUP BY 1`;
+  const spent = await spentThisMonth(db, tenants.map((t) => t.id));
   const blocked: string[] = [];
   const cleared: string[] = [];
   for (const t of tenants) {
-    const s = new D(spent.find((x) => x.tenantId === t.id)?.spent ?? 0);
+    const s = spent.get(t.id)!;
     const over = t.budgetHardCap && t.monthlyBudget !== null && s.gte(t.monthlyBudget);
     if (over && !t.budgetBlockedAt) {
       await db.$transaction(async (tx) => {

@@ -2,6 +2,7 @@ import { Prisma, type PrismaClient } from "../db/generated/client.ts";
 import type { Actor } from "../auth/actor.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { addBuckets, quantileMs } from "./histogram.ts";
+import { spentThisMonth } from "./spend.ts";
 import type { InvoiceInput, TenantUsageInput } from "./schemas.ts";
 
 const D = Prisma.Decimal;
@@ -117,13 +118,10 @@ export async function tenantUsage(db: PrismaClient, actor: Actor, input: TenantU
   };
 }
 
-const monthStart = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-
 /** This month's charges against the budget, with the alert level the app shows (80% and 100%). */
 export async function budgetStatus(db: PrismaClient, tenantId: string) {
   const tenant = await db.tenant.findUniqueOrThrow({ where: { id: tenantId }, include: { pricePlan: { select: { currency: true } } } });
-  const [row] = await db.$queryRaw<{ spent: Prisma.Decimal | null }[]>`SELECT sum(charged) AS spent FROM "UsageHour" WHERE "tenantId" = ${tenantId} AND hour >= ${monthStart()}`;
-  const s = new D(row?.spent ?? 0);
+  const s = (await spentThisMonth(db, [tenantId])).get(tenantId)!;
   const budget = tenant.monthlyBudget ? new D(tenant.monthlyBudget) : null;
   const pct = budget && budget.gt(0) ? s.div(budget).mul(100).toNumber() : null;
   return {
