@@ -3,11 +3,9 @@
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { Loading } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
-import { LineChartCard } from "./line-chart-card";
-import { MetricsOff } from "./metrics-off";
 import { RangePicker, type Range } from "./range-picker";
+import { ChartGrid } from "./chart-grid";
 
 const DEFAULT_RANGE: Range = "15m";
 
@@ -32,17 +30,7 @@ export function EndpointCharts({ endpointId }: { endpointId: string }) {
           <RangePicker value={range} onChange={setRange} />
         </div>
       </div>
-      {charts.isPending ? (
-        <Loading what="charts" />
-      ) : !charts.data?.available ? (
-        <MetricsOff reason={charts.data?.reason} />
-      ) : (
-        <div className="grid-2">
-          {charts.data.charts.map((c) => (
-            <LineChartCard key={c.id} title={c.title} unit={c.unit} rows={c.rows} series={c.series} />
-          ))}
-        </div>
-      )}
+      <ChartGrid pending={charts.isPending} data={charts.data} />
     </div>
   );
 }
