@@ -148,6 +148,11 @@ describe("hourly roll-ups", () => {
     await expect(caller(admin).usage.addPlanPrice({ planId: plan.id, effectiveFrom: new Date(Date.UTC(2027, 3, 12)), inputPer1M: "1", outputPer1M: "1", perRequest: "0" })).resolves.toMatchObject({ planId: plan.id });
     const past = caller(admin).usage.addPlanPrice({ planId: plan.id, effectiveFrom: new Date(Date.now() - 3_600_000), inputPer1M: "1", outputPer1M: "1", perRequest: "0" });
     await expect(past).rejects.toThrow("effectiveFrom: a price cannot take effect in the past");
+    // Hardware rates: only for hardware the cluster has, from an hour not yet over.
+    const thisHour = new Date(Math.floor(Date.now() / HOUR) * HOUR);
+    await expect(caller(admin).usage.setHardwareRate({ kind: "gpu", key: "NVIDIA B200", perHour: "150", effectiveFrom: thisHour })).rejects.toThrow("key: no GPU of this model is in the cluster");
+    await expect(caller(admin).usage.setHardwareRate({ kind: "cpu", key: "cpu-1", perHour: "12", effectiveFrom: new Date(thisHour.getTime() - HOUR) })).rejects.toThrow("effectiveFrom: a rate cannot change hours already over");
+    await expect(caller(admin).usage.setHardwareRate({ kind: "cpu", key: "cpu-1", perHour: "12.5", effectiveFrom: thisHour })).resolves.toMatchObject({ kind: "cpu", key: "cpu-1" });
   });
 });
 
