@@ -7,13 +7,15 @@
  * 1. The file's SHA-256 and size match the manifest (the same as `sha256sum <file>`).
  * 2. Its row count matches.
  * 3. For a complete export (no filter but time: manifest.seal.complete), each sealed hour's
- *    digest is rebuilt from the rows — every row's PostgreSQL COPY text line hashed with SHA-256,
- *    summed lane-wise (8 × 32 bits, mod 2^32) — and each segment's hash is recomputed from the
- *    previous one: SHA-256(prevHash \n "call_log" \n start \n rowCount \n digest).
+ *    digest is rebuilt from the rows — SHA-256 over the hour's PostgreSQL COPY text lines, each
+ *    ending in "\n", ordered by startedAt then requestId byte-wise — and each segment's hash is
+ *    recomputed from the previous one: SHA-256(prevHash \n "call_log" \n start \n rowCount \n digest).
+ *    Kule writes exports in that order; rows are still sorted within each hour here, so only the
+ *    hours need to come in order (one hour's rows are held at a time).
  * Exit 0 when everything matches; otherwise the first mismatch is printed and the exit is 1.
  */
 import fs from "node:fs";
-import { createHash, hash } from "node:crypto";
+import { createHash } from "node:crypto";
 import readline from "node:readline";
 
 const [file, manifestPath] = process.argv.slice(2);
@@ -76,7 +78,18 @@ const pgTime = (iso) => {
 const copyText = (v) => (v === null ? "\\N" : String(v).replace(/[\\\t\n\r]/g, (c) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[c]));
 
 const segments = new Map((manifest.seal?.segments ?? []).map((s) => [s.start, s]));
-const sums = new Map();
+const EMPTY = { n: 0, digest: createHash("sha256").digest("hex") };
+/** Each sealed hour's rows as [startedAt ISO, requestId, COPY text line], hashed when the hour ends. */
+const digests = new Map();
+let open = null;
+const closeHour = () => {
+  if (!open) return;
+  const byTimeThenId = (a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : Buffer.compare(Buffer.from(a[1]), Buffer.from(b[1])));
+  const h = createHash("sha256");
+  for (const [, , text] of open.lines.sort(byTimeThenId)) h.update(`${text}\n`);
+  digests.set(open.hour, { n: open.lines.length, digest: h.digest("hex") });
+  open = null;
+};
 let rows = 0;
 const rl = readline.createInterface({ input: fs.createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
 let header = null;
@@ -97,22 +110,23 @@ for await (let line of rl) {
   } else rec = JSON.parse(line);
   const hour = `${rec.startedAt.slice(0, 13)}:00:00.000Z`;
   if (!segments.has(hour)) continue;
+  if (open?.hour !== hour) {
+    closeHour();
+    if (digests.has(hour)) fail(`rows of ${hour} come again after a later hour: the export is not in time order`);
+    open = { hour, lines: [] };
+  }
   const text = SEALED_ORDER.map((k) => copyText(rec[k] === null || rec[k] === undefined ? null : TIMES.has(k) ? pgTime(rec[k]) : rec[k])).join("\t");
-  const d = hash("sha256", text, "buffer");
-  let s = sums.get(hour);
-  if (!s) sums.set(hour, (s = { n: 0, lanes: new Array(8).fill(0) }));
-  s.n++;
-  for (let i = 0; i < 8; i++) s.lanes[i] = (s.lanes[i] + d.readUInt32BE(i * 4)) % 2 ** 32;
+  open.lines.push([rec.startedAt, rec.requestId, text]);
 }
+closeHour();
 if (rows !== manifest.rows) fail(`${rows} rows ≠ manifest ${manifest.rows}`);
 console.log(`✓ ${rows} rows`);
 
 if (manifest.seal?.complete && segments.size) {
   let prev = null;
   for (const seg of manifest.seal.segments) {
-    const s = sums.get(seg.start) ?? { n: 0, lanes: new Array(8).fill(0) };
-    const hex = s.lanes.map((v) => v.toString(16).padStart(8, "0")).join("");
-    if (s.n !== seg.rowCount || hex !== seg.digest) fail(`segment ${seg.start}: the rows hash to ${hex} (${s.n} rows), the seal says ${seg.digest} (${seg.rowCount} rows)`);
+    const s = digests.get(seg.start) ?? EMPTY;
+    if (s.n !== seg.rowCount || s.digest !== seg.digest) fail(`segment ${seg.start}: the rows hash to ${s.digest} (${s.n} rows), the seal says ${seg.digest} (${seg.rowCount} rows)`);
     const link = createHash("sha256").update(`${seg.prevHash}\ncall_log\n${seg.start}\n${seg.sealedRowCount}\n${seg.sealedDigest}`).digest("hex");
     if (link !== seg.hash || (prev && seg.prevHash !== prev)) fail(`segment ${seg.start}: the chain does not link`);
     prev = seg.hash;

@@ -4,6 +4,7 @@ import { insertCalls, makeTenantIn } from "../audit/test/fixtures.ts";
 import { sealAll } from "../audit/seal/seal.ts";
 import { verifyChains } from "../audit/seal/verify.ts";
 import { runDestruction } from "./destruction.ts";
+import { removeRows } from "./remove-rows.ts";
 import type { Actor } from "../auth/actor.ts";
 
 let own: Awaited<ReturnType<typeof ownDatabase>>;
@@ -73,12 +74,30 @@ describe("destruction past retention", () => {
   it("keeps destruction records: deleting one is refused, and one whose adjustments were edited names its hour", async () => {
     const rec = await own.db.destructionRecord.findFirstOrThrow({ where: { tenantId: a } });
     await expect(own.pool.query(`DELETE FROM "DestructionRecord" WHERE id = $1`, [rec.id])).rejects.toThrow(/kept until/);
-    const adj = rec.adjustments as { start: string; removedCount: number }[];
-    await own.pool.query(`UPDATE "DestructionRecord" SET adjustments = $1 WHERE id = $2`, [JSON.stringify(adj.map((x) => ({ ...x, removedCount: x.removedCount + 1 }))), rec.id]);
+    const adj = rec.adjustments as { start: string; afterCount: number }[];
+    expect(adj.length).toBeGreaterThan(0);
+    await own.pool.query(`UPDATE "DestructionRecord" SET adjustments = $1 WHERE id = $2`, [JSON.stringify(adj.map((x) => ({ ...x, afterCount: x.afterCount + 1 }))), rec.id]);
     const r = await verifyChains(own.pool);
     expect(r.ok).toBe(false);
-    expect(r.firstBad).toMatchObject({ stream: "call_log", start: adj[0]!.start });
+    expect(r.firstBad).toMatchObject({ stream: "call_log", start: adj[0]!.start, reason: expect.stringContaining(`destruction record ${rec.id}`) });
+    // Rewritten into the earlier additive form, the record excuses nothing: its hour no longer checks.
+    await own.pool.query(`UPDATE "DestructionRecord" SET adjustments = $1 WHERE id = $2`, [JSON.stringify(adj.map((x) => ({ start: x.start, removedCount: 0, removedDigest: "0".repeat(64), addedCount: 0, addedDigest: "0".repeat(64) }))), rec.id]);
+    expect((await verifyChains(own.pool)).firstBad).toMatchObject({ stream: "call_log", start: adj[0]!.start });
     await own.pool.query(`UPDATE "DestructionRecord" SET adjustments = $1 WHERE id = $2`, [JSON.stringify(adj), rec.id]);
     expect((await verifyChains(own.pool)).ok).toBe(true);
+  });
+
+  it("does not launder a row forged before it ran: the hour is named, with the destruction", async () => {
+    await own.pool.query(`UPDATE "CallLog" SET "promptTokens" = 99 WHERE "requestId" = $1`, [bKept[0]]);
+    const client = await own.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const rec = await removeRows(client, { actor: admin, reason: "subject_request", method: "delete", where: `"requestId" = '${bKept[1]}'`, tenantId: b, policy: {}, periodTo: now });
+      await client.query("COMMIT");
+      const hour = new Date(Math.floor(daysAgo(40, 90_000).getTime() / 3_600_000) * 3_600_000).toISOString();
+      expect((await verifyChains(own.pool)).firstBad).toMatchObject({ stream: "call_log", start: hour, reason: `rows changed before destruction ${rec.id} ran` });
+    } finally {
+      client.release();
+    }
   });
 });

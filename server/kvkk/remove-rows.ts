@@ -2,7 +2,7 @@ import { createId } from "./id.ts";
 import type pg from "pg";
 import type { Actor } from "../auth/actor.ts";
 import { hourDigests, tsLiteral } from "../audit/seal/hour-digests.ts";
-import { EMPTY_DIGEST } from "../audit/seal/digest.ts";
+import { EMPTY_HOUR } from "../audit/seal/digest.ts";
 import { adjustmentsSha256, type Adjustment } from "../audit/seal/adjustments.ts";
 import { recordAuditSql } from "./audit-sql.ts";
 
@@ -11,9 +11,6 @@ export type Method = "delete" | "anonymize";
 /** The personal fields anonymization drops; counts, tokens, times, endpoint and version stay for the cost pages. */
 const ANONYMIZE_SET = `"clientIp" = NULL, "apiKeyId" = NULL, "userHash" = NULL`;
 const NOT_ANONYMOUS = `("clientIp" IS NOT NULL OR "apiKeyId" IS NOT NULL OR "userHash" IS NOT NULL)`;
-
-const EPOCH = new Date(0);
-const FAR = new Date(Date.UTC(9999, 0));
 
 /** Hours already sealed: only their digests need adjusting (rows gone before sealing are never sealed). */
 async function sealedHours(client: pg.PoolClient): Promise<{ first: number; end: number } | null> {
@@ -41,37 +38,35 @@ export interface RemoveOpts {
 
 /**
  * Deletes or anonymizes call-log rows and writes the destruction record, its adjustments and its
- * audit event, in the caller's transaction. The adjustments are the per-hour digests of what left
- * each sealed hour (and, anonymizing, of what replaced it), so the chain check still passes after.
- * Runs under the call-log sealer's lock: no hour is sealed halfway through.
+ * audit event, in the caller's transaction. Each sealed hour it touches is hashed just before and
+ * just after the change; the chain check carries the seal through that pair, so it still passes
+ * after, while a forgery made before the destruction is not laundered by it. Runs under the
+ * call-log sealer's lock: no hour is sealed halfway through.
  */
 export async function removeRows(client: pg.PoolClient, o: RemoveOpts) {
   await client.query("SELECT pg_advisory_xact_lock(hashtext('kule_seal_call_log'))");
   const sealed = await sealedHours(client);
-  const removed = await hourDigests(client, "call_log", EPOCH, FAR, o.method === "anonymize" ? `${o.where} AND ${NOT_ANONYMOUS}` : o.where);
-  let rowCount = 0;
-  let periodFrom: number | null = null;
-  for (const [h, m] of removed) {
-    rowCount += m.count;
-    periodFrom = periodFrom === null ? h : Math.min(periodFrom, h);
-  }
-  let added = new Map<number, { count: number; hex(): string }>();
+  const target = o.method === "anonymize" ? `${o.where} AND ${NOT_ANONYMOUS}` : o.where;
+  const touched = (
+    await client.query<{ hour: Date; n: string }>(
+      `SELECT date_trunc('hour', "startedAt") AT TIME ZONE 'UTC' AS hour, count(*) AS n FROM "CallLog" WHERE ${target} GROUP BY 1 ORDER BY 1`,
+    )
+  ).rows.map((r) => ({ hour: r.hour.getTime(), rows: Number(r.n) }));
+  const rowCount = touched.reduce((n, t) => n + t.rows, 0);
+  const periodFrom = touched[0]?.hour ?? null;
+  const sealedTouched = touched.map((t) => t.hour).filter((h) => sealed && h >= sealed.first && h < sealed.end);
+  const before = await hourDigests(client, "call_log", sealedTouched);
   if (o.method === "delete") {
     for (const p of o.partitions ?? []) await client.query(`DROP TABLE "${p.replace(/"/g, "")}"`);
     await client.query(`DELETE FROM "CallLog" WHERE ${o.where}`);
   } else {
-    await client.query(`CREATE TEMP TABLE kule_anonymized ON COMMIT DROP AS SELECT "requestId", "startedAt" FROM "CallLog" WHERE ${o.where} AND ${NOT_ANONYMOUS}`);
-    await client.query(`UPDATE "CallLog" c SET ${ANONYMIZE_SET} FROM kule_anonymized a WHERE c."requestId" = a."requestId" AND c."startedAt" = a."startedAt"`);
-    added = await hourDigests(client, "call_log", EPOCH, FAR, `("requestId", "startedAt") IN (SELECT "requestId", "startedAt" FROM kule_anonymized)`);
-    await client.query(`DROP TABLE kule_anonymized`);
+    await client.query(`UPDATE "CallLog" SET ${ANONYMIZE_SET} WHERE ${target}`);
   }
-  const adjustments: Adjustment[] = [...removed.entries()]
-    .filter(([h]) => sealed && h >= sealed.first && h < sealed.end)
-    .sort(([a], [b]) => a - b)
-    .map(([h, m]) => {
-      const a = added.get(h);
-      return { start: new Date(h).toISOString(), removedCount: m.count, removedDigest: m.hex(), addedCount: a?.count ?? 0, addedDigest: a ? a.hex() : EMPTY_DIGEST };
-    });
+  const after = await hourDigests(client, "call_log", sealedTouched);
+  const adjustments: Adjustment[] = sealedTouched.map((h) => {
+    const [b, a] = [before.get(h) ?? EMPTY_HOUR, after.get(h) ?? EMPTY_HOUR];
+    return { start: new Date(h).toISOString(), beforeCount: b.count, beforeDigest: b.digest, afterCount: a.count, afterDigest: a.digest };
+  });
   const id = createId();
   const runAt = new Date();
   const keepUntil = new Date(runAt);

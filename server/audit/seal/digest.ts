@@ -1,50 +1,20 @@
-import { createHash, hash } from "node:crypto";
-
-/** Eight 32-bit lanes of SHA-256 output. */
-const LANES = 8;
-const MOD = 2 ** 32;
+import { createHash } from "node:crypto";
 
 /**
- * A multiset hash of rows: the lane-wise sum (mod 2^32) of each row's SHA-256. Order-free, so an
- * hour is hashed in one sequential scan, and removable: a destruction subtracts the digest of
- * what it removed, and the chain still checks. Sums in doubles stay exact below 2^53, so lanes
- * are folded back under 2^32 every million rows.
+ * An hour's digest is SHA-256 over its rows' canonical COPY text lines (each ending in "\n"), in
+ * the stream's fixed order (streams.ts). A plain hash of the whole hour: no forger keeps it by
+ * crafting many rows, as one could an additive multiset hash (Wagner's generalized birthday), and
+ * PostgreSQL's bytes are hashed as they arrive, without being split into rows.
  */
-export class Multiset {
-  count = 0;
-  private lanes = new Float64Array(LANES);
-  private sinceFold = 0;
-
-  addLine(line: Uint8Array) {
-    const d = hash("sha256", line, "buffer");
-    for (let i = 0; i < LANES; i++) this.lanes[i]! += d.readUInt32BE(i * 4);
-    this.count++;
-    if (++this.sinceFold >= 1_000_000) this.fold();
-  }
-
-  private fold() {
-    for (let i = 0; i < LANES; i++) this.lanes[i] = this.lanes[i]! % MOD;
-    this.sinceFold = 0;
-  }
-
-  hex(): string {
-    this.fold();
-    return Array.from(this.lanes, (v) => v.toString(16).padStart(8, "0")).join("");
-  }
+export interface HourDigest {
+  count: number;
+  digest: string;
 }
 
-export const EMPTY_DIGEST = "0".repeat(64);
+/** The digest of an hour without rows: SHA-256 of nothing. */
+export const EMPTY_DIGEST = createHash("sha256").digest("hex");
+export const EMPTY_HOUR: HourDigest = { count: 0, digest: EMPTY_DIGEST };
 export const GENESIS = "0".repeat(64);
-
-function lanesOf(hex: string): number[] {
-  return Array.from({ length: LANES }, (_, i) => parseInt(hex.slice(i * 8, i * 8 + 8), 16));
-}
-
-/** a + b − c, lane-wise mod 2^32: a sealed digest, plus what was added, less what was removed. */
-export function combine(a: string, plus: string, minus: string): string {
-  const [x, y, z] = [lanesOf(a), lanesOf(plus), lanesOf(minus)];
-  return x.map((v, i) => ((((v + y[i]! - z[i]!) % MOD) + MOD) % MOD).toString(16).padStart(8, "0")).join("");
-}
 
 /** The chain link: a segment's hash covers the previous segment's hash and its own rows. */
 export function segmentHash(prevHash: string, stream: string, start: Date, rowCount: number, digest: string): string {

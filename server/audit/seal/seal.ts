@@ -1,6 +1,6 @@
 import type pg from "pg";
-import { EMPTY_DIGEST, GENESIS, HOUR_MS, floorHour, segmentHash } from "./digest.ts";
-import { hourDigests } from "./hour-digests.ts";
+import { EMPTY_HOUR, GENESIS, HOUR_MS, floorHour, segmentHash } from "./digest.ts";
+import { hourDigests, hoursBetween } from "./hour-digests.ts";
 import { STREAMS, STREAM_NAMES, type StreamName } from "./streams.ts";
 
 export interface SealResult {
@@ -43,7 +43,8 @@ export async function sealStream(pool: pg.Pool, stream: StreamName, opts: { now?
       await client.query("COMMIT");
       return { stream, segments: 0, rows: 0, through: last.rows[0] ? new Date(from) : null };
     }
-    const digests = await hourDigests(client, stream, new Date(from), new Date(to));
+    const hours = hoursBetween(from, to);
+    const digests = await hourDigests(client, stream, hours);
     let prev = last.rows[0]?.hash ?? GENESIS;
     const starts: Date[] = [];
     const counts: number[] = [];
@@ -51,11 +52,9 @@ export async function sealStream(pool: pg.Pool, stream: StreamName, opts: { now?
     const prevs: string[] = [];
     const hashes: string[] = [];
     let rows = 0;
-    for (let h = from; h < to; h += HOUR_MS) {
-      const m = digests.get(h);
+    for (const h of hours) {
+      const { count, digest } = digests.get(h) ?? EMPTY_HOUR;
       const start = new Date(h);
-      const count = m?.count ?? 0;
-      const digest = m ? m.hex() : EMPTY_DIGEST;
       const hash = segmentHash(prev, stream, start, count, digest);
       starts.push(start);
       counts.push(count);

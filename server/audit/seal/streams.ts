@@ -1,18 +1,21 @@
 /**
- * What each sealed stream hashes: one COPY text line per row, its time column first (the first
- * 13 characters name the hour). COPY's text format is canonical: fixed escaping, \N for null,
- * jsonb printed normalised, timestamps in ISO form under the session settings set before it.
+ * What each sealed stream hashes: one COPY text line per row, in `order` (time, then id compared
+ * byte-wise with COLLATE "C", so a restore under another locale sorts alike). COPY's text format
+ * is canonical: fixed escaping, \N for null, jsonb printed normalised, timestamps in ISO form under
+ * the session settings set before it.
  */
 export const STREAMS = {
   call_log: {
     table: `"CallLog"`,
     time: `"startedAt"`,
     columns: `"startedAt", "requestId", "tenantId", "apiKeyId", "endpointId", "modelVersionId", "replica", "region", "clientIp", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash"`,
+    order: `"startedAt", "requestId" COLLATE "C"`,
   },
   audit_event: {
     table: `"AuditEvent"`,
     time: `"at"`,
     columns: `"at", "id", "actorId", "actorEmail", "action", "targetType", "targetId", "before", "after", "ip"`,
+    order: `"at", "id"`,
   },
 } as const;
 

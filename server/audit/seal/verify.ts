@@ -1,8 +1,11 @@
 import type pg from "pg";
-import { EMPTY_DIGEST, GENESIS, HOUR_MS, combine, segmentHash } from "./digest.ts";
+import { EMPTY_HOUR, GENESIS, HOUR_MS, segmentHash } from "./digest.ts";
 import { hourDigests, tsLiteral } from "./hour-digests.ts";
 import { STREAMS, STREAM_NAMES, type StreamName } from "./streams.ts";
-import { adjustmentsSha256, type Adjustment } from "./adjustments.ts";
+import { adjustmentsSha256, expectedNow, isCurrentScheme, type Adjustment } from "./adjustments.ts";
+
+/** An adjustment with the destruction record it came from, to name it when it does not fit. */
+type RecordedAdjustment = Adjustment & { recordId: string };
 
 export interface BadSegment {
   stream: StreamName;
@@ -40,15 +43,16 @@ interface SegmentRow {
 }
 
 /** The call-log hours destructions changed, from records whose adjustments match their audit event. */
-async function loadAdjustments(client: pg.PoolClient): Promise<{ byHour: Map<number, Adjustment[]>; forged: { id: string; hour: number } | null }> {
-  const recs = await client.query<{ id: string; adjustments: Adjustment[]; sealedSha: string | null }>(
+async function loadAdjustments(client: pg.PoolClient): Promise<{ byHour: Map<number, RecordedAdjustment[]>; forged: { id: string; hour: number } | null }> {
+  const recs = await client.query<{ id: string; adjustments: unknown; sealedSha: string | null }>(
     `SELECT d.id, d.adjustments, (SELECT e.after->>'adjustmentsSha256' FROM "AuditEvent" e
         WHERE e.action = 'kvkk.destruction' AND e."targetType" = 'destruction' AND e."targetId" = d.id ORDER BY e.id LIMIT 1) AS "sealedSha"
        FROM "DestructionRecord" d ORDER BY d."runAt"`,
   );
-  const byHour = new Map<number, Adjustment[]>();
+  const byHour = new Map<number, RecordedAdjustment[]>();
   let forged: { id: string; hour: number } | null = null;
   for (const r of recs.rows) {
+    if (!isCurrentScheme(r.adjustments)) continue;
     if (r.sealedSha !== adjustmentsSha256(r.adjustments)) {
       const hour = Math.min(...r.adjustments.map((a) => Date.parse(a.start)));
       if (!forged || hour < forged.hour) forged = { id: r.id, hour };
@@ -56,24 +60,13 @@ async function loadAdjustments(client: pg.PoolClient): Promise<{ byHour: Map<num
     }
     for (const a of r.adjustments) {
       const h = Date.parse(a.start);
-      byHour.set(h, [...(byHour.get(h) ?? []), a]);
+      byHour.set(h, [...(byHour.get(h) ?? []), { ...a, recordId: r.id }]);
     }
   }
   return { byHour, forged };
 }
 
-/**
- * Both halves of the range at once, each on its own connection in the same snapshot: PostgreSQL
- * printing rows and this process hashing them then share the two cores instead of taking turns.
- */
-async function digestsInParallel(clients: [pg.PoolClient, pg.PoolClient], stream: StreamName, first: number, end: number) {
-  const mid = first + Math.floor((end - first) / HOUR_MS / 2) * HOUR_MS;
-  const [a, b] = await Promise.all([hourDigests(clients[0], stream, new Date(first), new Date(mid)), hourDigests(clients[1], stream, new Date(mid), new Date(end))]);
-  for (const [h, m] of b) a.set(h, m);
-  return a;
-}
-
-async function verifyStream(clients: [pg.PoolClient, pg.PoolClient], stream: StreamName, adjustments: Map<number, Adjustment[]>): Promise<StreamReport> {
+async function verifyStream(clients: [pg.PoolClient, ...pg.PoolClient[]], stream: StreamName, adjustments: Map<number, RecordedAdjustment[]>): Promise<StreamReport> {
   const client = clients[0];
   const segs = (
     await client.query<SegmentRow>(
@@ -95,27 +88,28 @@ async function verifyStream(clients: [pg.PoolClient, pg.PoolClient], stream: Str
   const before = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${s.table} WHERE ${s.time} < ${tsLiteral(new Date(first))}`);
   if (Number(before.rows[0]!.n) > 0) return bad(first - HOUR_MS, "rows dated before the first sealed segment", 0, Number(before.rows[0]!.n));
 
-  const digests = await digestsInParallel(clients, stream, first, end);
+  // Both connections share out the hours: PostgreSQL printing rows and this process hashing
+  // them use the two cores at once instead of taking turns.
+  const digests = await hourDigests(clients, stream, segs.map((seg) => seg.start.getTime()));
   let prev = GENESIS;
   let expectStart = first;
   for (const seg of segs) {
     const h = seg.start.getTime();
-    const actual = digests.get(h);
-    const actualRows = actual?.count ?? 0;
-    report.rows += actualRows;
+    const actual = digests.get(h) ?? EMPTY_HOUR;
+    report.rows += actual.count;
     if (h !== expectStart || seg.prevHash !== prev || segmentHash(prev, stream, seg.start, seg.rowCount, seg.digest) !== seg.hash) {
-      return bad(h, "the seal itself was altered (chain broken)", seg.rowCount, actualRows);
+      return bad(h, "the seal itself was altered (chain broken)", seg.rowCount, actual.count);
     }
-    let expected = seg.digest;
-    let expectedRows = seg.rowCount;
-    for (const a of adjustments.get(h) ?? []) {
-      expected = combine(expected, a.addedDigest, a.removedDigest);
-      expectedRows += a.addedCount - a.removedCount;
-    }
-    const actualDigest = actual ? actual.hex() : EMPTY_DIGEST;
-    if (actualDigest !== expected || actualRows !== expectedRows) {
-      const reason = actualRows > expectedRows ? "rows added" : actualRows < expectedRows ? "rows missing" : "rows changed";
-      return bad(h, reason, expectedRows, actualRows);
+    const expected = expectedNow({ count: seg.rowCount, digest: seg.digest }, adjustments.get(h) ?? []);
+    if (actual.digest !== expected.digest || actual.count !== expected.count) {
+      const reason = expected.broken
+        ? `rows changed before destruction ${expected.broken.recordId} ran`
+        : actual.count > expected.count
+          ? "rows added"
+          : actual.count < expected.count
+            ? "rows missing"
+            : "rows changed";
+      return bad(h, reason, expected.count, actual.count);
     }
     prev = seg.hash;
     expectStart = h + HOUR_MS;

@@ -1,13 +1,12 @@
 import type pg from "pg";
-import { combine } from "../../audit/seal/digest.ts";
-import { adjustmentsSha256, type Adjustment } from "../../audit/seal/adjustments.ts";
+import { adjustmentsSha256, expectedNow, isCurrentScheme, type Adjustment } from "../../audit/seal/adjustments.ts";
 import type { CallLogFilter } from "../schemas.ts";
 import { EXPORT_COLUMNS } from "./columns.ts";
 
 export interface ManifestSegment {
   start: string;
   rowCount: number;
-  /** The sealed digest less what destructions since removed: what the hour's rows hash to now. */
+  /** The sealed digest carried through the destructions since: what the hour's rows hash to now. */
   digest: string;
   prevHash: string;
   hash: string;
@@ -28,22 +27,19 @@ export async function sealSegmentsFor(pool: pg.Pool, from: Date | null, to: Date
       ORDER BY start`,
     [from, to],
   );
-  const recs = await pool.query<{ adjustments: Adjustment[]; sealedSha: string | null }>(
-    `SELECT d.adjustments, (SELECT e.after->>'adjustmentsSha256' FROM "AuditEvent" e WHERE e.action = 'kvkk.destruction' AND e."targetId" = d.id LIMIT 1) AS "sealedSha" FROM "DestructionRecord" d`,
+  const recs = await pool.query<{ adjustments: unknown; sealedSha: string | null }>(
+    `SELECT d.adjustments, (SELECT e.after->>'adjustmentsSha256' FROM "AuditEvent" e WHERE e.action = 'kvkk.destruction' AND e."targetId" = d.id LIMIT 1) AS "sealedSha" FROM "DestructionRecord" d ORDER BY d."runAt"`,
   );
   const adj = new Map<string, Adjustment[]>();
-  for (const r of recs.rows) if (r.sealedSha === adjustmentsSha256(r.adjustments)) for (const a of r.adjustments) adj.set(a.start, [...(adj.get(a.start) ?? []), a]);
+  for (const r of recs.rows) {
+    if (isCurrentScheme(r.adjustments) && r.sealedSha === adjustmentsSha256(r.adjustments)) for (const a of r.adjustments) adj.set(a.start, [...(adj.get(a.start) ?? []), a]);
+  }
   const head = await pool.query<{ hash: string }>(`SELECT hash FROM "SealSegment" WHERE stream = 'call_log' ORDER BY start DESC LIMIT 1`);
   return {
     chainHead: head.rows[0]?.hash ?? null,
     segments: segs.rows.map((s) => {
       const start = s.start.toISOString();
-      let digest = s.digest;
-      let rowCount = s.rowCount;
-      for (const a of adj.get(start) ?? []) {
-        digest = combine(digest, a.addedDigest, a.removedDigest);
-        rowCount += a.addedCount - a.removedCount;
-      }
+      const { count: rowCount, digest } = expectedNow({ count: s.rowCount, digest: s.digest }, adj.get(start) ?? []);
       return { start, rowCount, digest, prevHash: s.prevHash, hash: s.hash, sealedRowCount: s.rowCount, sealedDigest: s.digest };
     }),
   };
@@ -80,7 +76,7 @@ export function buildManifest(opts: {
     requestedBy: opts.requestedBy,
     requestedAt: opts.requestedAt.toISOString(),
     finishedAt: new Date().toISOString(),
-    order: "storage order (not sorted)",
+    order: "startedAt, then requestId byte-wise",
     seal: { complete: isComplete(opts.filter, opts.tenantScope), chainHead: opts.seal.chainHead, segments: opts.seal.segments },
     recheck: `node scripts/verify-export.mjs <file> <manifest.json>   (or: sha256sum <file>  → ${opts.sha256})`,
   };

@@ -21,13 +21,15 @@ const LF = 0x0a;
 /**
  * The COPY that produces the file's body. PostgreSQL writes the CSV itself (quoting per RFC 4180);
  * JSONL goes through CSV mode with quote and delimiter bytes that JSON never contains, so the
- * JSON text passes unescaped.
+ * JSON text passes unescaped. Rows come in the seal's order (time, then request id byte-wise), read
+ * along the time indexes: an outsider rebuilds each sealed hour's digest one hour at a time.
  */
 function copySql(filter: CallLogFilter, format: ExportFormat): string {
   const where = whereSql(filter);
+  const order = `ORDER BY c."startedAt", c."requestId" COLLATE "C"`;
   return format === "csv"
-    ? `COPY (SELECT ${CSV_SELECT} FROM "CallLog" c WHERE ${where}) TO STDOUT WITH (FORMAT csv, HEADER true)`
-    : `COPY (SELECT ${JSON_SELECT} FROM "CallLog" c WHERE ${where}) TO STDOUT WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')`;
+    ? `COPY (SELECT ${CSV_SELECT} FROM "CallLog" c WHERE ${where} ${order}) TO STDOUT WITH (FORMAT csv, HEADER true)`
+    : `COPY (SELECT ${JSON_SELECT} FROM "CallLog" c WHERE ${where} ${order}) TO STDOUT WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')`;
 }
 
 /**
