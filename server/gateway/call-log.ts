@@ -45,35 +45,52 @@ function copyLine(r: CallLogRow): string {
 const COLUMN_LIST = COLUMNS.map((c) => `"${c}"`).join(",");
 
 /**
- * COPY into a temporary table, then INSERT … ON CONFLICT DO NOTHING, in one transaction: COPY is
- * the cheapest way in, and a request already logged is skipped, so replays never count twice. The
- * call log is partitioned by month, so its key is (request id, start time); a replay carries both.
+ * A live batch is COPied straight into the call log: one statement, routed to its monthly
+ * partition by PostgreSQL, nothing else for the database to do. Its request ids are fresh, so it
+ * cannot collide; if it fails anyway, it goes to the spool, whose replay skips what is already
+ * stored (`insertDeduplicated`).
  */
-export async function insertRows(pool: pg.Pool, rows: CallLogRow[]): Promise<void> {
+export async function copyRows(pool: pg.Pool, rows: CallLogRow[]): Promise<void> {
   if (!rows.length) return;
   const client = await pool.connect();
-  // A connection that drops between statements reports it as an event: the failed query says enough.
+  // A connection that drops mid-COPY reports it as an event too: the failed COPY says enough.
   const ignore = () => {};
   client.on("error", ignore);
   try {
-    await client.query(`BEGIN; CREATE TEMP TABLE call_log_in (LIKE "CallLog" INCLUDING DEFAULTS) ON COMMIT DROP`);
-    await pipeline(Readable.from([rows.map(copyLine).join("")]), client.query(copyFrom(`COPY call_log_in (${COLUMN_LIST}) FROM STDIN`)));
-    await client.query(`INSERT INTO "CallLog" (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM call_log_in ON CONFLICT ("requestId", "startedAt") DO NOTHING; COMMIT`);
+    await pipeline(Readable.from([rows.map(copyLine).join("")]), client.query(copyFrom(`COPY "CallLog" (${COLUMN_LIST}) FROM STDIN`)));
     client.off("error", ignore);
     client.release();
   } catch (e) {
-    await client.query("ROLLBACK").catch(() => {});
     client.off("error", ignore);
     client.release(true);
     throw e;
   }
 }
 
+/** Columns as arrays for unnest(), typed as the table's columns. */
+const UNNEST = COLUMNS.map((c, i) => `$${i + 1}::${c === "startedAt" || c === "endedAt" ? "timestamp" : ["ttftMs", "status", "promptTokens", "completionTokens"].includes(c) ? "int" : "text"}[]`).join(", ");
+
+/**
+ * Rows that may be stored already (a spool written while a batch's fate was unknown): one INSERT
+ * from arrays, ON CONFLICT DO NOTHING on the call log's key (request id, start time), so a replay
+ * never counts a call twice.
+ */
+export async function insertDeduplicated(pool: pg.Pool, rows: CallLogRow[]): Promise<void> {
+  if (!rows.length) return;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const cols: unknown[][] = COLUMNS.map(() => []);
+  for (const r of rows) {
+    const v = [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.modelVersionId, r.replica, r.region, r.clientIp, iso(r.startedAt), iso(r.endedAt), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens, r.userHash ?? null];
+    for (let i = 0; i < v.length; i++) cols[i]!.push(v[i]);
+  }
+  await pool.query(`INSERT INTO "CallLog" (${COLUMN_LIST}) SELECT * FROM unnest(${UNNEST}) ON CONFLICT ("requestId", "startedAt") DO NOTHING`, cols);
+}
+
 /**
  * Writes call-log rows in batches. When PostgreSQL is unreachable, a batch is appended to a local
  * spool file (fsynced) instead, and the spool is replayed once the database answers again —
- * also after a gateway restart, since the spool is read on start. Rows are keyed by request id,
- * so a batch that reached the database and the spool both is still counted once.
+ * also after a gateway restart, since the spool is read on start. The replay skips rows already
+ * stored, so a batch that reached the database and the spool both is still counted once.
  */
 export class CallLogWriter {
   private queue: CallLogRow[] = [];
@@ -120,7 +137,7 @@ export class CallLogWriter {
         continue;
       }
       try {
-        await insertRows(this.pool, batch);
+        await copyRows(this.pool, batch);
         this.written += batch.length;
       } catch {
         this.dbDown = true;
@@ -145,7 +162,7 @@ export class CallLogWriter {
     const lines = fs.readFileSync(this.spoolFile, "utf8").split("\n").filter(Boolean);
     try {
       for (let i = 0; i < lines.length; i += this.opts.maxBatch) {
-        await insertRows(this.pool, lines.slice(i, i + this.opts.maxBatch).map((l) => JSON.parse(l) as CallLogRow));
+        await insertDeduplicated(this.pool, lines.slice(i, i + this.opts.maxBatch).map((l) => JSON.parse(l) as CallLogRow));
       }
       fs.rmSync(this.spoolFile);
       this.written += lines.length;
