@@ -29,6 +29,8 @@ const schema = z.object({
   KULE_GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).default(8080),
   KULE_GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   KULE_GATEWAY_SPOOL_DIR: z.string().optional(),
+  /** Gateway processes sharing the port; default 1 without REDIS_URL, one per core with it (server/gateway/workers.ts). */
+  KULE_GATEWAY_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /** Set: rate limits are shared by every gateway through Redis; unset: each gateway limits on its own. */
   REDIS_URL: z.string().optional(),
   /** Key of the HMAC that stores a call's `user` identifier; unset: generated once under KULE_DATA_DIR. */

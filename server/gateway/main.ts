@@ -1,33 +1,84 @@
 /**
  * `npm run gateway`: the inference gateway as a stateless process of its own; run as many as
- * needed, each on its own port (KULE_GATEWAY_PORT) with its own spool directory.
+ * needed, each on its own port (KULE_GATEWAY_PORT) with its own spool directory. On one machine
+ * it can also run as several worker processes sharing the port (KULE_GATEWAY_WORKERS, which
+ * needs REDIS_URL so rate limits hold across them): a burst of requests is then spread over the
+ * cores instead of queueing behind one event loop.
  */
+import cluster from "node:cluster";
 import path from "node:path";
 import pg from "pg";
 import { env } from "../env.ts";
 import { resolveDatabaseUrl } from "../db/url.ts";
 import { Gateway } from "./server.ts";
 import { RedisLimiter } from "./redis-limits.ts";
+import { clusterMetricsText, joinSupervisor, superviseWorkers, workerCount } from "./workers.ts";
 
-async function main() {
-  const database = await resolveDatabaseUrl();
+const limitsNote = () => (env.REDIS_URL ? "shared through Redis" : "per process");
+
+/** One gateway process: serves until SIGTERM/SIGINT, then drains its call log and exits. */
+async function serve(databaseUrl: string, opts: { slot: number | null; stopDatabase: () => Promise<void> }) {
   // Short connect timeout: while the database is away, call-log batches go to the spool at once.
-  const pool = new pg.Pool({ connectionString: database.url, max: 8, connectionTimeoutMillis: 1000 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 8, connectionTimeoutMillis: 1000 });
   pool.on("error", () => {});
   const limiter = env.REDIS_URL ? await RedisLimiter.connect(env.REDIS_URL) : undefined;
+  const spoolBase = env.KULE_GATEWAY_SPOOL_DIR ?? path.join(env.KULE_DATA_DIR, "spool", `gateway-${env.KULE_GATEWAY_PORT}`);
   const gateway = new Gateway({
     pool,
-    databaseUrl: database.url,
-    spoolDir: env.KULE_GATEWAY_SPOOL_DIR ?? path.join(env.KULE_DATA_DIR, "spool", `gateway-${env.KULE_GATEWAY_PORT}`),
+    databaseUrl,
+    // A worker's spool is its slot's, so a worker started in a dead one's place replays its rows.
+    spoolDir: opts.slot === null ? spoolBase : path.join(spoolBase, `worker-${opts.slot}`),
     maxBodyBytes: env.KULE_GATEWAY_MAX_BODY_BYTES,
     limiter,
+    metricsText: opts.slot === null ? undefined : clusterMetricsText,
   });
+  // Workers bind the wildcard-equivalent address through the primary; the address is the same.
   const url = await gateway.listen(env.KULE_GATEWAY_PORT);
-  console.log(`Gateway on ${url} (limits ${limiter ? "shared through Redis" : "per process"})`);
+  let stopping = false;
   const stop = async () => {
+    // Ctrl-C reaches the primary and every worker at once, and the primary then asks them too.
+    if (stopping) return;
+    stopping = true;
     await gateway.close();
     await limiter?.close();
     await pool.end();
+    await opts.stopDatabase();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
+  return { gateway, url };
+}
+
+async function main() {
+  if (cluster.isWorker) {
+    // The primary resolved the database and passed its URL on in DATABASE_URL.
+    const { gateway, url } = await serve(env.DATABASE_URL!, { slot: Number(process.env.KULE_GATEWAY_WORKER_SLOT ?? 0), stopDatabase: async () => {} });
+    joinSupervisor(gateway.metrics.registry, url);
+    return;
+  }
+  const workers = workerCount(env.KULE_GATEWAY_WORKERS, !!env.REDIS_URL);
+  const database = await resolveDatabaseUrl();
+  if (workers === 1) {
+    const { url } = await serve(database.url, { slot: null, stopDatabase: database.stop });
+    console.log(`Gateway on ${url} (limits ${limitsNote()})`);
+    return;
+  }
+  process.env.DATABASE_URL = database.url; // for the workers, which fork with this environment
+  const supervisor = superviseWorkers(workers);
+  void supervisor.failed.then(async (why) => {
+    console.error(why);
+    await supervisor.stop();
+    await database.stop();
+    process.exit(1);
+  });
+  const url = await supervisor.listening;
+  console.log(`Gateway on ${url}: ${workers} worker processes (limits ${limitsNote()})`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await supervisor.stop();
     await database.stop();
     process.exit(0);
   };

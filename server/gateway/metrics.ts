@@ -14,7 +14,7 @@ export function gatewayMetrics(sources: { inFlight: () => number; spoolDepth: ()
   const tokens = new Counter({ name: "kule_gateway_tokens_total", help: "Tokens in served requests.", labelNames: ["endpoint", "version", "tenant", "kind"], registers: [registry] });
   new Gauge({ name: "kule_gateway_in_flight_requests", help: "Requests being served now.", registers: [registry], collect() { this.set(sources.inFlight()); } });
   new Gauge({ name: "kule_gateway_call_log_spool_rows", help: "Call-log rows waiting in the local spool for the database.", registers: [registry], collect() { this.set(sources.spoolDepth()); } });
-  new Gauge({ name: "kule_gateway_config_age_seconds", help: "Seconds since the routing config was loaded.", registers: [registry], collect() { this.set(sources.configAge()); } });
+  new Gauge({ name: "kule_gateway_config_age_seconds", help: "Seconds since the routing config was loaded.", registers: [registry], aggregator: "max", collect() { this.set(sources.configAge()); } });
   // The series of one label set, bound once: prom-client hashes a labels object on every call
   // otherwise, five times per request on the hot path.
   type Count = ReturnType<typeof requests.labels>;

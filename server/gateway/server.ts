@@ -21,6 +21,8 @@ export interface GatewayOptions {
   cooldown?: { failures: number; ms: number };
   /** Key of the HMAC over the `user` field; defaults to the machine's (server/calllog/subject-hash.ts). */
   subjectHashKey?: string;
+  /** What /metrics serves; a worker of a multi-process gateway serves every worker's sum (workers.ts). */
+  metricsText?: () => Promise<string>;
 }
 
 type Api = "openai" | "kserve";
@@ -137,8 +139,14 @@ export class Gateway {
       return void res.end(JSON.stringify([{ targets: [`${a.address}:${a.port}`], labels: { job: "kule-gateway" } }]));
     }
     if (req.method === "GET" && path === "/metrics") {
-      res.writeHead(200, { "content-type": this.metrics.registry.contentType });
-      return void res.end(await this.metrics.registry.metrics());
+      try {
+        const text = await (this.opts.metricsText ?? (() => this.metrics.registry.metrics()))();
+        res.writeHead(200, { "content-type": this.metrics.registry.contentType });
+        return void res.end(text);
+      } catch (e) {
+        res.writeHead(503, { "content-type": "text/plain" });
+        return void res.end(`Metrics are unavailable: ${(e as Error).message}\n`);
+      }
     }
     if (req.method === "GET" && path === "/v2/health/ready") {
       res.writeHead(this.config.current ? 200 : 503);

@@ -1,0 +1,109 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { testDb, testDrivers } from "../test/harness.ts";
+import { servedEndpoint, tenantWithKey } from "../test/gateway-kit.ts";
+import { startClusterSync } from "../cluster/sync.ts";
+import { env } from "../env.ts";
+
+// CI and development machines run Redis on 127.0.0.1:6379; REDIS_URL may point elsewhere.
+const redisUrl = env.REDIS_URL ?? "redis://127.0.0.1:6379";
+let stopSync: () => void;
+beforeAll(() => {
+  stopSync = startClusterSync(testDb(), testDrivers());
+});
+afterAll(() => stopSync?.());
+
+/** `npm run gateway` as a user starts it, with the given environment; resolves on its first line. */
+function startGateway(extra: Record<string, string | undefined>) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kule-gw-workers-"));
+  const port = String(21000 + Math.floor(Math.random() * 4000));
+  const envs = { ...process.env, DATABASE_URL: inject("databaseUrl"), KULE_DATA_DIR: dataDir, KULE_GATEWAY_PORT: port, REDIS_URL: undefined, KULE_GATEWAY_WORKERS: undefined, ...extra };
+  const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], { env: envs, stdio: ["ignore", "pipe", "pipe"] });
+  const first = new Promise<{ line: string; code: number | null }>((resolve) => {
+    readline.createInterface({ input: child.stdout! }).once("line", (line) => resolve({ line, code: null }));
+    let err = "";
+    child.stderr!.on("data", (d) => (err += d));
+    child.once("exit", (code) => resolve({ line: err.trim(), code }));
+  });
+  return { child, first, base: `http://127.0.0.1:${port}`, dataDir };
+}
+
+/** One request on a connection of its own, so the kernel deals connections out to the workers. */
+function request(base: string, pathName: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(`${base}${pathName}`, { method: opts.method ?? "GET", headers: opts.headers, agent: false }, (res) => {
+      let body = "";
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on("error", reject);
+    req.setTimeout(10_000, () => req.destroy(new Error(`${pathName}: no answer in 10 s`)));
+    req.end(opts.body);
+  });
+}
+
+/** The processes a process started (tsx's cli → the primary → its workers). */
+const childrenOf = (pid: number) =>
+  execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
+    .split("\n")
+    .map((s) => Number(s.trim()))
+    .filter(Boolean);
+
+const stopped = (child: ChildProcess) => new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once("exit", (c) => r(c))));
+
+describe("the gateway as several worker processes", () => {
+  it("refuses more than one worker without Redis, saying why", async () => {
+    const g = startGateway({ KULE_GATEWAY_WORKERS: "2" });
+    const { line, code } = await g.first;
+    expect(code).toBe(1);
+    expect(line).toContain("KULE_GATEWAY_WORKERS=2 needs REDIS_URL");
+  }, 30_000);
+
+  it("spreads connections over the workers, logs every call once, and /metrics sums every worker", async () => {
+    const ep = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }]);
+    const t = await tenantWithKey();
+    const g = startGateway({ KULE_GATEWAY_WORKERS: "2", REDIS_URL: redisUrl });
+    try {
+      const { line } = await g.first;
+      expect(line).toMatch(/Gateway on http:\/\/127\.0\.0\.1:\d+: 2 worker processes \(limits shared through Redis\)/);
+      const body = JSON.stringify({ model: ep.endpoint.slug, messages: [{ role: "user", content: "Merhaba" }], max_tokens: 3 });
+      const headers = { authorization: `Bearer ${t.secret}`, "content-type": "application/json" };
+      const answers = await Promise.all(Array.from({ length: 40 }, () => request(g.base, "/v1/chat/completions", { method: "POST", headers, body })));
+      expect(answers.map((a) => a.status)).toEqual(Array(40).fill(200));
+
+      // Each scrape lands on one worker or the other; every one reports all 40 requests.
+      const served = (text: string) =>
+        text
+          .split("\n")
+          .filter((l) => l.startsWith("kule_gateway_requests_total{") && l.includes(`tenant="${t.tenant.slug}"`))
+          .reduce((n, l) => n + Number(l.split(" ").pop()), 0);
+      for (let i = 0; i < 4; i++) {
+        const scrape = await request(g.base, "/metrics");
+        expect(scrape.status).toBe(200);
+        expect(served(scrape.body)).toBe(40);
+      }
+      await expect.poll(() => testDb().callLog.count({ where: { tenantId: t.tenant.id } }), { timeout: 10_000 }).toBe(40);
+      // Each worker has its own spool directory, named for its slot.
+      expect(fs.readdirSync(path.join(g.dataDir, "spool", `gateway-${new URL(g.base).port}`)).sort()).toEqual(["worker-0", "worker-1"]);
+
+      // A worker that dies is replaced in its slot, and the pair serves on.
+      const [primary] = childrenOf(g.child.pid!);
+      const before = childrenOf(primary!);
+      expect(before).toHaveLength(2);
+      process.kill(before[0]!, "SIGKILL");
+      await expect.poll(() => childrenOf(primary!).filter((pid) => !before.includes(pid)).length, { timeout: 15_000 }).toBe(1);
+      expect(childrenOf(primary!)).toHaveLength(2);
+      const again = await Promise.all(Array.from({ length: 10 }, () => request(g.base, "/v1/chat/completions", { method: "POST", headers, body })));
+      expect(again.map((a) => a.status)).toEqual(Array(10).fill(200));
+    } finally {
+      g.child.kill("SIGTERM");
+      expect(await stopped(g.child)).toBe(0);
+    }
+  }, 60_000);
+});
