@@ -31,6 +31,8 @@ const schema = z.object({
   KULE_GATEWAY_SPOOL_DIR: z.string().optional(),
   /** Gateway processes sharing the port; default 1 without REDIS_URL, one per core with it (server/gateway/workers.ts). */
   KULE_GATEWAY_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  /** Set by the gateway's primary on each worker it forks: the worker's slot, which names its spool. */
+  KULE_GATEWAY_WORKER_SLOT: z.coerce.number().int().min(0).optional(),
   /** Set: rate limits are shared by every gateway through Redis; unset: each gateway limits on its own. */
   REDIS_URL: z.string().optional(),
   /** Key of the HMAC that stores a call's `user` identifier; unset: generated once under KULE_DATA_DIR. */
@@ -49,3 +51,13 @@ function load(): Env {
 }
 
 export const env = load();
+
+/** The environment for a child process: this one's, with `overrides` applied (undefined removes a variable). */
+export function childEnv(overrides: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...process.env };
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v === undefined) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}

@@ -53,7 +53,7 @@ async function serve(databaseUrl: string, opts: { slot: number | null; stopDatab
 async function main() {
   if (cluster.isWorker) {
     // The primary resolved the database and passed its URL on in DATABASE_URL.
-    const { gateway, url } = await serve(env.DATABASE_URL!, { slot: Number(process.env.KULE_GATEWAY_WORKER_SLOT ?? 0), stopDatabase: async () => {} });
+    const { gateway, url } = await serve(env.DATABASE_URL!, { slot: env.KULE_GATEWAY_WORKER_SLOT ?? 0, stopDatabase: async () => {} });
     joinSupervisor(gateway.metrics.registry, url);
     return;
   }
@@ -64,8 +64,8 @@ async function main() {
     console.log(`Gateway on ${url} (limits ${limitsNote()})`);
     return;
   }
-  process.env.DATABASE_URL = database.url; // for the workers, which fork with this environment
-  const supervisor = superviseWorkers(workers);
+  // The workers connect to the database resolved here (an embedded one is started once, here).
+  const supervisor = superviseWorkers(workers, { DATABASE_URL: database.url });
   void supervisor.failed.then(async (why) => {
     console.error(why);
     await supervisor.stop();

@@ -9,7 +9,7 @@ import { inject } from "vitest";
 import { testDb, testDrivers } from "../test/harness.ts";
 import { servedEndpoint, tenantWithKey } from "../test/gateway-kit.ts";
 import { startClusterSync } from "../cluster/sync.ts";
-import { env } from "../env.ts";
+import { childEnv, env } from "../env.ts";
 
 // CI and development machines run Redis on 127.0.0.1:6379; REDIS_URL may point elsewhere.
 const redisUrl = env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -23,7 +23,7 @@ afterAll(() => stopSync?.());
 function startGateway(extra: Record<string, string | undefined>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kule-gw-workers-"));
   const port = String(21000 + Math.floor(Math.random() * 4000));
-  const envs = { ...process.env, DATABASE_URL: inject("databaseUrl"), KULE_DATA_DIR: dataDir, KULE_GATEWAY_PORT: port, REDIS_URL: undefined, KULE_GATEWAY_WORKERS: undefined, ...extra };
+  const envs = childEnv({ DATABASE_URL: inject("databaseUrl"), KULE_DATA_DIR: dataDir, KULE_GATEWAY_PORT: port, REDIS_URL: undefined, KULE_GATEWAY_WORKERS: undefined, KULE_GATEWAY_SPOOL_DIR: undefined, ...extra });
   const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], { env: envs, stdio: ["ignore", "pipe", "pipe"] });
   const first = new Promise<{ line: string; code: number | null }>((resolve) => {
     readline.createInterface({ input: child.stdout! }).once("line", (line) => resolve({ line, code: null }));

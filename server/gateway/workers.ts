@@ -27,7 +27,7 @@ export function workerCount(requested: number | undefined, redis: boolean, cores
  * and answers the workers' /metrics with every worker's series summed. A worker that dies before
  * it ever listened (no database, a port taken) would only die again: `failed` settles with why.
  */
-export function superviseWorkers(n: number): { listening: Promise<string>; failed: Promise<string>; stop: () => Promise<void> } {
+export function superviseWorkers(n: number, workerEnv: Record<string, string>): { listening: Promise<string>; failed: Promise<string>; stop: () => Promise<void> } {
   const aggregator = new AggregatorRegistry();
   let stopping = false;
   let resolveListening!: (url: string) => void;
@@ -37,7 +37,7 @@ export function superviseWorkers(n: number): { listening: Promise<string>; faile
   let up = 0;
   const fork = (slot: number) => {
     let listened = false;
-    const w = cluster.fork({ KULE_GATEWAY_WORKER_SLOT: String(slot) });
+    const w = cluster.fork({ ...workerEnv, KULE_GATEWAY_WORKER_SLOT: String(slot) });
     w.on("message", (m: { type?: string; id?: number; url?: string }) => {
       if (m?.type === LISTENING) {
         listened = true;
