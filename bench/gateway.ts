@@ -1,16 +1,18 @@
 /**
  * The gateway's added latency. At a fixed 1,000 requests/s of small non-stream completions
- * against a fast local upstream (the simulator with its latency model off), three targets are
- * measured in alternating rounds — the upstream directly, HAProxy as a plain proxy, and Kule's
- * gateway — and the medians of their p50/p99 compared, since only same-run figures hold on a
- * shared 2-core machine. Also: call-log ingest rate with zero loss.
+ * against a fast local upstream (the simulator with its latency model off), these are measured in
+ * alternating rounds — the upstream directly, HAProxy as a plain proxy, a bare Node proxy
+ * (bench/naive-proxy.ts: the floor of any Node gateway), and Kule's gateway as `npm run gateway`
+ * starts it, with Redis (one worker process per core: the figure reported as "gateway") and
+ * without (one process) — and the medians of their p50/p99 compared, since only same-run figures
+ * hold on a shared 2-core machine. Also: call-log ingest rate with zero loss.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn, execFileSync } from "node:child_process";
 import pg from "pg";
-import { median, startProcess, writeResult } from "./lib.ts";
+import { cores, median, startProcess, writeResult } from "./lib.ts";
 import { BENCH_KEY, writeGatewayFixture } from "./gateway-fixture.ts";
 import { resolveDatabaseUrl } from "../server/db/url.ts";
 import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts";
@@ -60,6 +62,23 @@ async function startHaproxy(upstream: string): Promise<{ url: string; stop: () =
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
 }
 
+/** `npm run gateway` (server/gateway/main.ts) on a free port, ready once /healthz answers. */
+async function startGateway(databaseUrl: string, extra: Record<string, string>) {
+  const port = 19000 + Math.floor(Math.random() * 1000);
+  const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, KULE_GATEWAY_PORT: String(port), KULE_GATEWAY_SPOOL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "kule-bench-spool-")), REDIS_URL: "", ...extra },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`the gateway exited (${child.exitCode}) before it was ready`);
+    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (i > 200) throw new Error("the gateway did not answer /healthz within 20 s");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, stop: () => child.kill("SIGTERM") };
+}
+
 async function ingest(databaseUrl: string) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   const writer = new CallLogWriter(pool, fs.mkdtempSync(path.join(os.tmpdir(), "kule-ingest-")));
@@ -87,16 +106,26 @@ export async function benchGateway() {
     if ((e as { code?: string }).code === "ENOENT") throw new Error("The gateway benchmark needs Debian's hey: apt-get install -y hey");
   }
   const upstream = await startProcess<{ url: string }>("bench/sim-server.ts");
-  let gateway: Awaited<ReturnType<typeof startProcess<{ url: string }>>> | null = null;
+  const stops: (() => void)[] = [];
   const haproxy = await startHaproxy(upstream.info.url);
+  const redisUrl = process.env.REDIS_URL || "redis://127.0.0.1:6379";
   try {
     await deployMigrations(databaseUrl);
     await writeGatewayFixture(databaseUrl, upstream.info.url);
-    gateway = await startProcess<{ url: string }>("bench/gateway-server.ts", { BENCH_DATABASE_URL: databaseUrl });
+    const naive = await startProcess<{ url: string }>("bench/naive-proxy.ts", { BENCH_UPSTREAM_URL: upstream.info.url });
+    stops.push(() => naive.child.kill("SIGTERM"));
+    // With Redis, `npm run gateway` runs a worker process per core; without it, one process.
+    const workers = await startGateway(databaseUrl, { REDIS_URL: redisUrl });
+    stops.push(workers.stop);
+    const single = await startGateway(databaseUrl, {});
+    stops.push(single.stop);
+    const auth = { authorization: `Bearer ${BENCH_KEY}` };
     const targets: { name: string; url: string; headers: Record<string, string> }[] = [
       { name: "direct", url: `${upstream.info.url}/v1/chat/completions`, headers: {} },
       ...(haproxy ? [{ name: "haproxy", url: `${haproxy.url}/v1/chat/completions`, headers: {} }] : []),
-      { name: "gateway", url: `${gateway.info.url}/v1/chat/completions`, headers: { authorization: `Bearer ${BENCH_KEY}` } },
+      { name: "naive", url: `${naive.info.url}/v1/chat/completions`, headers: {} },
+      { name: "gateway", url: `${workers.url}/v1/chat/completions`, headers: auth },
+      { name: "gateway_one_process", url: `${single.url}/v1/chat/completions`, headers: auth },
     ];
     for (const t of targets) fixedRate(t.url, t.headers); // warm-up: connections, JIT
     const results: Record<string, { p50: number; p99: number; rps: number; errors: number }[]> = {};
@@ -110,6 +139,8 @@ export async function benchGateway() {
     const summary = (name: string) => (results[name] ? { p50_ms: median(results[name]!.map((r) => r.p50)), p99_ms: median(results[name]!.map((r) => r.p99)), errors: results[name]!.reduce((s, r) => s + r.errors, 0) } : null);
     const direct = summary("direct")!;
     const gw = summary("gateway")!;
+    const one = summary("gateway_one_process")!;
+    const nv = summary("naive")!;
     const hp = summary("haproxy");
     const ingestResult = await ingest(databaseUrl);
     writeResult("gateway", {
@@ -117,18 +148,24 @@ export async function benchGateway() {
       rounds: ROUNDS,
       seconds_per_round: SECONDS,
       direct,
-      gateway: gw,
+      gateway: { ...gw, worker_processes: cores, redis: true },
+      gateway_one_process: one,
+      naive_node_proxy: nv,
       haproxy: hp,
       added_p50_ms: +(gw.p50_ms - direct.p50_ms).toFixed(2),
       added_p99_ms: +(gw.p99_ms - direct.p99_ms).toFixed(2),
+      one_process_added_p50_ms: +(one.p50_ms - direct.p50_ms).toFixed(2),
+      one_process_added_p99_ms: +(one.p99_ms - direct.p99_ms).toFixed(2),
+      naive_node_proxy_added_p50_ms: +(nv.p50_ms - direct.p50_ms).toFixed(2),
+      naive_node_proxy_added_p99_ms: +(nv.p99_ms - direct.p99_ms).toFixed(2),
       haproxy_added_p99_ms: hp ? +(hp.p99_ms - direct.p99_ms).toFixed(2) : null,
       target_added_p99_ms: 2,
       ingest_rows_per_second: ingestResult.rowsPerSecond,
       lost_rows: ingestResult.lost,
-      note: "hey (Debian) in its own process at a fixed rate: 50 workers × 20 req/s; targets alternate each round; medians of the rounds.",
+      note: "hey (Debian) in its own process at a fixed rate: 50 workers × 20 req/s, whose ticks line up, so requests come in bursts of 50 every 50 ms and latency grows with each hop's CPU per request; targets alternate each round; medians of the rounds.",
     });
   } finally {
-    gateway?.child.kill("SIGTERM");
+    for (const stop of stops) stop();
     upstream.child.kill("SIGTERM");
     haproxy?.stop();
     await new Promise((r) => setTimeout(r, 500));
