@@ -37,10 +37,10 @@ async function hoursWithRows(client: Client, stream: StreamName, from: number, t
 }
 
 /**
- * The digests of the given hours of a stream (an hour without rows is EMPTY_HOUR), with constant memory. The hours are shared out among
- * the clients as each finishes one, so PostgreSQL printing rows on one connection and this process
- * hashing another's overlap. Each client runs in its own transaction (or the caller's): give every
- * client the same snapshot for a consistent answer.
+ * The digests of the given hours of a stream (an hour without rows is EMPTY_HOUR), with constant
+ * memory. The hours are shared out among the clients as each finishes one, so PostgreSQL printing
+ * rows on one connection and this process hashing another's overlap. Each client runs in its own
+ * transaction (or the caller's): give every client the same snapshot for a consistent answer.
  */
 export async function hourDigests(clients: Client | Client[], stream: StreamName, hours: Iterable<number>): Promise<Map<number, HourDigest>> {
   const list = Array.isArray(clients) ? clients : [clients];
