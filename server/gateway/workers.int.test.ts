@@ -14,10 +14,15 @@ import { childEnv, env } from "../env.ts";
 // CI and development machines run Redis on 127.0.0.1:6379; REDIS_URL may point elsewhere.
 const redisUrl = env.REDIS_URL ?? "redis://127.0.0.1:6379";
 let stopSync: () => void;
+const started: ChildProcess[] = [];
 beforeAll(() => {
   stopSync = startClusterSync(testDb(), testDrivers());
 });
-afterAll(() => stopSync?.());
+afterAll(() => {
+  stopSync?.();
+  // A test that timed out never reached its own stop: no gateway outlives the file.
+  for (const child of started) if (child.exitCode === null) child.kill("SIGTERM");
+});
 
 /** `npm run gateway` as a user starts it, with the given environment; resolves on its first line. */
 function startGateway(extra: Record<string, string | undefined>) {
@@ -25,6 +30,7 @@ function startGateway(extra: Record<string, string | undefined>) {
   const port = String(21000 + Math.floor(Math.random() * 4000));
   const envs = childEnv({ DATABASE_URL: inject("databaseUrl"), KULE_DATA_DIR: dataDir, KULE_GATEWAY_PORT: port, REDIS_URL: undefined, KULE_GATEWAY_WORKERS: undefined, KULE_GATEWAY_SPOOL_DIR: undefined, ...extra });
   const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], { env: envs, stdio: ["ignore", "pipe", "pipe"] });
+  started.push(child);
   const first = new Promise<{ line: string; code: number | null }>((resolve) => {
     readline.createInterface({ input: child.stdout! }).once("line", (line) => resolve({ line, code: null }));
     let err = "";
