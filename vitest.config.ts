@@ -1,10 +1,18 @@
 import { defineConfig } from "vitest/config";
+import fs from "node:fs";
 import path from "node:path";
 
 const alias = { "@": path.resolve(import.meta.dirname) };
 
 export default defineConfig({
   test: {
+    // Errors thrown outside any test (an unhandled rejection, an 'error' event nobody listens to)
+    // fail the run after every test passed; npm test repeats them at the end of its output, where
+    // a CI log that keeps only the tail still shows them (scripts/test.ts).
+    onUnhandledError(error) {
+      const file = process.env.KULE_TEST_ERRORS_FILE;
+      if (file) fs.appendFileSync(file, `${error.type ?? "Error"}: ${error.stack ?? error.message}\n\n`);
+    },
     projects: [
       {
         resolve: { alias },

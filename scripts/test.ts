@@ -40,12 +40,17 @@ async function stage(name: string, fn: () => Promise<void>) {
   console.log(`━━ ${name} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
+/** Errors outside any test, written by vitest.config.ts's onUnhandledError, repeated at the end. */
+const unhandled: string[] = [];
+
 async function vitest(project: string) {
   const out = path.join(tmp, `${project}.json`);
+  const errors = path.join(tmp, `${project}.unhandled.txt`);
   try {
-    await run("npx", ["vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`]);
+    await run("npx", ["vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], { ...process.env, KULE_TEST_ERRORS_FILE: errors });
   } finally {
     count(out, "vitest");
+    if (fs.existsSync(errors)) unhandled.push(`${project}: ${fs.readFileSync(errors, "utf8").trim()}`);
   }
 }
 
@@ -71,12 +76,12 @@ async function e2e() {
 }
 
 async function main() {
-  let failure: unknown = null;
+  const failedStages: string[] = [];
   const attempt = async (name: string, fn: () => Promise<void>) => {
     try {
       await stage(name, fn);
     } catch (e) {
-      failure ??= e;
+      failedStages.push(name);
       console.error(`✗ ${name}: ${e instanceof Error ? e.message : e}`);
     }
   };
@@ -87,8 +92,10 @@ async function main() {
   await attempt("cluster", () => vitest("cluster"));
   await attempt("integration", () => vitest("integration"));
   await attempt("e2e", e2e);
+  if (unhandled.length) console.error(`\nErrors outside any test (each fails the run):\n${unhandled.join("\n").slice(0, 4000)}`);
+  if (failedStages.length) console.error(`\nFailed stages: ${failedStages.join(", ")}`);
   console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
-  if (failure || totals.failed > 0) process.exit(1);
+  if (failedStages.length || totals.failed > 0) process.exit(1);
 }
 
 void main();
