@@ -34,12 +34,13 @@ function copyField(v: string | number | null): string {
   return typeof v === "number" ? String(v) : v.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
 }
 
+/** A row's values in COLUMNS order, times as ISO text. */
+function rowValues(r: CallLogRow): (string | number | null)[] {
+  return [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.modelVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt).toISOString(), new Date(r.endedAt).toISOString(), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens, r.userHash ?? null];
+}
+
 function copyLine(r: CallLogRow): string {
-  return (
-    [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.modelVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt).toISOString(), new Date(r.endedAt).toISOString(), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens, r.userHash ?? null]
-      .map(copyField)
-      .join("\t") + "\n"
-  );
+  return rowValues(r).map(copyField).join("\t") + "\n";
 }
 
 const COLUMN_LIST = COLUMNS.map((c) => `"${c}"`).join(",");
@@ -67,8 +68,10 @@ export async function copyRows(pool: pg.Pool, rows: CallLogRow[]): Promise<void>
   }
 }
 
+const INT_COLUMNS = new Set<string>(["ttftMs", "status", "promptTokens", "completionTokens"]);
+const TIME_COLUMNS = new Set<string>(["startedAt", "endedAt"]);
 /** Columns as arrays for unnest(), typed as the table's columns. */
-const UNNEST = COLUMNS.map((c, i) => `$${i + 1}::${c === "startedAt" || c === "endedAt" ? "timestamp" : ["ttftMs", "status", "promptTokens", "completionTokens"].includes(c) ? "int" : "text"}[]`).join(", ");
+const UNNEST = COLUMNS.map((c, i) => `$${i + 1}::${TIME_COLUMNS.has(c) ? "timestamp" : INT_COLUMNS.has(c) ? "int" : "text"}[]`).join(", ");
 
 /**
  * Rows that may be stored already (a spool written while a batch's fate was unknown): one INSERT
@@ -77,12 +80,8 @@ const UNNEST = COLUMNS.map((c, i) => `$${i + 1}::${c === "startedAt" || c === "e
  */
 export async function insertDeduplicated(pool: pg.Pool, rows: CallLogRow[]): Promise<void> {
   if (!rows.length) return;
-  const iso = (ms: number) => new Date(ms).toISOString();
   const cols: unknown[][] = COLUMNS.map(() => []);
-  for (const r of rows) {
-    const v = [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.modelVersionId, r.replica, r.region, r.clientIp, iso(r.startedAt), iso(r.endedAt), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens, r.userHash ?? null];
-    for (let i = 0; i < v.length; i++) cols[i]!.push(v[i]);
-  }
+  for (const r of rows) rowValues(r).forEach((v, i) => cols[i]!.push(v));
   await pool.query(`INSERT INTO "CallLog" (${COLUMN_LIST}) SELECT * FROM unnest(${UNNEST}) ON CONFLICT ("requestId", "startedAt") DO NOTHING`, cols);
 }
 
