@@ -17,6 +17,7 @@ import { BENCH_KEY, writeGatewayFixture } from "./gateway-fixture.ts";
 import { resolveDatabaseUrl } from "../server/db/url.ts";
 import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts";
 import { deployMigrations } from "../scripts/migrate.ts";
+import { waitForHttp } from "../scripts/lib/proc.ts";
 import { CallLogWriter, type CallLogRow } from "../server/gateway/call-log.ts";
 
 const RATE = 1000;
@@ -70,12 +71,7 @@ async function startGateway(databaseUrl: string, extra: Record<string, string>) 
     stdio: ["ignore", "inherit", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`the gateway exited (${child.exitCode}) before it was ready`);
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
-    if (i > 200) throw new Error("the gateway did not answer /healthz within 20 s");
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitForHttp(`${url}/healthz`, 30_000);
   return { url, stop: () => child.kill("SIGTERM") };
 }
 

@@ -32,7 +32,6 @@ async function serve(databaseUrl: string, opts: { slot: number | null; stopDatab
     limiter,
     metricsText: opts.slot === null ? undefined : clusterMetricsText,
   });
-  // Workers bind the wildcard-equivalent address through the primary; the address is the same.
   const url = await gateway.listen(env.KULE_GATEWAY_PORT);
   let stopping = false;
   const stop = async () => {
