@@ -114,6 +114,19 @@ describe("call-log exports", () => {
     await expect(getExport({ db: own.db, actor: smallTenant }, staffJob.id)).rejects.toThrow("Export not found");
   });
 
+  it("writes rows in the seal's order, time then request id, whatever order they were stored in", async () => {
+    const late = await makeTenantIn(own.pool);
+    const at = (s: number) => new Date(day.getTime() + 5_000 + s * 1000);
+    // Stored out of time order, and three calls that started in the same millisecond.
+    await insertCalls(own.pool, [4, 0, 3, 1, 2, 1, 1].map((s) => ({ tenantId: late, startedAt: at(s) })));
+    const job = await startExport({ db: own.db, actor: auditor, ip: null }, { format: "jsonl", filter: { tenantId: late } }, { run: false });
+    await runExport(own.db, job.id);
+    const rows = fs.readFileSync(exportFile(job.id, "jsonl", "data"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { startedAt: string; requestId: string });
+    const sorted = [...rows].sort((a, b) => a.startedAt.localeCompare(b.startedAt) || Buffer.compare(Buffer.from(a.requestId), Buffer.from(b.requestId)));
+    expect(rows.map((r) => r.requestId)).toEqual(sorted.map((r) => r.requestId));
+    expect(rows.map((r) => r.startedAt)).toEqual([0, 1, 1, 1, 2, 3, 4].map((s) => at(s).toISOString()));
+  });
+
   it("records every export as an audit event naming who asked and the filter", async () => {
     const events = await own.db.auditEvent.findMany({ where: { action: "calllog.export" } });
     expect(events.length).toBeGreaterThanOrEqual(4);
