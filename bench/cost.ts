@@ -13,7 +13,7 @@ import { createDb } from "../server/db/client.ts";
 import { deployMigrations } from "../scripts/migrate.ts";
 import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts";
 import { rollupDirtyHours } from "../server/usage/rollup.ts";
-import { refreshDays } from "../server/usage/daily.ts";
+import { refreshDirtyDays } from "../server/usage/daily.ts";
 import { computeRecentCosts } from "../server/usage/cost.ts";
 import { tenantRanking, tenantUsage } from "../server/usage/queries.ts";
 import { median, writeResult } from "./lib.ts";
@@ -106,8 +106,8 @@ export async function benchCost() {
     console.log(`hourly roll-up: ${rolled.hours} hours, ${rolled.rows} rows in ${rollupSeconds.toFixed(1)} s`);
     // Then what the worker does next: the hours' running cost and the daily roll-ups.
     const d0 = performance.now();
-    const costed = await computeRecentCosts(db, Date.now(), DAYS * 24);
-    const days = await refreshDays(db, [...rolled.touched, ...costed]);
+    await computeRecentCosts(db, Date.now(), DAYS * 24);
+    const days = await refreshDirtyDays(db);
     const dailySeconds = (performance.now() - d0) / 1000;
     await c.query(`VACUUM ANALYZE "UsageHour"`);
     await c.query(`VACUUM ANALYZE "UsageDay"`);

@@ -1,4 +1,5 @@
 import { Prisma, type PrismaClient } from "../db/generated/client.ts";
+import { markDayDirty } from "./daily.ts";
 
 const D = Prisma.Decimal;
 type Decimal = Prisma.Decimal;
@@ -128,6 +129,7 @@ export async function computeCostHour(db: PrismaClient, hour: Date, now = Date.n
     db.costHour.createMany({
       data: [...[...byEndpoint].map(([subject, v]) => ({ hour, subject, ...v })), { hour, subject: "idle", ...idle }],
     }),
+    markDayDirty(db, hour),
   ]);
 }
 

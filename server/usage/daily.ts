@@ -4,6 +4,11 @@ const DAY = 86_400_000;
 
 export const dayOf = (t: Date | number) => new Date(Math.floor(new Date(t).getTime() / DAY) * DAY);
 
+/** Marks the day of `t` for the daily roll-up; run it in the transaction that changes that day's inputs. */
+export const markDayDirty = (db: Pick<PrismaClient, "$executeRaw">, t: Date) =>
+  db.$executeRaw`INSERT INTO "UsageDirtyDay" (day) VALUES (${dayOf(t)}::date)
+    ON CONFLICT (day) DO UPDATE SET "markedAt" = now(), generation = "UsageDirtyDay".generation + 1`;
+
 /**
  * Recomputes one UTC day of UsageDay from that day's hourly roll-ups and infrastructure cost, in
  * one statement: versions folded together, and each endpoint-hour's cost split between the
@@ -11,11 +16,15 @@ export const dayOf = (t: Date | number) => new Date(Math.floor(new Date(t).getTi
  * no tokens. Endpoint-hours with cost and no calls stay unattributed: the cost pages show them as
  * idle. NUMERIC throughout.
  */
-export async function rollupDay(db: PrismaClient, day: Date): Promise<number> {
+export async function rollupDay(db: PrismaClient, day: Date, generation?: bigint): Promise<number | null> {
   const from = dayOf(day);
   return db.$transaction(async (tx) => {
+    if (generation !== undefined) {
+      const [lock] = await tx.$queryRaw<{ mine: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtext('kule_usage_day'), (${from}::date - date '2000-01-01')) AS mine`;
+      if (!lock?.mine) return null;
+    }
     await tx.$executeRaw`DELETE FROM "UsageDay" WHERE day = ${from}::date`;
-    return tx.$executeRaw`
+    const inserted = await tx.$executeRaw`
       WITH h AS (
         SELECT * FROM "UsageHour" WHERE hour >= ${from}::timestamp AND hour < ${from}::timestamp + interval '1 day'
       ), tot AS (
@@ -28,12 +37,20 @@ export async function rollupDay(db: PrismaClient, day: Date): Promise<number> {
         FROM h JOIN tot ON tot.hour = h.hour AND tot."endpointId" = h."endpointId"
         LEFT JOIN "CostHour" c ON c.hour = h.hour AND c.subject = h."endpointId"
        GROUP BY 2, 3, 4`;
+    if (generation !== undefined) await tx.$executeRaw`DELETE FROM "UsageDirtyDay" WHERE day = ${from}::date AND generation = ${generation}`;
+    return inserted;
   });
 }
 
-/** Rolls up the days of the given hours (each day once). */
-export async function refreshDays(db: PrismaClient, hours: Date[]): Promise<number> {
-  const days = [...new Set(hours.map((h) => dayOf(h).getTime()))].sort();
-  for (const d of days) await rollupDay(db, new Date(d));
-  return days.length;
+/**
+ * Recomputes every day marked since the last pass: the hourly roll-up and the hourly cost mark
+ * a day in the transaction that changes it, and the day is unmarked in the transaction that
+ * recomputes it, at the generation it read — so a day is never left stale by a failed or
+ * interrupted pass.
+ */
+export async function refreshDirtyDays(db: PrismaClient): Promise<number> {
+  const dirty = await db.$queryRaw<{ day: Date; generation: bigint }[]>`SELECT day, generation FROM "UsageDirtyDay" ORDER BY day`;
+  let days = 0;
+  for (const { day, generation } of dirty) if ((await rollupDay(db, day, generation)) !== null) days++;
+  return days;
 }

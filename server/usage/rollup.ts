@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../db/generated/client.ts";
 import { bucketsSql } from "./histogram.ts";
+import { markDayDirty } from "./daily.ts";
 
 /**
  * The price in force for a call: the latest dated price of the tenant's plan at or before the
@@ -17,10 +18,17 @@ const LATENCY_MS = `(EXTRACT(EPOCH FROM (c."endedAt" - c."startedAt")) * 1000)`;
 
 /**
  * Recomputes one hour of roll-ups whole from the call log, in one transaction: running it twice
- * gives the same rows (idempotent), and a reader never sees half an hour.
+ * gives the same rows (idempotent), and a reader never sees half an hour. The hour's day is marked
+ * for the daily roll-up in the same transaction. Given the `generation` of the hour's dirty mark,
+ * it also unmarks the hour at that generation only (rows flushed meanwhile leave it marked), and
+ * returns null without doing anything when another process is rolling up the same hour.
  */
-export async function rollupHour(db: PrismaClient, hour: Date): Promise<number> {
+export async function rollupHour(db: PrismaClient, hour: Date, generation?: bigint): Promise<number | null> {
   return db.$transaction(async (tx) => {
+    if (generation !== undefined) {
+      const [lock] = await tx.$queryRaw<{ mine: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtext('kule_usage_hour'), (extract(epoch FROM ${hour}::timestamp) / 3600)::int) AS mine`;
+      if (!lock?.mine) return null;
+    }
     await tx.$executeRaw`DELETE FROM "UsageHour" WHERE hour = ${hour}`;
     // Each call's latency and charge are computed once, in the inner query; the outer one only sums.
     const inserted = await tx.$executeRawUnsafe(
@@ -46,37 +54,27 @@ export async function rollupHour(db: PrismaClient, hour: Date): Promise<number> 
         GROUP BY 1, 2, 3, 4, 5`,
       hour,
     );
+    await markDayDirty(tx, hour);
+    if (generation !== undefined) await tx.$executeRaw`DELETE FROM "UsageDirtyHour" WHERE hour = ${hour} AND generation = ${generation}`;
     return inserted;
   });
 }
 
 /**
- * Rolls up every hour the call log marked since the last pass (its insert trigger fills
- * "UsageDirtyHour"). An hour is unmarked only if nothing new arrived while it was recomputed,
- * so a row landing mid-pass is never missed. Several processes may run this: SKIP LOCKED
- * gives each hour to one of them.
+ * Rolls up every hour the call log marked (its insert trigger fills "UsageDirtyHour"). Each hour
+ * is unmarked in the transaction that recomputes it, and only if nothing new arrived meanwhile,
+ * so neither a row landing mid-pass nor a crash mid-pass is ever missed. Several processes may
+ * run this: an advisory lock gives each hour to one of them.
  */
 export async function rollupDirtyHours(db: PrismaClient, opts: { maxHours?: number } = {}): Promise<{ hours: number; rows: number; touched: Date[] }> {
-  let hours = 0;
+  const dirty = await db.$queryRaw<{ hour: Date; generation: bigint }[]>`SELECT hour, generation FROM "UsageDirtyHour" ORDER BY hour LIMIT ${opts.maxHours ?? 1000}`;
   let rows = 0;
   const touched: Date[] = [];
-  for (let i = 0; i < (opts.maxHours ?? 1000); i++) {
-    const claimed = await db.$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<{ hour: Date; markedAt: Date }[]>`SELECT hour, "markedAt" FROM "UsageDirtyHour" ORDER BY hour LIMIT 1 FOR UPDATE SKIP LOCKED`;
-      if (!row) return null;
-      // Unmark first: a flush landing during the recompute marks the hour again.
-      await tx.$executeRaw`DELETE FROM "UsageDirtyHour" WHERE hour = ${row.hour}`;
-      return row.hour;
-    });
-    if (!claimed) break;
-    try {
-      rows += await rollupHour(db, claimed);
-    } catch (e) {
-      await db.$executeRaw`INSERT INTO "UsageDirtyHour" (hour) VALUES (${claimed}) ON CONFLICT DO NOTHING`;
-      throw e;
-    }
-    hours++;
-    touched.push(claimed);
+  for (const { hour, generation } of dirty) {
+    const n = await rollupHour(db, hour, generation);
+    if (n === null) continue;
+    rows += n;
+    touched.push(hour);
   }
-  return { hours, rows, touched };
+  return { hours: touched.length, rows, touched };
 }

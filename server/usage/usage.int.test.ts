@@ -8,7 +8,7 @@ import { startClusterSync } from "../cluster/sync.ts";
 import { rollupDirtyHours, rollupHour } from "./rollup.ts";
 import { computeCostHour } from "./cost.ts";
 import { refreshBudgetBlocks } from "./billing.ts";
-import { refreshDays } from "./daily.ts";
+import { refreshDirtyDays } from "./daily.ts";
 
 const D = Prisma.Decimal;
 const HOUR = 3_600_000;
@@ -106,12 +106,12 @@ describe("hourly roll-ups", () => {
     await expect.poll(() => gw.gateway.callLog.spooledRows, { timeout: 10_000 }).toBe(0);
     await gw.close();
 
-    const { touched } = await rollupDirtyHours(testDb());
+    await rollupDirtyHours(testDb());
     const expected = await expectedFromRaw(t.tenant.id);
     expect([...expected.values()].reduce((s, x) => s + x.requests, 0)).toBe(130);
     expectSame(expected, await rolledUp(t.tenant.id));
     // The daily roll-ups the long views read hold the same totals, to the last digit.
-    await refreshDays(testDb(), touched);
+    await refreshDirtyDays(testDb());
     const sum = async (table: "UsageHour" | "UsageDay") =>
       (await testDb().$queryRawUnsafe<{ r: bigint; p: bigint; c: bigint; ch: Prisma.Decimal }[]>(`SELECT sum(requests)::bigint r, sum("promptTokens")::bigint p, sum("completionTokens")::bigint c, sum(charged) ch FROM "${table}" WHERE "tenantId" = $1`, t.tenant.id))[0]!;
     const [h, d] = [await sum("UsageHour"), await sum("UsageDay")];
@@ -187,8 +187,8 @@ describe("what it costs to run", () => {
       { ...base, tenantId: a.tenant.id, apiKeyId: a.key.id, prompt: 3000, completion: 3000 },
       { ...base, tenantId: b.tenant.id, apiKeyId: b.key.id, prompt: 1000, completion: 2000 },
     ]);
-    const { touched } = await rollupDirtyHours(db);
-    await refreshDays(db, touched);
+    await rollupDirtyHours(db);
+    await refreshDirtyDays(db);
     const operator = await makeActor("operator");
     const ranking = await caller(operator).usage.ranking({ days: 90 });
     expect(ranking.find((r) => r.tenantId === a.tenant.id)).toMatchObject({ tokens: 9000, infraCost: "52.50" });

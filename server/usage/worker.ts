@@ -2,20 +2,20 @@ import type { PrismaClient } from "../db/generated/client.ts";
 import { rollupDirtyHours } from "./rollup.ts";
 import { computeRecentCosts } from "./cost.ts";
 import { refreshBudgetBlocks } from "./billing.ts";
-import { refreshDays } from "./daily.ts";
+import { refreshDirtyDays } from "./daily.ts";
 
 /**
  * The usage loop: roll up the hours the call log marked, then the hours' infrastructure cost,
- * then the days either touched, then budgets — every `intervalMs` (a hard cap holds within a minute of being passed).
+ * then the days either marked (a pass that fails leaves its marks for the next), then budgets — every `intervalMs` (a hard cap holds within a minute of being passed).
  */
 export function startUsageWorker(db: PrismaClient, intervalMs = 15_000): { stop: () => Promise<void>; tick: () => Promise<void> } {
   let busy: Promise<void> | null = null;
   const tick = () =>
     (busy ??= (async () => {
       try {
-        const { touched } = await rollupDirtyHours(db);
-        const costed = await computeRecentCosts(db);
-        await refreshDays(db, [...touched, ...costed]);
+        await rollupDirtyHours(db);
+        await computeRecentCosts(db);
+        await refreshDirtyDays(db);
         await refreshBudgetBlocks(db);
       } catch (e) {
         console.error(`[usage] pass failed: ${(e as Error).message}`);
