@@ -5,7 +5,9 @@
  * (bench/naive-proxy.ts: the floor of any Node gateway), and Kule's gateway as `npm run gateway`
  * starts it, with Redis (one worker process per core: the figure reported as "gateway") and
  * without (one process) — and the medians of their p50/p99 compared, since only same-run figures
- * hold on a shared 2-core machine. Also: call-log ingest rate with zero loss.
+ * hold on a shared 2-core machine. Two load shapes: requests evenly spaced (bench/open-loop.ts,
+ * the headline) and Debian's hey, whose workers fire together (bursts). Also: call-log ingest
+ * rate with zero loss.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -23,17 +25,31 @@ import { CallLogWriter, type CallLogRow } from "../server/gateway/call-log.ts";
 const RATE = 1000;
 const ROUNDS = 3;
 const SECONDS = 8;
+const BODY = JSON.stringify({ model: "chat", messages: [{ role: "user", content: "Say hello." }], max_tokens: 8 });
 
-const CONNECTIONS = 50;
+interface Run {
+  p50: number;
+  p99: number;
+  rps: number;
+  errors: number;
+}
+
+/** Evenly spaced: one request every 1/RATE s, whatever the answers do (bench/open-loop.ts, its own process). */
+function evenRate(url: string, headers: Record<string, string>): Run {
+  const out = execFileSync(process.execPath, ["--import", "tsx", "bench/open-loop.ts", JSON.stringify({ url, rate: RATE, seconds: SECONDS, connections: 256, headers, body: BODY })], { encoding: "utf8" });
+  const r = JSON.parse(out.trim().split("\n").pop()!) as { sent: number; ok: number; errors: number; p50_ms: number; p99_ms: number };
+  return { p50: r.p50_ms, p99: r.p99_ms, rps: r.sent / SECONDS, errors: r.errors };
+}
+
+const HEY_WORKERS = 50;
 
 /**
- * Open-loop load at a fixed rate from Debian's `hey` in its own process (each of 50 workers
- * capped at RATE/50 req/s), so the generator does not share this process's event loop and
- * latencies come with 0.1 ms resolution.
+ * Debian's `hey` at a fixed rate: 50 workers capped at RATE/50 req/s each. Their tickers start
+ * together, so this sends 50 requests at once every 50 ms: latency then grows with each hop's CPU
+ * per request (the queue a burst makes), which evenly spaced load hides.
  */
-function fixedRate(url: string, headers: Record<string, string>) {
-  const body = JSON.stringify({ model: "chat", messages: [{ role: "user", content: "Say hello." }], max_tokens: 8 });
-  const args = ["-z", `${SECONDS}s`, "-c", String(CONNECTIONS), "-q", String(RATE / CONNECTIONS), "-m", "POST", "-T", "application/json", "-d", body];
+function heyBursts(url: string, headers: Record<string, string>): Run {
+  const args = ["-z", `${SECONDS}s`, "-c", String(HEY_WORKERS), "-q", String(RATE / HEY_WORKERS), "-m", "POST", "-T", "application/json", "-d", BODY];
   for (const [k, v] of Object.entries(headers)) args.push("-H", `${k}: ${v}`);
   args.push(url);
   const out = execFileSync("hey", args, { encoding: "utf8", maxBuffer: 16 << 20 });
@@ -42,6 +58,32 @@ function fixedRate(url: string, headers: Record<string, string>) {
   const statuses = [...out.matchAll(/\[(\d{3})\]\s+(\d+) responses/g)];
   const errors = statuses.filter((m) => m[1] !== "200").reduce((s, m) => s + Number(m[2]), 0) + (out.includes("Error distribution") ? 1 : 0);
   return { p50: +pct(50).toFixed(2), p99: +pct(99).toFixed(2), rps, errors };
+}
+
+/** Medians of each target's rounds, and what each hop adds over calling the upstream directly. */
+function shapeFigures(results: Record<string, Run[]>) {
+  const summary = (name: string) => (results[name] ? { p50_ms: median(results[name]!.map((r) => r.p50)), p99_ms: median(results[name]!.map((r) => r.p99)), errors: results[name]!.reduce((s, r) => s + r.errors, 0) } : null);
+  const direct = summary("direct")!;
+  const gw = summary("gateway")!;
+  const one = summary("gateway_one_process")!;
+  const nv = summary("naive")!;
+  const hp = summary("haproxy");
+  const added = (x: { p50_ms: number; p99_ms: number }, p: "p50_ms" | "p99_ms") => +(x[p] - direct[p]).toFixed(2);
+  return {
+    direct,
+    gateway: { ...gw, worker_processes: cores, redis: true },
+    gateway_one_process: one,
+    naive_node_proxy: nv,
+    haproxy: hp,
+    added_p50_ms: added(gw, "p50_ms"),
+    added_p99_ms: added(gw, "p99_ms"),
+    one_process_added_p50_ms: added(one, "p50_ms"),
+    one_process_added_p99_ms: added(one, "p99_ms"),
+    naive_node_proxy_added_p50_ms: added(nv, "p50_ms"),
+    naive_node_proxy_added_p99_ms: added(nv, "p99_ms"),
+    haproxy_added_p50_ms: hp ? added(hp, "p50_ms") : null,
+    haproxy_added_p99_ms: hp ? added(hp, "p99_ms") : null,
+  };
 }
 
 async function startHaproxy(upstream: string): Promise<{ url: string; stop: () => void } | null> {
@@ -123,42 +165,33 @@ export async function benchGateway() {
       { name: "gateway", url: `${workers.url}/v1/chat/completions`, headers: auth },
       { name: "gateway_one_process", url: `${single.url}/v1/chat/completions`, headers: auth },
     ];
-    for (const t of targets) fixedRate(t.url, t.headers); // warm-up: connections, JIT
-    const results: Record<string, { p50: number; p99: number; rps: number; errors: number }[]> = {};
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const t of targets) {
-        const r = fixedRate(t.url, t.headers);
-        (results[t.name] ??= []).push(r);
-        console.log(`round ${round + 1} ${t.name}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.rps)} req/s, ${r.errors} errors`);
+    const shapes = { even: evenRate, bursts: heyBursts };
+    const figures: Record<string, ReturnType<typeof shapeFigures>> = {};
+    for (const [shape, generate] of Object.entries(shapes)) {
+      for (const t of targets) generate(t.url, t.headers); // warm-up: connections, JIT
+      const results: Record<string, Run[]> = {};
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const t of targets) {
+          const r = generate(t.url, t.headers);
+          (results[t.name] ??= []).push(r);
+          console.log(`${shape} round ${round + 1} ${t.name}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.rps)} req/s, ${r.errors} errors`);
+        }
       }
+      figures[shape] = shapeFigures(results);
     }
-    const summary = (name: string) => (results[name] ? { p50_ms: median(results[name]!.map((r) => r.p50)), p99_ms: median(results[name]!.map((r) => r.p99)), errors: results[name]!.reduce((s, r) => s + r.errors, 0) } : null);
-    const direct = summary("direct")!;
-    const gw = summary("gateway")!;
-    const one = summary("gateway_one_process")!;
-    const nv = summary("naive")!;
-    const hp = summary("haproxy");
     const ingestResult = await ingest(databaseUrl);
+    const { even, bursts } = figures as { even: ReturnType<typeof shapeFigures>; bursts: ReturnType<typeof shapeFigures> };
     writeResult("gateway", {
       rps: RATE,
       rounds: ROUNDS,
       seconds_per_round: SECONDS,
-      direct,
-      gateway: { ...gw, worker_processes: cores, redis: true },
-      gateway_one_process: one,
-      naive_node_proxy: nv,
-      haproxy: hp,
-      added_p50_ms: +(gw.p50_ms - direct.p50_ms).toFixed(2),
-      added_p99_ms: +(gw.p99_ms - direct.p99_ms).toFixed(2),
-      one_process_added_p50_ms: +(one.p50_ms - direct.p50_ms).toFixed(2),
-      one_process_added_p99_ms: +(one.p99_ms - direct.p99_ms).toFixed(2),
-      naive_node_proxy_added_p50_ms: +(nv.p50_ms - direct.p50_ms).toFixed(2),
-      naive_node_proxy_added_p99_ms: +(nv.p99_ms - direct.p99_ms).toFixed(2),
-      haproxy_added_p99_ms: hp ? +(hp.p99_ms - direct.p99_ms).toFixed(2) : null,
+      ...even,
       target_added_p99_ms: 2,
       ingest_rows_per_second: ingestResult.rowsPerSecond,
       lost_rows: ingestResult.lost,
-      note: "hey (Debian) in its own process at a fixed rate: 50 workers × 20 req/s, whose ticks line up, so requests come in bursts of 50 every 50 ms and latency grows with each hop's CPU per request; targets alternate each round; medians of the rounds.",
+      bursts,
+      note:
+        "Top level: requests evenly spaced at 1,000/s by bench/open-loop.ts in its own process (open loop: a slow answer delays no other send). `bursts`: Debian's hey with 50 workers × 20 req/s, whose tickers line up, so 50 requests arrive at once every 50 ms. Targets alternate each round; medians of the rounds. `gateway` is `npm run gateway` with Redis: one worker process per core.",
     });
   } finally {
     for (const stop of stops) stop();
