@@ -1,4 +1,4 @@
-import type { PrismaClient } from "../db/generated/client.ts";
+import type { Prisma, PrismaClient } from "../db/generated/client.ts";
 import type { DbTx } from "../db/client.ts";
 import type { Actor } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
@@ -11,11 +11,14 @@ interface Ctx {
   ip: string | null;
 }
 
+// Versions created together (an endpoint's first ones) share createdAt: id keeps their order stable.
+const versionOrder: Prisma.EndpointVersionOrderByWithRelationInput[] = [{ createdAt: "asc" }, { id: "asc" }];
+
 const detailInclude = {
   model: { select: { id: true, name: true, task: true } },
   nodePool: { select: { id: true, name: true, region: true } },
   versions: {
-    orderBy: { createdAt: "asc" },
+    orderBy: versionOrder,
     include: {
       modelVersion: { select: { id: true, version: true, precision: true, format: true, weightBytes: true, minGpuMemoryBytes: true } },
       replicas: {

@@ -70,16 +70,18 @@ describe("automatic canary against a real Prometheus", () => {
 
       // The failing canary went back within its analysis window plus a scrape or two, before reaching 100%.
       expect(rolledBackAfter).toBeLessThan(analysis.windowSeconds * 1000 + steps[0]!.holdSeconds * 1000);
-      const badWeights = (await operator.endpoint.get({ id: bad.endpoint.id })).versions.map((v) => v.weight);
-      expect(badWeights).toEqual([100, 0]);
+      const weightsOf = async (ep: typeof bad) => {
+        const versions = (await operator.endpoint.get({ id: ep.endpoint.id })).versions;
+        return ep.versions.map((asked) => versions.find((v) => v.id === asked.id)!);
+      };
+      expect((await weightsOf(bad)).map((v) => v.weight)).toEqual([100, 0]);
       const [last] = await operator.rollout.history({ endpointId: bad.endpoint.id });
       expect(last).toMatchObject({ action: "rollout.auto.rollback", by: "Kule (automatic)", after: { decision: { breach: { metric: "error_rate", against: "slo" } } } });
       const breach = (last!.after as { decision: { breach: { value: number; threshold: number } } }).decision.breach;
       expect(breach.value).toBeGreaterThan(breach.threshold);
       expect(breach.threshold).toBeCloseTo(0.011, 5);
 
-      const goodVersions = (await operator.endpoint.get({ id: good.endpoint.id })).versions;
-      expect(goodVersions.map((v) => [v.weight, v.state])).toEqual([[0, "draining"], [100, "ready"]]);
+      expect((await weightsOf(good)).map((v) => [v.weight, v.state])).toEqual([[0, "draining"], [100, "ready"]]);
       const goodHistory = (await operator.rollout.history({ endpointId: good.endpoint.id })).map((h) => h.action);
       expect(goodHistory.slice(0, 3)).toEqual(["rollout.auto.promote", "rollout.auto.advance", "rollout.start"]);
     } finally {

@@ -126,8 +126,10 @@ export async function servedEndpoint(pool: string, versions: { weight: number; d
       sloP99LatencyMs: 2000,
       versions: { create: versions.map((v, i) => ({ modelVersionId: model.versions[i]!.id, weight: v.weight, state: "pending" as const, lastFullAt: v.weight === 100 ? new Date() : null })) },
     },
-    include: { versions: { orderBy: { createdAt: "asc" } } },
+    include: { versions: true },
   });
+  // Created in one statement, the versions share createdAt: put them in the order asked for.
+  endpoint.versions = model.versions.map((mv) => endpoint.versions.find((ev) => ev.modelVersionId === mv.id)!);
   const replicas = [];
   for (const [i, v] of versions.entries()) {
     const node = await db.node.findUniqueOrThrow({ where: { hostname: v.device.host }, include: { gpus: true } });
