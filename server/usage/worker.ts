@@ -6,7 +6,8 @@ import { refreshDirtyDays } from "./daily.ts";
 
 /**
  * The usage loop: roll up the hours the call log marked, then the hours' infrastructure cost,
- * then the days either marked (a pass that fails leaves its marks for the next), then budgets — every `intervalMs` (a hard cap holds within a minute of being passed).
+ * then the days either marked (a pass that fails leaves its marks for the next), then budgets —
+ * every `intervalMs` (a hard cap holds within a minute of being passed).
  */
 export function startUsageWorker(db: PrismaClient, intervalMs = 15_000): { stop: () => Promise<void>; tick: () => Promise<void> } {
   let busy: Promise<void> | null = null;
