@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHash, randomUUID } from "node:crypto";
 import OpenAI from "openai";
 import { caller, makeActor, testDb, testDrivers } from "../test/harness.ts";
 import { servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
@@ -117,6 +118,27 @@ describe("the official openai client through the gateway", () => {
 });
 
 describe("keys, limits and bad requests", () => {
+  it("refuses with 429 once a key's tokens per minute are spent, naming that limit; the refused call takes nothing from the tenant's requests", async () => {
+    const t = await tenantWithKey({ tpmLimit: 5 });
+    await testDb().tenant.update({ where: { id: t.tenant.id }, data: { rpmLimit: 2 } });
+    // A second key of the same tenant, without limits of its own: it shares the tenant's 2 requests a minute.
+    const other = `kule_test${randomUUID().replace(/-/g, "")}`;
+    await testDb().apiKey.create({ data: { tenantId: t.tenant.id, name: "other", prefix: other.slice(0, 20), secretHash: createHash("sha256").update(other).digest("hex") } });
+    await gw.gateway.config.reload();
+    const body = { model: chat.endpoint.slug, messages: [{ role: "user", content: "Merhaba, nasılsın bugün?" }], max_tokens: 12 };
+    expect((await post("/v1/chat/completions", t.secret, body)).status).toBe(200); // its tokens put the key's bucket in debt
+    await expect.poll(async () => (await post("/v1/chat/completions", t.secret, body)).status, { timeout: 2000, interval: 50 }).toBe(429);
+    const refused = await post("/v1/chat/completions", t.secret, body);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "rate_limit_exceeded", message: expect.stringContaining("tokens per minute on this API key") });
+    // The calls refused for tokens took none of the tenant's requests: the other key has the second one.
+    expect((await post("/v1/chat/completions", other, body)).status).toBe(200);
+    const third = await post("/v1/chat/completions", other, body);
+    expect(third.status).toBe(429);
+    expect(((await third.json()) as { error: { message: string } }).error.message).toContain("requests per minute on this tenant");
+  });
+
   it("refuses revoked and expired keys with 401, and a key not allowed on the endpoint with 404", async () => {
     const revoked = await tenantWithKey({ revoked: true });
     const expired = await tenantWithKey({ expiresAt: new Date(Date.now() - 1000) });

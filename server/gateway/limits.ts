@@ -3,35 +3,56 @@
  * refills continuously at capacity/60 per second, so bursts up to the limit pass and the sustained
  * rate is the limit. In-process; with REDIS_URL the same buckets live in Redis (redis-limits.ts).
  */
+export interface Bucket {
+  /** `rpm:` or `tpm:`, then `t:` and a tenant id or `k:` and a key id. */
+  key: string;
+  capacity: number;
+}
+
+/** A bucket and what a request takes from it now: 1 from a requests bucket, 0 from a tokens one (charged after the answer). */
+export interface Take extends Bucket {
+  cost: number;
+}
+
+/** Allowed (`wait` 0), or the seconds until it would be and the bucket that is short longest. */
+export interface TakeResult {
+  wait: number;
+  bucket: string | null;
+}
+
 export interface Limiter {
-  /** Takes `cost` from every bucket, or none; returns 0 when allowed, else seconds until it would be. */
-  take(buckets: { key: string; capacity: number }[], cost: number): Promise<number>;
+  /** Takes each bucket's cost from all of them, or from none if any is short: one check, one round trip. */
+  take(takes: Take[]): Promise<TakeResult>;
   /** Charges tokens after the fact (a response's real token count): may go into debt, delaying the next request. */
-  charge(buckets: { key: string; capacity: number }[], cost: number): Promise<void>;
+  charge(buckets: Bucket[], cost: number): Promise<void>;
+}
+
+/** Seconds until a bucket holding `tokens` can give `cost` (and is out of debt). */
+export function secondsShort(tokens: number, cost: number, capacity: number): number {
+  return tokens < cost || tokens <= 0 ? ((Math.max(cost, 1) - tokens) / capacity) * 60 : 0;
 }
 
 export class MemoryLimiter implements Limiter {
   private buckets = new Map<string, { tokens: number; at: number }>();
 
-  async take(buckets: { key: string; capacity: number }[], cost: number, now = Date.now()): Promise<number> {
-    let wait = 0;
-    const states = buckets.map((b) => {
-      const s = this.buckets.get(b.key) ?? { tokens: b.capacity, at: now };
-      const tokens = Math.min(b.capacity, s.tokens + ((now - s.at) / 60_000) * b.capacity);
-      // A token bucket charged after the fact may be empty or in debt: wait until it is positive again.
-      if (tokens < cost || tokens <= 0) wait = Math.max(wait, ((Math.max(cost, 1) - tokens) / b.capacity) * 60);
-      return { key: b.key, tokens };
-    });
-    if (wait > 0) return wait;
-    for (const s of states) this.buckets.set(s.key, { tokens: s.tokens - cost, at: now });
-    return 0;
+  private level(b: Bucket, now: number): number {
+    const s = this.buckets.get(b.key) ?? { tokens: b.capacity, at: now };
+    return Math.min(b.capacity, s.tokens + ((now - s.at) / 60_000) * b.capacity);
   }
 
-  async charge(buckets: { key: string; capacity: number }[], cost: number, now = Date.now()) {
-    for (const b of buckets) {
-      const s = this.buckets.get(b.key) ?? { tokens: b.capacity, at: now };
-      const tokens = Math.min(b.capacity, s.tokens + ((now - s.at) / 60_000) * b.capacity);
-      this.buckets.set(b.key, { tokens: tokens - cost, at: now });
-    }
+  async take(takes: Take[], now = Date.now()): Promise<TakeResult> {
+    const levels = takes.map((t) => this.level(t, now));
+    let result: TakeResult = { wait: 0, bucket: null };
+    takes.forEach((t, i) => {
+      const wait = secondsShort(levels[i]!, t.cost, t.capacity);
+      if (wait > result.wait) result = { wait, bucket: t.key };
+    });
+    if (result.wait > 0) return result;
+    takes.forEach((t, i) => this.buckets.set(t.key, { tokens: levels[i]! - t.cost, at: now }));
+    return result;
+  }
+
+  async charge(buckets: Bucket[], cost: number, now = Date.now()) {
+    for (const b of buckets) this.buckets.set(b.key, { tokens: this.level(b, now) - cost, at: now });
   }
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
 import { testDb, testDrivers } from "../test/harness.ts";
 import { servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
 import { startClusterSync } from "../cluster/sync.ts";
@@ -32,6 +33,26 @@ describe("limits shared through Redis", () => {
     } finally {
       await Promise.all([a.close(), b.close()]);
       await Promise.all([l1.close(), l2.close()]);
+    }
+  });
+
+  it("takes from every bucket or none, and a charge puts a tokens bucket in debt, as the in-process buckets do", async () => {
+    const l = await RedisLimiter.connect(redisUrl);
+    const id = randomUUID();
+    const rpm = { key: `rpm:k:${id}`, capacity: 2, cost: 1 };
+    const tpm = { key: `tpm:t:${id}`, capacity: 600, cost: 0 };
+    try {
+      await l.charge([tpm], 900);
+      const refused = await l.take([rpm, tpm]);
+      expect(refused.bucket).toBe(tpm.key);
+      expect(refused.wait).toBeGreaterThan(29);
+      expect(refused.wait).toBeLessThanOrEqual(30.1);
+      // Nothing was taken from the requests bucket: both of its requests are still there.
+      expect(await l.take([rpm])).toEqual({ wait: 0, bucket: null });
+      expect(await l.take([rpm])).toEqual({ wait: 0, bucket: null });
+      expect((await l.take([rpm])).bucket).toBe(rpm.key);
+    } finally {
+      await l.close();
     }
   });
 });

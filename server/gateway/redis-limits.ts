@@ -1,36 +1,40 @@
 import { createClient } from "redis";
-import type { Limiter } from "./limits.ts";
+import type { Bucket, Limiter, Take, TakeResult } from "./limits.ts";
 
 /**
  * The token buckets of limits.ts kept in Redis, so every gateway process draws from the same
  * buckets. One Lua script checks and takes from all of a request's buckets atomically.
- * KEYS: bucket keys; ARGV: now (ms), cost, then one capacity per key.
- * Returns 0 when allowed, else the seconds to wait (as a string, for precision).
+ * KEYS: bucket keys; ARGV: now (ms), charge (1: take regardless, into debt), then a capacity and
+ * a cost per key. Returns "0" when allowed, else "<seconds to wait> <key short longest>".
  */
 const TAKE = `
 local now = tonumber(ARGV[1])
-local cost = tonumber(ARGV[2])
-local charge = tonumber(ARGV[3])
+local charge = tonumber(ARGV[2])
 local wait = 0
+local short = ''
 local tokens = {}
 for i, key in ipairs(KEYS) do
-  local cap = tonumber(ARGV[3 + i])
+  local cap = tonumber(ARGV[1 + 2 * i])
+  local cost = tonumber(ARGV[2 + 2 * i])
   local s = redis.call('HMGET', key, 't', 'at')
   local t = tonumber(s[1]) or cap
   local at = tonumber(s[2]) or now
   t = math.min(cap, t + (now - at) / 60000 * cap)
-  tokens[i] = t
+  tokens[i] = t - cost
   if charge == 0 and (t < cost or t <= 0) then
-    wait = math.max(wait, (math.max(cost, 1) - t) / cap * 60)
+    local w = (math.max(cost, 1) - t) / cap * 60
+    if w > wait then wait = w; short = key end
   end
 end
-if wait > 0 then return tostring(wait) end
+if wait > 0 then return tostring(wait) .. ' ' .. short end
 for i, key in ipairs(KEYS) do
-  redis.call('HSET', key, 't', tokens[i] - cost, 'at', now)
+  redis.call('HSET', key, 't', tokens[i], 'at', now)
   redis.call('PEXPIRE', key, 120000)
 end
 return '0'
 `;
+
+const PREFIX = "kule:limit:";
 
 function connectClient(url: string) {
   const client = createClient({ url });
@@ -45,21 +49,27 @@ export class RedisLimiter implements Limiter {
     return new RedisLimiter(await connectClient(url));
   }
 
-  private async run(buckets: { key: string; capacity: number }[], cost: number, charge: boolean): Promise<number> {
-    if (!buckets.length) return 0;
-    const res = await this.client.eval(TAKE, {
-      keys: buckets.map((b) => `kule:limit:${b.key}`),
-      arguments: [String(Date.now()), String(cost), charge ? "1" : "0", ...buckets.map((b) => String(b.capacity))],
-    });
-    return Number(res);
+  private async run(takes: Take[], charge: boolean): Promise<TakeResult> {
+    if (!takes.length) return { wait: 0, bucket: null };
+    const res = String(
+      await this.client.eval(TAKE, {
+        keys: takes.map((t) => PREFIX + t.key),
+        arguments: [String(Date.now()), charge ? "1" : "0", ...takes.flatMap((t) => [String(t.capacity), String(t.cost)])],
+      }),
+    );
+    const [wait, key] = res.split(" ");
+    return { wait: Number(wait), bucket: key ? key.slice(PREFIX.length) : null };
   }
 
-  take(buckets: { key: string; capacity: number }[], cost: number) {
-    return this.run(buckets, cost, false);
+  take(takes: Take[]) {
+    return this.run(takes, false);
   }
 
-  async charge(buckets: { key: string; capacity: number }[], cost: number) {
-    await this.run(buckets, cost, true);
+  async charge(buckets: Bucket[], cost: number) {
+    await this.run(
+      buckets.map((b) => ({ ...b, cost })),
+      true,
+    );
   }
 
   async close() {

@@ -5,7 +5,7 @@ import { Pool as UpstreamPool } from "undici";
 import type pg from "pg";
 import { ConfigStore, type EndpointConfig, type GatewayConfig, type KeyConfig, type ReplicaConfig, type TenantConfig, type VersionConfig } from "./config.ts";
 import { chooseVersion, nextWeighted, pickReplica, stickyPoint, usableReplicas } from "./routing.ts";
-import { MemoryLimiter, type Limiter } from "./limits.ts";
+import { MemoryLimiter, type Bucket, type Limiter } from "./limits.ts";
 import { CallLogWriter, type CallLogRow } from "./call-log.ts";
 import { gatewayMetrics } from "./metrics.ts";
 import { kserveError, openAiError } from "./errors.ts";
@@ -236,8 +236,8 @@ export class Gateway {
     ctx.status = 200;
   }
 
-  private limitBuckets(ctx: Ctx, which: "rpm" | "tpm") {
-    const out: { key: string; capacity: number }[] = [];
+  private limitBuckets(ctx: Ctx, which: "rpm" | "tpm"): Bucket[] {
+    const out: Bucket[] = [];
     const t = ctx.tenant!;
     const k = ctx.key!;
     const tl = which === "rpm" ? t.rpmLimit : t.tpmLimit;
@@ -255,14 +255,16 @@ export class Gateway {
         "retry-after": String(Math.ceil((monthEnd - now.getTime()) / 1000)),
       });
     }
-    const rpm = this.limitBuckets(ctx, "rpm");
-    const tpm = this.limitBuckets(ctx, "tpm");
-    const rpmWait = rpm.length ? await this.limiter.take(rpm, 1) : 0;
-    const tpmWait = tpm.length ? await this.limiter.take(tpm, 0) : 0;
-    const wait = Math.max(rpmWait, tpmWait);
+    // A request takes one from each requests bucket; a tokens bucket only has to be out of debt
+    // (the answer's tokens are charged after it). All in one check: a request refused for tokens
+    // takes nothing from the requests buckets, and Redis is asked once.
+    const takes = [...this.limitBuckets(ctx, "rpm").map((b) => ({ ...b, cost: 1 })), ...this.limitBuckets(ctx, "tpm").map((b) => ({ ...b, cost: 0 }))];
+    if (!takes.length) return;
+    const { wait, bucket } = await this.limiter.take(takes);
     if (wait > 0) {
-      const which = tpmWait > rpmWait ? "tokens" : "requests";
-      throw new HttpError(429, `Rate limit reached for ${which} per minute on this ${rpm.length + tpm.length > 1 ? "tenant or key" : "key"}. Retry after ${Math.ceil(wait)} s.`, null, "rate_limit_exceeded", {
+      const which = bucket?.startsWith("tpm:") ? "tokens" : "requests";
+      const whose = bucket?.includes(":t:") ? "tenant" : "API key";
+      throw new HttpError(429, `Rate limit reached for ${which} per minute on this ${whose}. Retry after ${Math.ceil(wait)} s.`, null, "rate_limit_exceeded", {
         "retry-after": String(Math.ceil(wait)),
       });
     }

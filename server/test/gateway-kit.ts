@@ -81,7 +81,7 @@ export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter
 }
 
 /** A tenant with one API key whose secret the test knows. */
-export async function tenantWithKey(opts: { kvkk?: boolean; allowedEndpointIds?: string[]; rpmLimit?: number; expiresAt?: Date; revoked?: boolean } = {}) {
+export async function tenantWithKey(opts: { kvkk?: boolean; allowedEndpointIds?: string[]; rpmLimit?: number; tpmLimit?: number; expiresAt?: Date; revoked?: boolean } = {}) {
   const s = uid();
   const tenant = await testDb().tenant.create({ data: { name: `GW ${s}`, slug: `gw-${s}`, kvkk: opts.kvkk ?? false } });
   const secret = `kule_test${s}${"x".repeat(30)}`;
@@ -93,6 +93,7 @@ export async function tenantWithKey(opts: { kvkk?: boolean; allowedEndpointIds?:
       secretHash: sha256Hex(secret),
       allowedEndpointIds: opts.allowedEndpointIds ?? [],
       rpmLimit: opts.rpmLimit ?? null,
+      tpmLimit: opts.tpmLimit ?? null,
       expiresAt: opts.expiresAt ?? null,
       revokedAt: opts.revoked ? new Date() : null,
     },
