@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type pg from "pg";
 import type { HourDigest } from "./digest.ts";
 
 /**
@@ -41,4 +42,35 @@ export function expectedNow<A extends Adjustment>(sealed: HourDigest, adjustment
  */
 export function isCurrentScheme(adjustments: unknown): adjustments is Adjustment[] {
   return Array.isArray(adjustments) && adjustments.every((a) => typeof a === "object" && a !== null && typeof (a as Adjustment).beforeDigest === "string" && typeof (a as Adjustment).afterDigest === "string");
+}
+
+/** An adjustment with the destruction record it came from, to name it when it does not fit. */
+export type RecordedAdjustment = Adjustment & { recordId: string };
+
+/**
+ * The call-log hours destructions changed, by hour and in the order the destructions ran, from
+ * records whose adjustments match their sealed audit event; `forged` is the earliest record that
+ * does not match (it excuses nothing, and the chain check names it).
+ */
+export async function loadAdjustments(db: pg.Pool | pg.PoolClient): Promise<{ byHour: Map<number, RecordedAdjustment[]>; forged: { id: string; hour: number } | null }> {
+  const recs = await db.query<{ id: string; adjustments: unknown; sealedSha: string | null }>(
+    `SELECT d.id, d.adjustments, (SELECT e.after->>'adjustmentsSha256' FROM "AuditEvent" e
+        WHERE e.action = 'kvkk.destruction' AND e."targetType" = 'destruction' AND e."targetId" = d.id ORDER BY e.id LIMIT 1) AS "sealedSha"
+       FROM "DestructionRecord" d ORDER BY d."runAt"`,
+  );
+  const byHour = new Map<number, RecordedAdjustment[]>();
+  let forged: { id: string; hour: number } | null = null;
+  for (const r of recs.rows) {
+    if (!isCurrentScheme(r.adjustments)) continue;
+    if (r.sealedSha !== adjustmentsSha256(r.adjustments)) {
+      const hour = Math.min(...r.adjustments.map((x) => Date.parse(x.start)));
+      if (!forged || hour < forged.hour) forged = { id: r.id, hour };
+      continue;
+    }
+    for (const x of r.adjustments) {
+      const h = Date.parse(x.start);
+      byHour.set(h, [...(byHour.get(h) ?? []), { ...x, recordId: r.id }]);
+    }
+  }
+  return { byHour, forged };
 }

@@ -2,10 +2,7 @@ import type pg from "pg";
 import { EMPTY_HOUR, GENESIS, HOUR_MS, segmentHash } from "./digest.ts";
 import { hourDigests, tsLiteral } from "./hour-digests.ts";
 import { STREAMS, STREAM_NAMES, type StreamName } from "./streams.ts";
-import { adjustmentsSha256, expectedNow, isCurrentScheme, type Adjustment } from "./adjustments.ts";
-
-/** An adjustment with the destruction record it came from, to name it when it does not fit. */
-type RecordedAdjustment = Adjustment & { recordId: string };
+import { expectedNow, loadAdjustments, type RecordedAdjustment } from "./adjustments.ts";
 
 export interface BadSegment {
   stream: StreamName;
@@ -40,30 +37,6 @@ interface SegmentRow {
   digest: string;
   prevHash: string;
   hash: string;
-}
-
-/** The call-log hours destructions changed, from records whose adjustments match their audit event. */
-async function loadAdjustments(client: pg.PoolClient): Promise<{ byHour: Map<number, RecordedAdjustment[]>; forged: { id: string; hour: number } | null }> {
-  const recs = await client.query<{ id: string; adjustments: unknown; sealedSha: string | null }>(
-    `SELECT d.id, d.adjustments, (SELECT e.after->>'adjustmentsSha256' FROM "AuditEvent" e
-        WHERE e.action = 'kvkk.destruction' AND e."targetType" = 'destruction' AND e."targetId" = d.id ORDER BY e.id LIMIT 1) AS "sealedSha"
-       FROM "DestructionRecord" d ORDER BY d."runAt"`,
-  );
-  const byHour = new Map<number, RecordedAdjustment[]>();
-  let forged: { id: string; hour: number } | null = null;
-  for (const r of recs.rows) {
-    if (!isCurrentScheme(r.adjustments)) continue;
-    if (r.sealedSha !== adjustmentsSha256(r.adjustments)) {
-      const hour = Math.min(...r.adjustments.map((a) => Date.parse(a.start)));
-      if (!forged || hour < forged.hour) forged = { id: r.id, hour };
-      continue; // a record that does not match its audit event excuses nothing
-    }
-    for (const a of r.adjustments) {
-      const h = Date.parse(a.start);
-      byHour.set(h, [...(byHour.get(h) ?? []), { ...a, recordId: r.id }]);
-    }
-  }
-  return { byHour, forged };
 }
 
 async function verifyStream(clients: [pg.PoolClient, ...pg.PoolClient[]], stream: StreamName, adjustments: Map<number, RecordedAdjustment[]>): Promise<StreamReport> {

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { adjustmentsSha256, expectedNow, isCurrentScheme, type Adjustment } from "../../audit/seal/adjustments.ts";
+import { expectedNow, loadAdjustments } from "../../audit/seal/adjustments.ts";
 import type { CallLogFilter } from "../schemas.ts";
 import { EXPORT_COLUMNS } from "./columns.ts";
 
@@ -27,19 +27,13 @@ export async function sealSegmentsFor(pool: pg.Pool, from: Date | null, to: Date
       ORDER BY start`,
     [from, to],
   );
-  const recs = await pool.query<{ adjustments: unknown; sealedSha: string | null }>(
-    `SELECT d.adjustments, (SELECT e.after->>'adjustmentsSha256' FROM "AuditEvent" e WHERE e.action = 'kvkk.destruction' AND e."targetId" = d.id LIMIT 1) AS "sealedSha" FROM "DestructionRecord" d ORDER BY d."runAt"`,
-  );
-  const adj = new Map<string, Adjustment[]>();
-  for (const r of recs.rows) {
-    if (isCurrentScheme(r.adjustments) && r.sealedSha === adjustmentsSha256(r.adjustments)) for (const a of r.adjustments) adj.set(a.start, [...(adj.get(a.start) ?? []), a]);
-  }
+  const { byHour } = await loadAdjustments(pool);
   const head = await pool.query<{ hash: string }>(`SELECT hash FROM "SealSegment" WHERE stream = 'call_log' ORDER BY start DESC LIMIT 1`);
   return {
     chainHead: head.rows[0]?.hash ?? null,
     segments: segs.rows.map((s) => {
       const start = s.start.toISOString();
-      const { count: rowCount, digest } = expectedNow({ count: s.rowCount, digest: s.digest }, adj.get(start) ?? []);
+      const { count: rowCount, digest } = expectedNow({ count: s.rowCount, digest: s.digest }, byHour.get(s.start.getTime()) ?? []);
       return { start, rowCount, digest, prevHash: s.prevHash, hash: s.hash, sealedRowCount: s.rowCount, sealedDigest: s.digest };
     }),
   };
