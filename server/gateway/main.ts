@@ -33,20 +33,29 @@ async function serve(databaseUrl: string, opts: { slot: number | null; stopDatab
     metricsText: opts.slot === null ? undefined : clusterMetricsText,
   });
   const url = await gateway.listen(env.KULE_GATEWAY_PORT);
-  let stopping = false;
-  const stop = async () => {
-    // Ctrl-C reaches the primary and every worker at once, and the primary then asks them too.
-    if (stopping) return;
-    stopping = true;
+  exitOnSignal(async () => {
     await gateway.close();
     await limiter?.close();
     await pool.end();
     await opts.stopDatabase();
+  });
+  return { gateway, url };
+}
+
+/**
+ * On the first SIGINT or SIGTERM, runs `stop` once and exits. Ctrl-C reaches the primary and every
+ * worker at once, and the primary then asks the workers too: later signals are ignored.
+ */
+function exitOnSignal(stop: () => Promise<void>) {
+  let stopping = false;
+  const once = async () => {
+    if (stopping) return;
+    stopping = true;
+    await stop();
     process.exit(0);
   };
-  process.on("SIGINT", () => void stop());
-  process.on("SIGTERM", () => void stop());
-  return { gateway, url };
+  process.on("SIGINT", () => void once());
+  process.on("SIGTERM", () => void once());
 }
 
 async function main() {
@@ -73,16 +82,10 @@ async function main() {
   });
   const url = await supervisor.listening;
   console.log(`Gateway on ${url}: ${workers} worker processes (limits ${limitsNote()})`);
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
+  exitOnSignal(async () => {
     await supervisor.stop();
     await database.stop();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void stop());
-  process.on("SIGTERM", () => void stop());
+  });
 }
 
 main().catch((e) => {
