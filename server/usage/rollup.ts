@@ -66,15 +66,15 @@ export async function rollupHour(db: PrismaClient, hour: Date, generation?: bigi
  * so neither a row landing mid-pass nor a crash mid-pass is ever missed. Several processes may
  * run this: an advisory lock gives each hour to one of them.
  */
-export async function rollupDirtyHours(db: PrismaClient, opts: { maxHours?: number } = {}): Promise<{ hours: number; rows: number; touched: Date[] }> {
+export async function rollupDirtyHours(db: PrismaClient, opts: { maxHours?: number } = {}): Promise<{ hours: number; rows: number }> {
   const dirty = await db.$queryRaw<{ hour: Date; generation: bigint }[]>`SELECT hour, generation FROM "UsageDirtyHour" ORDER BY hour LIMIT ${opts.maxHours ?? 1000}`;
+  let hours = 0;
   let rows = 0;
-  const touched: Date[] = [];
   for (const { hour, generation } of dirty) {
     const n = await rollupHour(db, hour, generation);
-    if (n === null) continue;
+    if (n === null) continue; // another process has it
+    hours++;
     rows += n;
-    touched.push(hour);
   }
-  return { hours: touched.length, rows, touched };
+  return { hours, rows };
 }
