@@ -28,7 +28,7 @@ export interface Limiter {
 }
 
 /** Seconds until a bucket holding `tokens` can give `cost` (and is out of debt). */
-export function secondsShort(tokens: number, cost: number, capacity: number): number {
+function secondsShort(tokens: number, cost: number, capacity: number): number {
   return tokens < cost || tokens <= 0 ? ((Math.max(cost, 1) - tokens) / capacity) * 60 : 0;
 }
 

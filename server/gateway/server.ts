@@ -5,7 +5,7 @@ import { Pool as UpstreamPool } from "undici";
 import type pg from "pg";
 import { ConfigStore, type EndpointConfig, type GatewayConfig, type KeyConfig, type ReplicaConfig, type TenantConfig, type VersionConfig } from "./config.ts";
 import { chooseVersion, nextWeighted, pickReplica, stickyPoint, usableReplicas } from "./routing.ts";
-import { MemoryLimiter, type Bucket, type Limiter } from "./limits.ts";
+import { MemoryLimiter, type Limiter, type Take } from "./limits.ts";
 import { CallLogWriter, type CallLogRow } from "./call-log.ts";
 import { gatewayMetrics } from "./metrics.ts";
 import { kserveError, openAiError } from "./errors.ts";
@@ -236,14 +236,15 @@ export class Gateway {
     ctx.status = 200;
   }
 
-  private limitBuckets(ctx: Ctx, which: "rpm" | "tpm"): Bucket[] {
-    const out: Bucket[] = [];
+  /** The tenant's and the key's buckets of one kind, each with what a request takes from it now. */
+  private limitBuckets(ctx: Ctx, which: "rpm" | "tpm", cost = 0): Take[] {
+    const out: Take[] = [];
     const t = ctx.tenant!;
     const k = ctx.key!;
     const tl = which === "rpm" ? t.rpmLimit : t.tpmLimit;
     const kl = which === "rpm" ? k.rpmLimit : k.tpmLimit;
-    if (tl) out.push({ key: `${which}:t:${t.id}`, capacity: tl });
-    if (kl) out.push({ key: `${which}:k:${k.id}`, capacity: kl });
+    if (tl) out.push({ key: `${which}:t:${t.id}`, capacity: tl, cost });
+    if (kl) out.push({ key: `${which}:k:${k.id}`, capacity: kl, cost });
     return out;
   }
 
@@ -258,7 +259,7 @@ export class Gateway {
     // A request takes one from each requests bucket; a tokens bucket only has to be out of debt
     // (the answer's tokens are charged after it). All in one check: a request refused for tokens
     // takes nothing from the requests buckets, and Redis is asked once.
-    const takes = [...this.limitBuckets(ctx, "rpm").map((b) => ({ ...b, cost: 1 })), ...this.limitBuckets(ctx, "tpm").map((b) => ({ ...b, cost: 0 }))];
+    const takes = [...this.limitBuckets(ctx, "rpm", 1), ...this.limitBuckets(ctx, "tpm", 0)];
     if (!takes.length) return;
     const { wait, bucket } = await this.limiter.take(takes);
     if (wait > 0) {
