@@ -165,9 +165,7 @@ export async function benchGateway() {
       { name: "gateway", url: `${workers.url}/v1/chat/completions`, headers: auth },
       { name: "gateway_one_process", url: `${single.url}/v1/chat/completions`, headers: auth },
     ];
-    const shapes = { even: evenRate, bursts: heyBursts };
-    const figures: Record<string, ReturnType<typeof shapeFigures>> = {};
-    for (const [shape, generate] of Object.entries(shapes)) {
+    const measure = (shape: string, generate: (url: string, headers: Record<string, string>) => Run) => {
       for (const t of targets) generate(t.url, t.headers); // warm-up: connections, JIT
       const results: Record<string, Run[]> = {};
       for (let round = 0; round < ROUNDS; round++) {
@@ -177,10 +175,11 @@ export async function benchGateway() {
           console.log(`${shape} round ${round + 1} ${t.name}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.rps)} req/s, ${r.errors} errors`);
         }
       }
-      figures[shape] = shapeFigures(results);
-    }
+      return shapeFigures(results);
+    };
+    const even = measure("even", evenRate);
+    const bursts = measure("bursts", heyBursts);
     const ingestResult = await ingest(databaseUrl);
-    const { even, bursts } = figures as { even: ReturnType<typeof shapeFigures>; bursts: ReturnType<typeof shapeFigures> };
     writeResult("gateway", {
       rps: RATE,
       rounds: ROUNDS,
