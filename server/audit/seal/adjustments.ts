@@ -37,7 +37,7 @@ export function expectedNow<A extends Adjustment>(sealed: HourDigest, adjustment
 
 /**
  * Whether a stored record's adjustments are of this scheme. Records written under the earlier
- * additive digest (before migration 20261203_seal_ordered_sha256 re-sealed every hour) carry
+ * additive digest (before migration 20261203060000_seal_ordered_sha256 re-sealed every hour) carry
  * removed/added digests instead; they describe hours sealed under the old scheme and excuse nothing.
  */
 export function isCurrentScheme(adjustments: unknown): adjustments is Adjustment[] {
