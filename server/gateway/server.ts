@@ -6,7 +6,8 @@ import type pg from "pg";
 import { ConfigStore, type EndpointConfig, type GatewayConfig, type KeyConfig, type ReplicaConfig, type TenantConfig, type VersionConfig } from "./config.ts";
 import { chooseVersion, nextWeighted, pickReplica, stickyPoint, usableReplicas } from "./routing.ts";
 import { MemoryLimiter, type Limiter, type Take } from "./limits.ts";
-import { CallLogWriter, type CallLogRow } from "./call-log.ts";
+import type { CallLogRow } from "./call-log.ts";
+import { CallLogThread } from "./call-log-thread.ts";
 import { gatewayMetrics } from "./metrics.ts";
 import { kserveError, openAiError } from "./errors.ts";
 import { hashSubject, subjectHashKey } from "../calllog/subject-hash.ts";
@@ -82,7 +83,7 @@ interface Ctx {
  */
 export class Gateway {
   readonly config: ConfigStore;
-  readonly callLog: CallLogWriter;
+  readonly callLog: CallLogThread;
   private readonly limiter: NonNullable<GatewayOptions["limiter"]>;
   private readonly upstreams = new Map<string, UpstreamPool>();
   private readonly outstanding = new Map<string, number>();
@@ -96,7 +97,7 @@ export class Gateway {
 
   constructor(private readonly opts: GatewayOptions) {
     this.config = new ConfigStore(opts.pool, opts.databaseUrl);
-    this.callLog = new CallLogWriter(opts.pool, opts.spoolDir);
+    this.callLog = new CallLogThread({ databaseUrl: opts.databaseUrl, spoolDir: opts.spoolDir, connectTimeoutMs: opts.pool.options.connectionTimeoutMillis || 1000 });
     this.limiter = opts.limiter ?? new MemoryLimiter();
     this.subjectKey = opts.subjectHashKey ?? subjectHashKey();
     this.metrics = gatewayMetrics({ inFlight: () => this.inFlight, spoolDepth: () => this.callLog.spooledRows, configAge: () => this.config.ageSeconds });

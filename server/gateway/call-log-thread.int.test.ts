@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { uid } from "../test/harness.ts";
+import { type CuttableProxy, databaseProxy, tenantWithKey } from "../test/gateway-kit.ts";
+import { CallLogThread } from "./call-log-thread.ts";
+import type { CallLogRow } from "./call-log.ts";
+
+const pool = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
+let proxy: CuttableProxy;
+beforeAll(async () => {
+  proxy = await databaseProxy();
+});
+afterAll(async () => {
+  await proxy?.close();
+  await pool.end();
+});
+
+async function rowsFor(t: Awaited<ReturnType<typeof tenantWithKey>>) {
+  const prefix = `clt-${uid()}-`;
+  let n = 0;
+  const row = (): CallLogRow => {
+    const now = Date.now();
+    return { requestId: `${prefix}${n++}`, tenantId: t.tenant.id, apiKeyId: t.key.id, endpointId: null, modelVersionId: null, replica: null, region: null, clientIp: null, startedAt: now, endedAt: now, ttftMs: null, status: 200, errorClass: null, promptTokens: 1, completionTokens: 1 };
+  };
+  const stored = async () => (await pool.query<{ requestId: string }>(`SELECT "requestId" FROM "CallLog" WHERE "requestId" LIKE $1`, [`${prefix}%`])).rows.map((r) => r.requestId);
+  return { row, stored };
+}
+
+describe("the call log's own thread", () => {
+  it("stores what the gateway pushed, and flush() returns once it is stored", async () => {
+    const { row, stored } = await rowsFor(await tenantWithKey());
+    const thread = new CallLogThread({ databaseUrl: inject("databaseUrl"), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-clt-")), flushMs: 3_600_000 });
+    const ids = Array.from({ length: 25 }, () => {
+      const r = row();
+      thread.push(r);
+      return r.requestId;
+    });
+    expect(thread.queued).toBe(25);
+    await thread.flush();
+    expect(thread.queued).toBe(0);
+    expect((await stored()).sort()).toEqual(ids.sort());
+    expect(thread.written).toBe(25);
+    await thread.close();
+  });
+
+  it("loses nothing and counts nothing twice when its thread dies: the batches it had not confirmed go to the next one", async () => {
+    const { row, stored } = await rowsFor(await tenantWithKey());
+    const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), "kule-clt-"));
+    const url = new URL(inject("databaseUrl"));
+    url.hostname = "127.0.0.1";
+    url.port = String(proxy.port);
+    const thread = new CallLogThread({ databaseUrl: url.toString(), spoolDir, flushMs: 50, connectTimeoutMs: 300 });
+    const first = Array.from({ length: 10 }, row);
+    first.forEach((r) => thread.push(r));
+    await thread.flush();
+
+    // The database goes away and the spool cannot be written either (its path is taken by a
+    // directory): a batch can be neither stored nor spooled, so the thread gives up and dies, and
+    // is started again, and dies again, while the gateway keeps the batches.
+    proxy.sever();
+    fs.mkdirSync(thread.spoolFile);
+    const second = Array.from({ length: 30 }, row);
+    second.forEach((r) => thread.push(r));
+    const flushed = thread.flush();
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await stored()).toHaveLength(10);
+
+    fs.rmdirSync(thread.spoolFile);
+    proxy.restore();
+    await flushed;
+    await thread.close();
+    const ids = await stored();
+    expect(ids).toHaveLength(40);
+    expect(new Set(ids)).toEqual(new Set([...first, ...second].map((r) => r.requestId)));
+  }, 30_000);
+});
