@@ -6,24 +6,26 @@
  * starts it, with Redis (one worker process per core: the figure reported as "gateway") and
  * without (one process) — and the medians of their p50/p99 compared, since only same-run figures
  * hold on a shared 2-core machine. Two load shapes: requests evenly spaced (bench/open-loop.ts,
- * the headline) and Debian's hey, whose workers fire together (bursts). Also: call-log ingest
- * rate with zero loss.
+ * the headline) and Debian's hey, whose workers fire together (bursts). Each target's CPU per
+ * request is measured beside its latency: steadier than a p99 on a shared machine. Also: call-log
+ * ingest rate through the gateway's call-log thread, with zero loss.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn, execFileSync } from "node:child_process";
 import pg from "pg";
-import { cores, median, startProcess, writeResult } from "./lib.ts";
+import { cores, cpuMeter, median, startProcess, writeResult } from "./lib.ts";
 import { BENCH_KEY, writeGatewayFixture } from "./gateway-fixture.ts";
 import { resolveDatabaseUrl } from "../server/db/url.ts";
 import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts";
 import { deployMigrations } from "../scripts/migrate.ts";
 import { waitForHttp } from "../scripts/lib/proc.ts";
-import { CallLogWriter, type CallLogRow } from "../server/gateway/call-log.ts";
+import type { CallLogRow } from "../server/gateway/call-log.ts";
+import { CallLogThread } from "../server/gateway/call-log-thread.ts";
 
 const RATE = 1000;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const SECONDS = 8;
 const BODY = JSON.stringify({ model: "chat", messages: [{ role: "user", content: "Say hello." }], max_tokens: 8 });
 
@@ -32,13 +34,18 @@ interface Run {
   p99: number;
   rps: number;
   errors: number;
+  /** Requests sent, warm-up included: what the CPU measured over the run was spent on. */
+  requests: number;
+  /** CPU milliseconds per request of the target's processes, and of PostgreSQL meanwhile. */
+  cpuMs?: number;
+  postgresCpuMs?: number;
 }
 
 /** Evenly spaced: one request every 1/RATE s, whatever the answers do (bench/open-loop.ts, its own process). */
 function evenRate(url: string, headers: Record<string, string>): Run {
   const out = execFileSync(process.execPath, ["--import", "tsx", "bench/open-loop.ts", JSON.stringify({ url, rate: RATE, seconds: SECONDS, connections: 256, headers, body: BODY })], { encoding: "utf8" });
   const r = JSON.parse(out.trim().split("\n").pop()!) as { sent: number; ok: number; errors: number; p50_ms: number; p99_ms: number };
-  return { p50: r.p50_ms, p99: r.p99_ms, rps: r.sent / SECONDS, errors: r.errors };
+  return { p50: r.p50_ms, p99: r.p99_ms, rps: r.sent / SECONDS, errors: r.errors, requests: r.sent + RATE };
 }
 
 const HEY_WORKERS = 50;
@@ -57,12 +64,17 @@ function heyBursts(url: string, headers: Record<string, string>): Run {
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
   const statuses = [...out.matchAll(/\[(\d{3})\]\s+(\d+) responses/g)];
   const errors = statuses.filter((m) => m[1] !== "200").reduce((s, m) => s + Number(m[2]), 0) + (out.includes("Error distribution") ? 1 : 0);
-  return { p50: +pct(50).toFixed(2), p99: +pct(99).toFixed(2), rps, errors };
+  return { p50: +pct(50).toFixed(2), p99: +pct(99).toFixed(2), rps, errors, requests: Math.round(rps * SECONDS) };
 }
 
 /** Medians of each target's rounds, and what each hop adds over calling the upstream directly. */
 function shapeFigures(results: Record<string, Run[]>) {
-  const summary = (name: string) => (results[name] ? { p50_ms: median(results[name]!.map((r) => r.p50)), p99_ms: median(results[name]!.map((r) => r.p99)), errors: results[name]!.reduce((s, r) => s + r.errors, 0) } : null);
+  const summary = (name: string) => {
+    const runs = results[name];
+    if (!runs) return null;
+    const cpu = (f: (r: Run) => number | undefined) => +median(runs.map((r) => f(r) ?? 0)).toFixed(3);
+    return { p50_ms: median(runs.map((r) => r.p50)), p99_ms: median(runs.map((r) => r.p99)), errors: runs.reduce((s, r) => s + r.errors, 0), cpu_ms_per_request: cpu((r) => r.cpuMs), postgres_cpu_ms_per_request: cpu((r) => r.postgresCpuMs) };
+  };
   const direct = summary("direct")!;
   const gw = summary("gateway")!;
   const one = summary("gateway_one_process")!;
@@ -86,7 +98,7 @@ function shapeFigures(results: Record<string, Run[]>) {
   };
 }
 
-async function startHaproxy(upstream: string): Promise<{ url: string; stop: () => void } | null> {
+async function startHaproxy(upstream: string): Promise<{ url: string; pid: number; stop: () => void } | null> {
   try {
     execFileSync("haproxy", ["-v"], { stdio: "ignore" });
   } catch {
@@ -102,7 +114,7 @@ async function startHaproxy(upstream: string): Promise<{ url: string; stop: () =
   );
   const child = spawn("haproxy", ["-f", cfgFile, "-db"], { stdio: "ignore" });
   await new Promise((r) => setTimeout(r, 500));
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill("SIGTERM") };
 }
 
 /** `npm run gateway` (server/gateway/main.ts) on a free port, ready once /healthz answers. */
@@ -114,12 +126,13 @@ async function startGateway(databaseUrl: string, extra: Record<string, string>) 
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, 30_000);
-  return { url, stop: () => child.kill("SIGTERM") };
+  return { url, pid: child.pid!, stop: () => child.kill("SIGTERM") };
 }
 
+/** Rows pushed as fast as a loop can, through the gateway's own call-log path (its thread), until all are stored. */
 async function ingest(databaseUrl: string) {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-  const writer = new CallLogWriter(pool, fs.mkdtempSync(path.join(os.tmpdir(), "kule-ingest-")));
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  const writer = new CallLogThread({ databaseUrl, spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-ingest-")) });
   const n = 200_000;
   const t0 = performance.now();
   for (let i = 0; i < n; i++) {
@@ -158,21 +171,29 @@ export async function benchGateway() {
     const single = await startGateway(databaseUrl, {});
     stops.push(single.stop);
     const auth = { authorization: `Bearer ${BENCH_KEY}` };
-    const targets: { name: string; url: string; headers: Record<string, string> }[] = [
+    // `pid`: the process (and its children) whose CPU a round is charged to; none when direct.
+    const targets: { name: string; url: string; headers: Record<string, string>; pid?: number }[] = [
       { name: "direct", url: `${upstream.info.url}/v1/chat/completions`, headers: {} },
-      ...(haproxy ? [{ name: "haproxy", url: `${haproxy.url}/v1/chat/completions`, headers: {} }] : []),
-      { name: "naive", url: `${naive.info.url}/v1/chat/completions`, headers: {} },
-      { name: "gateway", url: `${workers.url}/v1/chat/completions`, headers: auth },
-      { name: "gateway_one_process", url: `${single.url}/v1/chat/completions`, headers: auth },
+      ...(haproxy ? [{ name: "haproxy", url: `${haproxy.url}/v1/chat/completions`, headers: {}, pid: haproxy.pid }] : []),
+      { name: "naive", url: `${naive.info.url}/v1/chat/completions`, headers: {}, pid: naive.child.pid! },
+      { name: "gateway", url: `${workers.url}/v1/chat/completions`, headers: auth, pid: workers.pid },
+      { name: "gateway_one_process", url: `${single.url}/v1/chat/completions`, headers: auth, pid: single.pid },
     ];
     const measure = (shape: string, generate: (url: string, headers: Record<string, string>) => Run) => {
       for (const t of targets) generate(t.url, t.headers); // warm-up: connections, JIT
       const results: Record<string, Run[]> = {};
       for (let round = 0; round < ROUNDS; round++) {
         for (const t of targets) {
+          // The target's CPU per request is steadier than its p99 on a shared machine, and says
+          // what its p99 pays for; PostgreSQL's is the call log's share.
+          const meter = cpuMeter({ postgres: { comm: "postgres" }, ...(t.pid ? { target: { root: t.pid } } : {}) });
+          const before = meter.read();
           const r = generate(t.url, t.headers);
+          const cpu = meter.since(before);
+          r.cpuMs = +(((cpu.target ?? 0) * 1000) / r.requests).toFixed(3);
+          r.postgresCpuMs = +((cpu.postgres! * 1000) / r.requests).toFixed(3);
           (results[t.name] ??= []).push(r);
-          console.log(`${shape} round ${round + 1} ${t.name}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.rps)} req/s, ${r.errors} errors`);
+          console.log(`${shape} round ${round + 1} ${t.name}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.rps)} req/s, ${r.errors} errors, CPU ${r.cpuMs} ms/request (+${r.postgresCpuMs} PostgreSQL)`);
         }
       }
       return shapeFigures(results);
@@ -190,7 +211,7 @@ export async function benchGateway() {
       lost_rows: ingestResult.lost,
       bursts,
       note:
-        "Top level: requests evenly spaced at 1,000/s by bench/open-loop.ts in its own process (open loop: a slow answer delays no other send). `bursts`: Debian's hey with 50 workers × 20 req/s, whose tickers line up, so 50 requests arrive at once every 50 ms. Targets alternate each round; medians of the rounds. `gateway` is `npm run gateway` with Redis: one worker process per core.",
+        "Top level: requests evenly spaced at 1,000/s by bench/open-loop.ts in its own process (open loop: a slow answer delays no other send; a plain-socket client, so the generator's own CPU disturbs the targets as little as it can). `bursts`: Debian's hey with 50 workers × 20 req/s, whose tickers line up, so 50 requests arrive at once every 50 ms. Targets alternate each round; medians of the rounds. `gateway` is `npm run gateway` with Redis: one worker process per core. cpu_ms_per_request: CPU of the target's processes (threads included) per request sent; postgres_cpu_ms_per_request: PostgreSQL's meanwhile (the gateway's call log).",
     });
   } finally {
     for (const stop of stops) stop();

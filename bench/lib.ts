@@ -40,3 +40,57 @@ export function throughput(opts: { url: string; body: unknown; connections: numb
     );
   });
 }
+
+/** Every process's CPU seconds so far (user + system), by pid, and each one's parent, from /proc. */
+function processTable(): Map<number, { ppid: number; comm: string; cpu: number }> {
+  const ticksPerSecond = 100; // USER_HZ: 100 on Linux everywhere that matters
+  const table = new Map<number, { ppid: number; comm: string; cpu: number }>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // exited between the listing and the read
+    }
+    // The command name is in parentheses and may hold spaces; the fields after it are positional.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    table.set(Number(entry), { ppid: Number(fields[1]), comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), cpu: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond });
+  }
+  return table;
+}
+
+/**
+ * CPU meters for groups of processes (a process and everything it started, or every process of a
+ * name), read before and after a measurement: `since(before)` gives each group's CPU seconds in
+ * between. A process that exits meanwhile is not counted (its time is gone from /proc).
+ */
+export function cpuMeter(groups: Record<string, { root: number } | { comm: string }>) {
+  const read = () => {
+    const table = processTable();
+    const out: Record<string, Map<number, number>> = {};
+    for (const [name, g] of Object.entries(groups)) {
+      const pids = new Set<number>();
+      if ("root" in g) {
+        pids.add(g.root);
+        for (let grew = true; grew; ) {
+          grew = false;
+          for (const [pid, p] of table) {
+            if (pids.has(pid) || !pids.has(p.ppid)) continue;
+            pids.add(pid);
+            grew = true;
+          }
+        }
+      } else for (const [pid, p] of table) if (p.comm === g.comm) pids.add(pid);
+      out[name] = new Map([...pids].filter((pid) => table.has(pid)).map((pid) => [pid, table.get(pid)!.cpu]));
+    }
+    return out;
+  };
+  return {
+    read,
+    since(before: ReturnType<typeof read>): Record<string, number> {
+      const now = read();
+      return Object.fromEntries(Object.entries(now).map(([name, pids]) => [name, [...pids].reduce((s, [pid, cpu]) => s + cpu - (before[name]?.get(pid) ?? 0), 0)]));
+    },
+  };
+}
