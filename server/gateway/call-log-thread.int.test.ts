@@ -71,6 +71,7 @@ describe("the call log's own thread", () => {
     fs.rmdirSync(thread.spoolFile);
     proxy.restore();
     await flushed;
+    expect(thread.written).toBe(40); // counted across the threads it went through
     await thread.close();
     const ids = await stored();
     expect(ids).toHaveLength(40);

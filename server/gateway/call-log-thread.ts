@@ -38,8 +38,9 @@ export class CallLogThread {
   readonly spoolFile: string;
   /** Rows waiting in the spool file for the database to return (as the thread last said). */
   spooledRows = 0;
-  /** Rows stored in the database so far. */
+  /** Rows stored in the database so far (by every thread this one has run). */
   written = 0;
+  private writtenByEarlierThreads = 0;
 
   constructor(private readonly opts: CallLogThreadOptions) {
     this.maxBatch = opts.maxBatch ?? 1000;
@@ -56,6 +57,7 @@ export class CallLogThread {
     worker.on("error", (e) => console.error(`[gateway] the call-log thread failed: ${e.message}`));
     worker.on("exit", () => {
       if (this.closing) return;
+      this.writtenByEarlierThreads = this.written;
       // Its unconfirmed batches wait here; the new thread gets them first, in order.
       setTimeout(() => {
         if (this.closing) return;
@@ -74,7 +76,7 @@ export class CallLogThread {
 
   private confirm(r: CallLogWorkerReport) {
     this.spooledRows = r.spooledRows;
-    this.written = r.written;
+    this.written = this.writtenByEarlierThreads + r.written;
     if (r.seq <= this.confirmed) return;
     for (const seq of this.unconfirmed.keys()) if (seq <= r.seq) this.unconfirmed.delete(seq);
     this.confirmed = r.seq;
