@@ -30,11 +30,11 @@ const writer = new CallLogWriter(pool, data.spoolDir);
 let durable = 0;
 let last = "";
 
-/** Tells the gateway how far it got; counters alone are sent only when they changed. */
-function report(force = false) {
+/** Tells the gateway how far it got, when there is news (the first report always is). */
+function report() {
   const r: CallLogWorkerReport = { seq: durable, spooledRows: writer.spooledRows, written: writer.written };
   const key = `${r.seq}/${r.spooledRows}/${r.written}`;
-  if (!force && key === last) return;
+  if (key === last) return;
   last = key;
   port.postMessage(r);
 }
@@ -50,7 +50,7 @@ port.on("message", (m: ToCallLogWorker) => {
       .close()
       .then(() => pool.end())
       .finally(() => {
-        report(true);
+        report();
         port.close();
       });
     return;
@@ -60,7 +60,7 @@ port.on("message", (m: ToCallLogWorker) => {
   void writer.flush().then(
     () => {
       durable = Math.max(durable, m.seq);
-      report(true);
+      report();
     },
     (e: Error) => {
       // Neither stored nor spooled (the spool's disk failed): the gateway still holds the batch and
@@ -70,4 +70,4 @@ port.on("message", (m: ToCallLogWorker) => {
     },
   );
 });
-report(true);
+report();
