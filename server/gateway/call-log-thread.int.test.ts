@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { execFileSync } from "node:child_process";
 import pg from "pg";
 import { uid } from "../test/harness.ts";
 import { type CuttableProxy, databaseProxy, tenantWithKey } from "../test/gateway-kit.ts";
@@ -45,6 +46,24 @@ describe("the call log's own thread", () => {
     expect(thread.written).toBe(25);
     await thread.close();
   });
+
+  it("keeps a process that is closing it alive until its rows are stored", async () => {
+    const t = await tenantWithKey();
+    const prefix = `clt-exit-${uid()}-`;
+    // A process with nothing else to keep it alive: pushes rows, closes, and ends on its own.
+    const script = `
+      const { CallLogThread } = await import(${JSON.stringify(new URL("./call-log-thread.ts", import.meta.url).href)});
+      const thread = new CallLogThread({ databaseUrl: ${JSON.stringify(inject("databaseUrl"))}, spoolDir: ${JSON.stringify(fs.mkdtempSync(path.join(os.tmpdir(), "kule-clt-")))} });
+      const now = Date.now();
+      for (let i = 0; i < 20; i++) thread.push({ requestId: ${JSON.stringify(prefix)} + i, tenantId: ${JSON.stringify(t.tenant.id)}, apiKeyId: null, endpointId: null, modelVersionId: null, replica: null, region: null, clientIp: null, startedAt: now, endedAt: now, ttftMs: null, status: 200, errorClass: null, promptTokens: 1, completionTokens: 1 });
+      await thread.close();
+      console.log("closed");
+    `;
+    const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(out.trim()).toBe("closed");
+    const rows = await pool.query(`SELECT count(*)::int AS n FROM "CallLog" WHERE "requestId" LIKE $1`, [`${prefix}%`]);
+    expect(rows.rows[0].n).toBe(20);
+  }, 30_000);
 
   it("loses nothing and counts nothing twice when its thread dies: the batches it had not confirmed go to the next one", async () => {
     const { row, stored } = await rowsFor(await tenantWithKey());

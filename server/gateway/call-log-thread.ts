@@ -33,7 +33,11 @@ export class CallLogThread {
   private confirmed = 0;
   private worker: Worker;
   private readonly timer: NodeJS.Timeout;
-  private closing = false;
+  private restart: NodeJS.Timeout | null = null;
+  /** close() has begun: the thread (or its successor) keeps the process alive until all is written. */
+  private stopping = false;
+  /** The thread was asked to stop: it gets no successor. */
+  private stopped = false;
   private readonly maxBatch: number;
   readonly spoolFile: string;
   /** Rows waiting in the spool file for the database to return (as the thread last said). */
@@ -56,17 +60,19 @@ export class CallLogThread {
     worker.on("message", (r: CallLogWorkerReport) => this.confirm(r));
     worker.on("error", (e) => console.error(`[gateway] the call-log thread failed: ${e.message}`));
     worker.on("exit", () => {
-      if (this.closing) return;
+      if (this.stopped) return;
       this.writtenByEarlierThreads = this.written;
       // Its unconfirmed batches wait here; the new thread gets them first, in order.
-      setTimeout(() => {
-        if (this.closing) return;
+      this.restart = setTimeout(() => {
+        this.restart = null;
         this.worker = this.start();
         for (const [seq, rows] of this.unconfirmed) this.post({ type: "rows", seq, rows });
-      }, 1000).unref();
+      }, 1000);
+      if (!this.stopping) this.restart.unref();
     });
-    // The thread must not keep a stopping gateway alive on its own; close() ends it properly.
-    worker.unref();
+    // While serving, the thread does not keep the process alive on its own; close() refs it, so a
+    // stopping gateway waits for its rows.
+    if (!this.stopping) worker.unref();
     return worker;
   }
 
@@ -113,9 +119,11 @@ export class CallLogThread {
   /** Writes what is left, then stops the thread (its pool closed, its spool fsynced). */
   async close() {
     clearInterval(this.timer);
-    await this.flush();
-    this.closing = true;
+    this.stopping = true;
     this.worker.ref();
+    this.restart?.ref();
+    await this.flush();
+    this.stopped = true;
     const exited = new Promise<void>((r) => this.worker.once("exit", () => r()));
     this.post({ type: "close" });
     await exited;
