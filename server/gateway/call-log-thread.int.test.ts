@@ -5,9 +5,8 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 import pg from "pg";
 import { uid } from "../test/harness.ts";
-import { type CuttableProxy, databaseProxy, tenantWithKey } from "../test/gateway-kit.ts";
+import { callLogRows, type CuttableProxy, databaseProxy, tenantWithKey } from "../test/gateway-kit.ts";
 import { CallLogThread } from "./call-log-thread.ts";
-import type { CallLogRow } from "./call-log.ts";
 
 const pool = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
 let proxy: CuttableProxy;
@@ -19,20 +18,16 @@ afterAll(async () => {
   await pool.end();
 });
 
-async function rowsFor(t: Awaited<ReturnType<typeof tenantWithKey>>) {
+function rowsFor(t: Awaited<ReturnType<typeof tenantWithKey>>) {
   const prefix = `clt-${uid()}-`;
-  let n = 0;
-  const row = (): CallLogRow => {
-    const now = Date.now();
-    return { requestId: `${prefix}${n++}`, tenantId: t.tenant.id, apiKeyId: t.key.id, endpointId: null, modelVersionId: null, replica: null, region: null, clientIp: null, startedAt: now, endedAt: now, ttftMs: null, status: 200, errorClass: null, promptTokens: 1, completionTokens: 1 };
-  };
+  const row = callLogRows(t, prefix);
   const stored = async () => (await pool.query<{ requestId: string }>(`SELECT "requestId" FROM "CallLog" WHERE "requestId" LIKE $1`, [`${prefix}%`])).rows.map((r) => r.requestId);
   return { row, stored };
 }
 
 describe("the call log's own thread", () => {
   it("stores what the gateway pushed, and flush() returns once it is stored", async () => {
-    const { row, stored } = await rowsFor(await tenantWithKey());
+    const { row, stored } = rowsFor(await tenantWithKey());
     const thread = new CallLogThread({ databaseUrl: inject("databaseUrl"), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-clt-")), flushMs: 3_600_000 });
     const ids = Array.from({ length: 25 }, () => {
       const r = row();
@@ -54,8 +49,7 @@ describe("the call log's own thread", () => {
     const script = `
       const { CallLogThread } = await import(${JSON.stringify(new URL("./call-log-thread.ts", import.meta.url).href)});
       const thread = new CallLogThread({ databaseUrl: ${JSON.stringify(inject("databaseUrl"))}, spoolDir: ${JSON.stringify(fs.mkdtempSync(path.join(os.tmpdir(), "kule-clt-")))} });
-      const now = Date.now();
-      for (let i = 0; i < 20; i++) thread.push({ requestId: ${JSON.stringify(prefix)} + i, tenantId: ${JSON.stringify(t.tenant.id)}, apiKeyId: null, endpointId: null, modelVersionId: null, replica: null, region: null, clientIp: null, startedAt: now, endedAt: now, ttftMs: null, status: 200, errorClass: null, promptTokens: 1, completionTokens: 1 });
+      for (const row of ${JSON.stringify(Array.from({ length: 20 }, callLogRows(t, prefix)))}) thread.push(row);
       await thread.close();
       console.log("closed");
     `;
@@ -66,7 +60,7 @@ describe("the call log's own thread", () => {
   }, 30_000);
 
   it("loses nothing and counts nothing twice when its thread dies: the batches it had not confirmed go to the next one", async () => {
-    const { row, stored } = await rowsFor(await tenantWithKey());
+    const { row, stored } = rowsFor(await tenantWithKey());
     const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), "kule-clt-"));
     const url = new URL(inject("databaseUrl"));
     url.hostname = "127.0.0.1";

@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { uid } from "../test/harness.ts";
-import { tenantWithKey } from "../test/gateway-kit.ts";
-import { CallLogWriter, type CallLogRow } from "./call-log.ts";
+import { callLogRows, tenantWithKey } from "../test/gateway-kit.ts";
+import { CallLogWriter } from "./call-log.ts";
 
 const pool = new pg.Pool({ connectionString: inject("databaseUrl"), max: 4 });
 afterAll(() => pool.end());
@@ -16,11 +16,7 @@ describe("the call-log writer", () => {
     const prefix = `cl-${uid()}-`;
     // A cadence that never fires during the test: only explicit flushes write.
     const writer = new CallLogWriter(pool, fs.mkdtempSync(path.join(os.tmpdir(), "kule-cl-")), { flushMs: 3_600_000, maxBatch: 1000 });
-    let n = 0;
-    const row = (): CallLogRow => {
-      const now = Date.now();
-      return { requestId: `${prefix}${n++}`, tenantId: t.tenant.id, apiKeyId: t.key.id, endpointId: null, modelVersionId: null, replica: null, region: null, clientIp: null, startedAt: now, endedAt: now, ttftMs: null, status: 200, errorClass: null, promptTokens: 1, completionTokens: 1 };
-    };
+    const row = callLogRows(t, prefix);
     const stored = async () => Number((await pool.query(`SELECT count(*) FROM "CallLog" WHERE "requestId" LIKE $1`, [`${prefix}%`])).rows[0].count);
 
     for (let i = 0; i < 10; i++) writer.push(row());

@@ -6,6 +6,7 @@ import pg from "pg";
 import { inject } from "vitest";
 import { Gateway } from "../gateway/server.ts";
 import type { Limiter } from "../gateway/limits.ts";
+import type { CallLogRow } from "../gateway/call-log.ts";
 import { caller, makeActor, makeModelWithVersions, testDb, uid } from "./harness.ts";
 import { sha256Hex } from "../auth/api-key-secret.ts";
 import type { Actor } from "../auth/actor.ts";
@@ -146,4 +147,13 @@ export async function servedEndpoint(pool: string, versions: { weight: number; d
     }
   }
   return { endpoint, versions: endpoint.versions, replicas };
+}
+
+/** Call-log rows of a tenant's key, with request ids `<prefix>0`, `<prefix>1`, … and no routing. */
+export function callLogRows(t: { tenant: { id: string }; key: { id: string } }, prefix: string) {
+  let n = 0;
+  return (): CallLogRow => {
+    const now = Date.now();
+    return { requestId: `${prefix}${n++}`, tenantId: t.tenant.id, apiKeyId: t.key.id, endpointId: null, modelVersionId: null, replica: null, region: null, clientIp: null, startedAt: now, endedAt: now, ttftMs: null, status: 200, errorClass: null, promptTokens: 1, completionTokens: 1 };
+  };
 }
