@@ -1,5 +1,4 @@
 import http from "node:http";
-import { EventEmitter } from "node:events";
 import { createHash, randomUUID } from "node:crypto";
 import { Pool as UpstreamPool } from "undici";
 import type pg from "pg";
@@ -10,6 +9,7 @@ import type { CallLogRow } from "./call-log.ts";
 import { CallLogThread } from "./call-log-thread.ts";
 import { gatewayMetrics } from "./metrics.ts";
 import { kserveError, openAiError } from "./errors.ts";
+import { UpstreamCall } from "./upstream-call.ts";
 import { hashSubject, subjectHashKey } from "../calllog/subject-hash.ts";
 
 export interface GatewayOptions {
@@ -30,21 +30,6 @@ type Api = "openai" | "kserve";
 type Kind = "chat" | "completions" | "embeddings" | "infer";
 
 const OPENAI_ROUTES: Record<string, Kind> = { "/v1/chat/completions": "chat", "/v1/completions": "completions", "/v1/embeddings": "embeddings" };
-
-/**
- * Cancels the upstream call when the client goes away. undici takes an EventEmitter as a signal,
- * and one costs a fraction of an AbortController (an EventTarget) on every request.
- */
-class ClientGone extends EventEmitter {
-  aborted = false;
-  reason: Error | undefined;
-  abort() {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = new Error("The client closed the connection.");
-    this.emit("abort");
-  }
-}
 
 class HttpError extends Error {
   constructor(
@@ -173,7 +158,6 @@ export class Gateway {
       clientIp: (req.headers["x-forwarded-for"] as string | undefined)?.split(",")[0]?.trim() ?? req.socket.remoteAddress ?? null,
       userHash: null,
     };
-    res.setHeader("x-kule-request-id", ctx.requestId);
     this.inFlight++;
     try {
       if (req.method === "GET" && path === "/v1/models") return this.listModels(req, res, ctx);
@@ -193,6 +177,12 @@ export class Gateway {
       ctx.status = err.status;
       ctx.errorClass ??= errorClassOf(err.status);
       if (!res.headersSent) {
+        // The served path writes its headers in one list (proxy()); an error sets them here.
+        res.setHeader("x-kule-request-id", ctx.requestId);
+        if (ctx.version) {
+          res.setHeader("x-kule-version", ctx.version.label);
+          res.setHeader("x-kule-endpoint-revision", String(ctx.endpoint!.revision));
+        }
         if (api === "kserve") kserveError(res, err.status, err.message, err.headers);
         else openAiError(res, err.status, err.message, { param: err.param, code: err.code, headers: err.headers });
       } else res.end();
@@ -232,7 +222,7 @@ export class Gateway {
       .filter((e) => !ctx.key!.allowedEndpointIds || ctx.key!.allowedEndpointIds.has(e.id))
       .map((e) => ({ id: e.slug, object: "model", created: 0, owned_by: "kule" }));
     const body = JSON.stringify({ object: "list", data });
-    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "x-kule-request-id": ctx.requestId });
     res.end(body);
     ctx.status = 200;
   }
@@ -311,8 +301,6 @@ export class Gateway {
       );
     }
     ctx.version = version;
-    res.setHeader("x-kule-version", version.label);
-    res.setHeader("x-kule-endpoint-revision", e.revision);
 
     // Streams always ask the upstream for usage (the call log needs tokens); if the client did not ask, the usage event is dropped on the way out.
     const stream = kind !== "infer" && body.stream === true;
@@ -320,9 +308,12 @@ export class Gateway {
     // Otherwise the client's bytes go upstream untouched (no re-serialising on the hot path).
     const upstreamBody = stream && !clientWantsUsage ? JSON.stringify({ ...body, stream_options: { ...(body.stream_options as object), include_usage: true } }) : raw;
 
-    const gone = new ClientGone();
+    let call: UpstreamCall | null = null;
+    let clientGone = false;
     res.on("close", () => {
-      if (!res.writableFinished) gone.abort();
+      if (res.writableFinished) return;
+      clientGone = true;
+      call?.abort(new Error("The client closed the connection."));
     });
     const tried = new Set<string>();
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -331,34 +322,36 @@ export class Gateway {
       tried.add(replica.id);
       ctx.replica = replica;
       this.outstanding.set(replica.id, (this.outstanding.get(replica.id) ?? 0) + 1);
+      call = new UpstreamCall();
       try {
-        const up = await this.upstream(replica.url).request({
-          path,
-          method: "POST",
-          headers: { "content-type": "application/json", "x-kule-request-id": ctx.requestId },
-          body: upstreamBody,
-          signal: gone,
-        });
-        if (up.statusCode === 503 && attempt === 0) {
-          await up.body.dump();
+        if (clientGone) throw new Error("The client closed the connection.");
+        this.upstream(replica.url).dispatch({ path, method: "POST", headers: ["content-type", "application/json", "x-kule-request-id", ctx.requestId], body: upstreamBody }, call);
+        await call.started;
+        if (call.status === 503 && attempt === 0) {
+          await call.body();
           this.recordFailure(replica.id);
           continue; // nothing reached the client yet: try another replica
         }
-        if (up.statusCode >= 500) this.recordFailure(replica.id);
+        if (call.status >= 500) this.recordFailure(replica.id);
         else this.failures.delete(replica.id);
-        ctx.status = up.statusCode;
-        if (up.statusCode >= 400) ctx.errorClass = up.statusCode >= 500 ? "upstream_error" : "upstream_rejected";
-        const contentType = String(up.headers["content-type"] ?? "application/json");
-        res.writeHead(up.statusCode, { "content-type": contentType, "x-kule-replica-region": replica.region });
-        if (stream && up.statusCode === 200) await this.pipeStream(up.body, res, ctx, clientWantsUsage);
-        else {
-          const buf = Buffer.from(await up.body.arrayBuffer());
+        ctx.status = call.status;
+        if (call.status >= 400) ctx.errorClass = call.status >= 500 ? "upstream_error" : "upstream_rejected";
+        const contentType = String(call.headers["content-type"] ?? "application/json");
+        // One header list, written once: no setHeader() before it, so Node takes writeHead's fast path.
+        const headers = ["content-type", contentType, "x-kule-request-id", ctx.requestId, "x-kule-version", version.label, "x-kule-endpoint-revision", String(e.revision), "x-kule-replica-region", replica.region];
+        if (stream && call.status === 200) {
+          res.writeHead(call.status, headers);
+          await this.pipeStream(call, res, ctx, clientWantsUsage);
+        } else {
+          const buf = await call.body();
+          headers.push("content-length", String(buf.length));
+          res.writeHead(call.status, headers);
           res.end(buf);
-          if (up.statusCode === 200 && kind !== "infer") readUsage(buf.toString("utf8"), ctx);
+          if (call.status === 200 && kind !== "infer") readUsage(buf.toString("utf8"), ctx);
         }
         return;
       } catch (err) {
-        if (gone.aborted) {
+        if (clientGone) {
           ctx.status = 499;
           ctx.errorClass = "client_closed";
           return;
@@ -379,27 +372,35 @@ export class Gateway {
     throw new HttpError(503, `No replica of ${e.slug} could take the request. Try again shortly.`);
   }
 
-  /** SSE passes through chunk by chunk as it arrives; only the usage event the client did not ask for is held back. */
-  private async pipeStream(body: AsyncIterable<Buffer>, res: http.ServerResponse, ctx: Ctx, clientWantsUsage: boolean) {
+  /**
+   * SSE passes through chunk by chunk as it arrives (the upstream paused while the client is slow
+   * to take it); only the usage event the client did not ask for is held back.
+   */
+  private async pipeStream(call: UpstreamCall, res: http.ServerResponse, ctx: Ctx, clientWantsUsage: boolean) {
     let carry = "";
-    for await (const chunk of body) {
-      // TTFT: until the first content delta reaches the gateway (the role-only first event carries no token).
-      if (ctx.ttftMs === null && FIRST_TOKEN.test(chunk.toString("utf8"))) ctx.ttftMs = Date.now() - ctx.started;
-      if (clientWantsUsage) {
-        res.write(chunk);
-        if (chunk.includes('"usage"')) readSseUsage(chunk.toString("utf8"), ctx);
-        continue;
-      }
-      carry += chunk.toString("utf8");
-      let cut: number;
-      let out = "";
-      while ((cut = carry.indexOf("\n\n")) >= 0) {
-        const event = carry.slice(0, cut + 2);
-        carry = carry.slice(cut + 2);
-        if (event.includes('"usage"') && event.includes('"choices":[]')) readSseUsage(event, ctx);
-        else out += event;
-      }
-      if (out) res.write(out);
+    const onDrain = () => call.resume();
+    res.on("drain", onDrain);
+    try {
+      await call.pipe((chunk) => {
+        // TTFT: until the first content delta reaches the gateway (the role-only first event carries no token).
+        if (ctx.ttftMs === null && FIRST_TOKEN.test(chunk.toString("utf8"))) ctx.ttftMs = Date.now() - ctx.started;
+        if (clientWantsUsage) {
+          if (chunk.includes('"usage"')) readSseUsage(chunk.toString("utf8"), ctx);
+          return res.write(chunk);
+        }
+        carry += chunk.toString("utf8");
+        let cut: number;
+        let out = "";
+        while ((cut = carry.indexOf("\n\n")) >= 0) {
+          const event = carry.slice(0, cut + 2);
+          carry = carry.slice(cut + 2);
+          if (event.includes('"usage"') && event.includes('"choices":[]')) readSseUsage(event, ctx);
+          else out += event;
+        }
+        return out ? res.write(out) : true;
+      });
+    } finally {
+      res.off("drain", onDrain);
     }
     res.end(carry);
   }
