@@ -69,48 +69,42 @@ describe("the gateway and its upstreams", () => {
     await expect.poll(async () => (await testDb().callLog.findMany({ where: { tenantId: t.tenant.id } })).map((c) => [c.status, c.errorClass])).toEqual([[499, "client_closed"]]);
   });
 
-  it("tries another replica once when one drops the connection before answering, and cools down a replica that keeps failing", async () => {
-    let attempts = 0;
-    const dropper = net.createServer((s) => {
-      attempts++;
-      s.destroy();
-    });
-    await new Promise<void>((r) => dropper.listen(0, "127.0.0.1", () => r()));
+  /** A replica URL the test controls, counting the requests (or connections) it is sent. */
+  const faults = {
+    "drops the connection before answering": () => {
+      const server = net.createServer((s) => {
+        stub.attempts++;
+        s.destroy();
+      });
+      const stub = { attempts: 0, server, close: () => server.close() };
+      return stub;
+    },
+    "answers 503 before any byte reached the client": () => {
+      const server = http.createServer((req, res) => {
+        stub.attempts++;
+        req.resume();
+        res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "Replica is draining and takes no new requests." } }));
+      });
+      const stub = { attempts: 0, server, close: () => (server.closeAllConnections(), server.close()) };
+      return stub;
+    },
+  };
+
+  it.each(Object.keys(faults))("tries another replica once when one %s, and cools down a replica that keeps failing", async (fault) => {
+    const stub = faults[fault as keyof typeof faults]();
+    await new Promise<void>((r) => stub.server.listen(0, "127.0.0.1", () => r()));
     try {
-      const { ep, good } = await twoReplicas(`http://127.0.0.1:${(dropper.address() as net.AddressInfo).port}`);
+      const { ep, good } = await twoReplicas(`http://127.0.0.1:${(stub.server.address() as net.AddressInfo).port}`);
       const t = await tenantWithKey();
       await gw.gateway.config.reload();
       expect(await callTen(ep.endpoint.slug, t.secret)).toEqual(Array(10).fill(200));
       // Three failures (the test gateway's threshold) take the replica out: the other seven went straight to the good one.
-      expect(attempts).toBe(3);
+      expect(stub.attempts).toBe(3);
       await gw.gateway.callLog.flush();
       const rows = await testDb().callLog.findMany({ where: { tenantId: t.tenant.id } });
       expect(rows.map((c) => c.replica)).toEqual(Array(10).fill(good.id));
     } finally {
-      dropper.close();
-    }
-  });
-
-  it("tries another replica once when one answers 503 before any byte reached the client", async () => {
-    let attempts = 0;
-    const unavailable = http.createServer((req, res) => {
-      attempts++;
-      req.resume();
-      res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "Replica is draining and takes no new requests." } }));
-    });
-    await new Promise<void>((r) => unavailable.listen(0, "127.0.0.1", () => r()));
-    try {
-      const { ep, good } = await twoReplicas(`http://127.0.0.1:${(unavailable.address() as net.AddressInfo).port}`);
-      const t = await tenantWithKey();
-      await gw.gateway.config.reload();
-      expect(await callTen(ep.endpoint.slug, t.secret)).toEqual(Array(10).fill(200));
-      expect(attempts).toBe(3);
-      await gw.gateway.callLog.flush();
-      const rows = await testDb().callLog.findMany({ where: { tenantId: t.tenant.id } });
-      expect(rows.map((c) => c.replica)).toEqual(Array(10).fill(good.id));
-    } finally {
-      unavailable.closeAllConnections();
-      unavailable.close();
+      stub.close();
     }
   });
 });
