@@ -69,6 +69,28 @@ describe("the gateway and its upstreams", () => {
     await expect.poll(async () => (await testDb().callLog.findMany({ where: { tenantId: t.tenant.id } })).map((c) => [c.status, c.errorClass])).toEqual([[499, "client_closed"]]);
   });
 
+  it("puts the request id on answers it refuses, and the version it chose on one no replica could serve", async () => {
+    const refused = await fetch(`${gw.base}/v1/chat/completions`, { method: "POST", headers: { authorization: "Bearer kule_nobody" }, body: chatBody("any") });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("x-kule-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+
+    const ep = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }]);
+    const gone = net.createServer((s) => s.destroy());
+    await new Promise<void>((r) => gone.listen(0, "127.0.0.1", () => r()));
+    try {
+      await testDb().replica.update({ where: { id: ep.replicas[0]!.id }, data: { url: `http://127.0.0.1:${(gone.address() as net.AddressInfo).port}` } });
+      const t = await tenantWithKey();
+      await gw.gateway.config.reload();
+      const failed = await fetch(`${gw.base}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${t.secret}` }, body: chatBody(ep.endpoint.slug) });
+      expect(failed.status).toBe(503);
+      expect(failed.headers.get("x-kule-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+      expect(failed.headers.get("x-kule-version")).toBe("1.0");
+      expect(failed.headers.get("x-kule-endpoint-revision")).toMatch(/^\d+$/);
+    } finally {
+      gone.close();
+    }
+  });
+
   /** A replica URL the test controls, counting the requests (or connections) it is sent. */
   const faults = {
     "drops the connection before answering": () => {
