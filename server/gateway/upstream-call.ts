@@ -25,7 +25,6 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
   private settle: ((e: Error | null) => void) | null = null;
   private resolveStart!: () => void;
   private rejectStart!: (e: Error) => void;
-  private hasStarted = false;
 
   constructor() {
     this.started = new Promise((resolve, reject) => {
@@ -73,7 +72,6 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     if (statusCode < 200) return; // 1xx: the answer proper follows
     this.status = statusCode;
     this.headers = headers;
-    this.hasStarted = true;
     this.resolveStart();
   }
 
@@ -88,7 +86,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_c: Dispatcher.DispatchController, error: Error) {
-    if (!this.hasStarted) return this.rejectStart(error);
+    if (this.status === 0) return this.rejectStart(error); // no answer began: another replica may be tried
     this.failure = error;
     this.settle?.(error);
   }
