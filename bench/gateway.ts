@@ -77,7 +77,18 @@ function shapeFigures(results: Record<string, Run[]>) {
     const runs = results[name];
     if (!runs) return null;
     const cpu = (f: (r: Run) => number | undefined) => +median(runs.map((r) => f(r) ?? 0)).toFixed(3);
-    return { p50_ms: median(runs.map((r) => r.p50)), p99_ms: median(runs.map((r) => r.p99)), errors: runs.reduce((s, r) => s + r.errors, 0), cpu_ms_per_request: cpu((r) => r.cpuMs), postgres_cpu_ms_per_request: cpu((r) => r.postgresCpuMs) };
+    return {
+      p50_ms: median(runs.map((r) => r.p50)),
+      p99_ms: median(runs.map((r) => r.p99)),
+      // Every round's p99 in order, so a reader sees how far the rounds scatter (the host's noise).
+      p99_ms_rounds: runs.map((r) => r.p99),
+      // What this target added over the upstream in each round, the direct round just before it:
+      // slow drift of the host then falls on both sides of the difference.
+      paired_added_p99_ms: name === "direct" ? 0 : +median(runs.map((r, i) => r.p99 - results.direct![i]!.p99)).toFixed(2),
+      errors: runs.reduce((s, r) => s + r.errors, 0),
+      cpu_ms_per_request: cpu((r) => r.cpuMs),
+      postgres_cpu_ms_per_request: cpu((r) => r.postgresCpuMs),
+    };
   };
   const direct = summary("direct")!;
   const gw = summary("gateway")!;
