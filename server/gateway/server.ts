@@ -310,10 +310,11 @@ export class Gateway {
 
     let call: UpstreamCall | null = null;
     let clientGone = false;
+    const gone = () => new Error("The client closed the connection.");
     res.on("close", () => {
       if (res.writableFinished) return;
       clientGone = true;
-      call?.abort(new Error("The client closed the connection."));
+      call?.abort(gone());
     });
     const tried = new Set<string>();
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -324,7 +325,7 @@ export class Gateway {
       this.outstanding.set(replica.id, (this.outstanding.get(replica.id) ?? 0) + 1);
       call = new UpstreamCall();
       try {
-        if (clientGone) throw new Error("The client closed the connection.");
+        if (clientGone) throw gone(); // left while the last attempt failed: the catch logs 499
         this.upstream(replica.url).dispatch({ path, method: "POST", headers: ["content-type", "application/json", "x-kule-request-id", ctx.requestId], body: upstreamBody }, call);
         await call.started;
         if (call.status === 503 && attempt === 0) {
