@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { ClusterDriver, ClusterEvent, ReplicaSpec, ReplicaStatus, Topology } from "./driver.ts";
-import { DriverError } from "./sim-driver.ts";
+import { ConflictError, InvalidInputError, NotFoundError, TimeoutError } from "../errors.ts";
 
 interface Registered {
   spec: ReplicaSpec & { device: { kind: "external"; url: string; region: string } };
@@ -35,10 +35,10 @@ export class ExternalDriver implements ClusterDriver {
   }
 
   async startReplica(spec: ReplicaSpec): Promise<ReplicaStatus> {
-    if (spec.device.kind !== "external") throw new DriverError(400, "The external driver registers servers by URL: give the device as { kind: 'external', url }");
+    if (spec.device.kind !== "external") throw new InvalidInputError("device", "The external driver registers servers by URL: give the device as { kind: 'external', url }");
     const url = spec.device.url.replace(/\/+$/, "");
-    if (!/^https?:\/\/[^\s/]+/.test(url)) throw new DriverError(400, `Not a server URL: ${spec.device.url}`);
-    if (this.servers.has(spec.id)) throw new DriverError(409, `Replica ${spec.id} is already registered`);
+    if (!/^https?:\/\/[^\s/]+/.test(url)) throw new InvalidInputError("url", `Not a server URL: ${spec.device.url}`);
+    if (this.servers.has(spec.id)) throw new ConflictError(`Replica ${spec.id} is already registered`);
     const status: ReplicaStatus = { id: spec.id, state: "loading", reason: null, url, device: spec.device, hostname: new URL(url).host, region: spec.device.region, expectedReadyAt: null, inFlight: 0 };
     this.servers.set(spec.id, { spec: spec as Registered["spec"], status, failures: 0 });
     this.emit(status);
@@ -53,7 +53,7 @@ export class ExternalDriver implements ClusterDriver {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         off();
-        reject(new DriverError(504, `${s.status.url} did not pass a health check within ${timeoutMs} ms: ${s.status.reason ?? "no answer"}`));
+        reject(new TimeoutError(`${s.status.url} did not pass a health check within ${timeoutMs} ms: ${s.status.reason ?? "no answer"}`));
       }, timeoutMs);
       const off = this.subscribe((e) => {
         if (e.type !== "replica" || e.replica.id !== id || e.replica.state !== "ready") return;
@@ -80,13 +80,13 @@ export class ExternalDriver implements ClusterDriver {
   }
 
   async applyMigLayout(): Promise<void> {
-    throw new DriverError(409, "Kule cannot re-partition GPUs of servers it does not run (external driver).");
+    throw new ConflictError("Kule cannot re-partition GPUs of servers it does not run (external driver).");
   }
   async cordon(): Promise<void> {
-    throw new DriverError(409, "Kule cannot cordon nodes of servers it does not run (external driver).");
+    throw new ConflictError("Kule cannot cordon nodes of servers it does not run (external driver).");
   }
   async uncordon(): Promise<void> {
-    throw new DriverError(409, "Kule cannot uncordon nodes of servers it does not run (external driver).");
+    throw new ConflictError("Kule cannot uncordon nodes of servers it does not run (external driver).");
   }
 
   subscribe(listener: (e: ClusterEvent) => void): () => void {
@@ -102,7 +102,7 @@ export class ExternalDriver implements ClusterDriver {
 
   private get(id: string): Registered {
     const s = this.servers.get(id);
-    if (!s) throw new DriverError(404, `No external replica ${id}`);
+    if (!s) throw new NotFoundError("Replica", { message: `No external replica ${id}` });
     return s;
   }
   private emit(status: ReplicaStatus) {

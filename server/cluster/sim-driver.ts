@@ -1,15 +1,8 @@
 import type { ClusterDriver, ClusterEvent, ReplicaSpec, ReplicaStatus, Topology } from "./driver.ts";
 import type { MigInstanceSpec } from "./mig.ts";
 import { followSse } from "./sse.ts";
+import { errorFromStatus, UnavailableError } from "../errors.ts";
 
-export class DriverError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** Drives the simulator process over its control API (server/cluster/sim/control-server.ts). */
 export class SimDriver implements ClusterDriver {
@@ -28,10 +21,11 @@ export class SimDriver implements ClusterDriver {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch {
-      throw new DriverError(503, `The cluster simulator does not answer at ${this.baseUrl}. Start it with \`npm run sim\` (npm run demo starts it for you).`);
+      throw new UnavailableError(`The cluster simulator does not answer at ${this.baseUrl}. Start it with \`npm run sim\` (npm run demo starts it for you).`);
     }
     const data = (await res.json().catch(() => ({}))) as T & { error?: string };
-    if (!res.ok) throw new DriverError(res.status, data.error ?? `simulator answered ${res.status}`);
+    // The simulator threw one of Kule's typed errors; its status names which.
+    if (!res.ok) throw errorFromStatus(res.status, data.error ?? `simulator answered ${res.status}`);
     return data;
   }
 

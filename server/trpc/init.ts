@@ -3,9 +3,8 @@ import superjson from "superjson";
 import { z, ZodError } from "zod";
 import type { Context } from "./context.ts";
 import { can, type Permission } from "../auth/permissions.ts";
-import { ConflictError, DomainError, ForbiddenError, InvalidInputError, NotFoundError } from "../errors.ts";
+import { ConflictError, DomainError, type ErrorKind } from "../errors.ts";
 import { Prisma } from "../db/generated/client.ts";
-import { DriverError } from "../cluster/sim-driver.ts";
 
 export interface FieldErrors {
   [field: string]: string[] | undefined;
@@ -17,29 +16,36 @@ const t = initTRPC.context<Context>().create({
     const cause = error.cause;
     let fieldErrors: FieldErrors | null = null;
     if (cause instanceof ZodError) fieldErrors = z.flattenError(cause).fieldErrors as FieldErrors;
-    else if (cause instanceof InvalidInputError || (cause instanceof ConflictError && cause.field)) {
-      fieldErrors = { [cause.field!]: [cause.message] };
-    }
+    else if (cause instanceof DomainError && cause.field) fieldErrors = { [cause.field]: [cause.message] };
     const current = cause instanceof ConflictError ? (cause.current ?? null) : null;
     return { ...shape, data: { ...shape.data, stack: undefined, fieldErrors, current } };
   },
 });
 
-/** The one place domain errors become tRPC codes; anything unknown is a 500 with a generic message. */
+const TRPC_CODE: Record<ErrorKind, TRPCError["code"]> = {
+  invalid: "BAD_REQUEST",
+  unauthenticated: "UNAUTHORIZED",
+  forbidden: "FORBIDDEN",
+  not_found: "NOT_FOUND",
+  conflict: "CONFLICT",
+  too_large: "PAYLOAD_TOO_LARGE",
+  rate_limited: "TOO_MANY_REQUESTS",
+  upstream: "BAD_GATEWAY",
+  unavailable: "SERVICE_UNAVAILABLE",
+  timeout: "GATEWAY_TIMEOUT",
+};
+
+/** The one place typed errors become tRPC codes; anything unknown is a 500 with a generic message. */
 function toTRPCError(e: unknown): TRPCError {
   if (e instanceof TRPCError) return e;
-  if (e instanceof NotFoundError) return new TRPCError({ code: "NOT_FOUND", message: e.message, cause: e });
-  if (e instanceof ConflictError) return new TRPCError({ code: "CONFLICT", message: e.message, cause: e });
-  if (e instanceof InvalidInputError) return new TRPCError({ code: "BAD_REQUEST", message: `${e.field}: ${e.message}`, cause: e });
-  if (e instanceof ForbiddenError) return new TRPCError({ code: "FORBIDDEN", message: e.message, cause: e });
+  if (e instanceof DomainError) {
+    // A field's message reads "field: why" where no form shows it beside the field.
+    const message = e.field && e.kind === "invalid" ? `${e.field}: ${e.message}` : e.message;
+    return new TRPCError({ code: TRPC_CODE[e.kind], message, cause: e });
+  }
   if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") {
     return new TRPCError({ code: "CONFLICT", message: "That value is already taken.", cause: e });
   }
-  if (e instanceof DriverError) {
-    const code = e.status === 404 ? "NOT_FOUND" : e.status === 409 ? "CONFLICT" : e.status === 400 ? "BAD_REQUEST" : e.status === 504 ? "GATEWAY_TIMEOUT" : "SERVICE_UNAVAILABLE";
-    return new TRPCError({ code, message: e.message, cause: e });
-  }
-  if (e instanceof DomainError) return new TRPCError({ code: "BAD_REQUEST", message: e.message, cause: e });
   console.error("[trpc] unexpected error", e);
   return new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side; it has been logged." });
 }

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { SimCluster, SimError } from "./cluster.ts";
+import type { SimCluster } from "./cluster.ts";
+import { DomainError, httpStatusOf } from "../../errors.ts";
 import type { ReplicaSpec } from "../driver.ts";
 
 function send(res: http.ServerResponse, status: number, body: unknown) {
@@ -16,7 +17,7 @@ async function json(req: http.IncomingMessage): Promise<Record<string, unknown>>
   try {
     return JSON.parse(Buffer.concat(chunks).toString("utf8"));
   } catch {
-    throw new SimError(400, "body is not valid JSON");
+    throw new DomainError("body is not valid JSON");
   }
 }
 
@@ -76,7 +77,7 @@ export function startControlServer(cluster: SimCluster, port: number, host = "12
         res.writeHead(200, { "content-type": "text/plain; version=0.0.4" });
         return res.end(text);
       } catch (e) {
-        return send(res, e instanceof SimError ? e.status : 500, { error: String((e as Error).message) });
+        return send(res, httpStatusOf(e), { error: String((e as Error).message) });
       }
     }
     for (const [method, pattern, handler] of routes) {
@@ -86,7 +87,7 @@ export function startControlServer(cluster: SimCluster, port: number, host = "12
         .then(() => handler(m, req, res, url))
         .then(
           (body) => send(res, 200, body),
-          (e: unknown) => send(res, e instanceof SimError ? e.status : 500, { error: e instanceof Error ? e.message : String(e) }),
+          (e: unknown) => send(res, httpStatusOf(e), { error: e instanceof Error ? e.message : String(e) }),
         );
       return;
     }
