@@ -1,0 +1,54 @@
+import type { SimReplica } from "./replica.ts";
+import type { SimGpu } from "./inventory.ts";
+
+const GiB = 2 ** 30;
+
+/** Idle and maximum board power of the cards the reference cluster has. */
+const POWER: Record<string, [number, number]> = { H100: [72, 700], L40S: [36, 350], A100: [55, 400] };
+export const powerRange = (model: string) => POWER[Object.keys(POWER).find((k) => model.includes(k)) ?? "H100"]!;
+
+/**
+ * What a GPU's sensors would read, derived from the replicas running on it: how busy their
+ * engines keep it, the framebuffer they hold, the power that draws. dcgm-exporter's page and
+ * Triton's GPU gauges both read these.
+ */
+export class GpuReadings {
+  constructor(private readonly replicas: Map<string, SimReplica>) {}
+
+  private on(gpuUuid: string, startSlot?: number) {
+    return [...this.replicas.values()].filter(
+      (r) => r.placement.gpuUuid === gpuUuid && r.state !== "stopped" && r.state !== "failed" && (startSlot === undefined || (r.spec.device.kind === "mig" && r.spec.device.startSlot === startSlot)),
+    );
+  }
+
+  /** 0–1: how busy a device's engines keep it (work in flight against their batch size). */
+  busy(gpuUuid: string, startSlot?: number): number {
+    let busy = 0;
+    for (const r of this.on(gpuUuid, startSlot)) {
+      const running = r.engine.runningCount;
+      if (running > 0) busy = Math.max(busy, Math.min(1, 0.35 + (0.65 * running) / r.engine.params.maxBatch + (r.engine.waitingCount > 0 ? 0.1 : 0)));
+    }
+    return busy;
+  }
+
+  /** Framebuffer used: weights plus KV cache in use plus ~0.5 GiB of CUDA context per engine. */
+  usedBytes(gpuUuid: string, startSlot?: number): number {
+    return this.on(gpuUuid, startSlot).reduce((s, r) => s + (r.state === "loading" ? r.spec.weightBytes * loadedShare(r) : r.spec.weightBytes + r.kvBytesInUse) + 0.5 * GiB, 0);
+  }
+
+  powerW(gpu: SimGpu): number {
+    const [idle, max] = powerRange(gpu.modelName);
+    return idle + (max - idle) * this.busy(gpu.uuid);
+  }
+
+  /** The view of one GPU a replica's Triton metrics report. */
+  view(gpu: SimGpu) {
+    return { uuid: gpu.uuid, util: this.busy(gpu.uuid), usedBytes: this.usedBytes(gpu.uuid), totalBytes: gpu.memoryBytes, powerW: this.powerW(gpu) };
+  }
+}
+
+function loadedShare(r: SimReplica): number {
+  if (!r.expectedReadyAt) return 1;
+  const total = r.expectedReadyAt - r.startedAt;
+  return total <= 0 ? 1 : Math.min(1, (Date.now() - r.startedAt) / total);
+}

@@ -1,0 +1,97 @@
+import { ConflictError, InvalidInputError, NotFoundError } from "../../errors.ts";
+import { migInstanceMemoryBytes, type MigInstanceSpec } from "../mig.ts";
+import type { ReplicaSpec, Topology, TopologyGpu, TopologyNode } from "../driver.ts";
+
+export interface SimGpu {
+  index: number;
+  uuid: string;
+  modelName: string;
+  memoryBytes: number;
+  migEnabled: boolean;
+  mig: MigInstanceSpec[];
+  xid: number;
+}
+
+export interface SimNode {
+  pool: string;
+  hostname: string;
+  region: string;
+  status: TopologyNode["status"];
+  cordoned: boolean;
+  memoryBytes: number;
+  gpus: SimGpu[];
+}
+
+const GiB = 2 ** 30;
+
+/** The simulated hardware: nodes, their GPUs and MIG layouts, looked up by hostname or GPU UUID. */
+export class SimInventory {
+  readonly nodes = new Map<string, SimNode>();
+  readonly gpus = new Map<string, { node: SimNode; gpu: SimGpu }>();
+
+  constructor(topology: Topology) {
+    for (const pool of topology.pools) {
+      for (const n of pool.nodes) {
+        const node: SimNode = { pool: pool.name, hostname: n.hostname, region: n.region, status: n.status, cordoned: n.cordoned, memoryBytes: 512 * GiB, gpus: [] };
+        for (const g of n.gpus) {
+          const gpu: SimGpu = { index: g.index, uuid: g.uuid, modelName: g.modelName, memoryBytes: g.memoryBytes, migEnabled: g.migEnabled, mig: g.migInstances.map((m) => ({ profile: m.profile, startSlot: m.startSlot })), xid: 0 };
+          node.gpus.push(gpu);
+          this.gpus.set(gpu.uuid, { node, gpu });
+        }
+        this.nodes.set(node.hostname, node);
+      }
+    }
+  }
+
+  node(hostname: string): SimNode {
+    const node = this.nodes.get(hostname);
+    if (!node) throw new NotFoundError("Node", { message: `No node ${hostname}` });
+    return node;
+  }
+
+  gpu(uuid: string): { node: SimNode; gpu: SimGpu } {
+    const found = this.gpus.get(uuid);
+    if (!found) throw new NotFoundError("GPU", { message: `No GPU ${uuid}` });
+    return found;
+  }
+
+  /** The node, GPU and memory a replica spec's device names. */
+  resolveDevice(spec: ReplicaSpec): { node: SimNode; gpu: SimGpu | null; memoryBytes: number } {
+    const d = spec.device;
+    if (d.kind === "external") throw new InvalidInputError("device", "The simulator runs replicas on its own devices; register external servers with the external driver");
+    if (d.kind === "cpu") {
+      const node = this.node(d.hostname);
+      return { node, gpu: null, memoryBytes: node.memoryBytes };
+    }
+    const { node, gpu } = this.gpu(d.gpuUuid);
+    if (d.kind === "gpu") {
+      if (gpu.migEnabled) throw new ConflictError(`GPU ${gpu.index} of ${node.hostname} is in MIG mode: place the replica on one of its instances`);
+      return { node, gpu, memoryBytes: gpu.memoryBytes };
+    }
+    const inst = gpu.mig.find((m) => m.startSlot === d.startSlot);
+    if (!inst) throw new NotFoundError("MIG instance", { message: `GPU ${gpu.index} of ${node.hostname} has no MIG instance at slot ${d.startSlot}` });
+    return { node, gpu, memoryBytes: migInstanceMemoryBytes(gpu.memoryBytes, inst.profile) };
+  }
+
+  topology(): Topology {
+    const pools = new Map<string, Topology["pools"][number]>();
+    for (const n of this.nodes.values()) {
+      const pool = pools.get(n.pool) ?? { name: n.pool, region: n.region, nodes: [] };
+      pools.set(n.pool, pool);
+      pool.nodes.push({ hostname: n.hostname, region: n.region, status: n.status, cordoned: n.cordoned, gpus: n.gpus.map(topologyGpu) });
+    }
+    return { pools: [...pools.values()] };
+  }
+}
+
+function topologyGpu(g: SimGpu): TopologyGpu {
+  return {
+    index: g.index,
+    uuid: g.uuid,
+    modelName: g.modelName,
+    memoryBytes: g.memoryBytes,
+    migEnabled: g.migEnabled,
+    migInstances: g.mig.map((m) => ({ ...m, memoryBytes: migInstanceMemoryBytes(g.memoryBytes, m.profile) })),
+    xid: g.xid,
+  };
+}
