@@ -1,5 +1,5 @@
 import pg from "pg";
-import { sha256Hex } from "../server/auth/api-key-secret.ts";
+import { apiKeyRecord } from "../server/auth/api-key-secret.ts";
 
 export const BENCH_KEY = "kule_benchbenchbenchbenchbenchbenchbench00";
 
@@ -7,9 +7,10 @@ export const BENCH_KEY = "kule_benchbenchbenchbenchbenchbenchbench00";
 export async function writeGatewayFixture(databaseUrl: string, upstreamUrl: string) {
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
+  const key = apiKeyRecord(BENCH_KEY);
   try {
     await c.query(`INSERT INTO "Tenant" (id, name, slug, "updatedAt") VALUES ('t-bench', 'Bench', 'bench', now())`);
-    await c.query(`INSERT INTO "ApiKey" (id, "tenantId", name, prefix, "secretHash") VALUES ('k-bench', 't-bench', 'bench', $1, $2)`, [BENCH_KEY.slice(0, 13), sha256Hex(BENCH_KEY)]);
+    await c.query(`INSERT INTO "ApiKey" (id, "tenantId", name, prefix, "secretHash") VALUES ('k-bench', 't-bench', 'bench', $1, $2)`, [key.prefix, key.hash]);
     await c.query(`INSERT INTO "Model" (id, name, task, "updatedAt") VALUES ('m-bench', 'bench-model', 'llm', now())`);
     await c.query(`INSERT INTO "ModelVersion" (id, "modelId", version, "artifactUri", format, precision, "parameterCount", "weightBytes", "minGpuMemoryBytes") VALUES ('mv-bench', 'm-bench', '1.0', 's3://b/1', 'vllm', 'fp8', 1, 1, 1)`);
     await c.query(`INSERT INTO "Cluster" (id, name) VALUES ('c-bench', 'bench')`);

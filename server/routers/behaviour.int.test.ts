@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { TRPCError } from "@trpc/server";
 import { caller, makeActor, makeEndpoint, makeTenant, testDb, uid } from "../test/harness.ts";
-import { sha256Hex } from "../auth/api-key-secret.ts";
+import { hashApiKey } from "../auth/api-key-secret.ts";
 import { authenticate } from "../auth/authenticate.ts";
 import { hashPassword } from "../auth/password.ts";
 import { loadActor } from "../trpc/context.ts";
@@ -129,7 +129,7 @@ describe("API keys", () => {
     expect(secret).toMatch(/^kule_[A-Za-z0-9]{40}$/);
     expect(secret.startsWith(key.prefix)).toBe(true);
     const row = await testDb().apiKey.findUniqueOrThrow({ where: { id: key.id } });
-    expect(row.secretHash).toBe(sha256Hex(secret));
+    expect(row.secretHash).toBe(hashApiKey(secret));
     expect(JSON.stringify(row)).not.toContain(secret);
     const listed = await caller(member).apiKey.list({});
     expect(JSON.stringify(listed)).not.toContain(secret);

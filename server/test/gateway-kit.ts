@@ -8,7 +8,7 @@ import { Gateway } from "../gateway/server.ts";
 import type { Limiter } from "../gateway/limits.ts";
 import type { CallLogRow } from "../gateway/call-log.ts";
 import { caller, makeActor, makeModelWithVersions, testDb, uid } from "./harness.ts";
-import { sha256Hex } from "../auth/api-key-secret.ts";
+import { apiKeyRecord } from "../auth/api-key-secret.ts";
 import type { Actor } from "../auth/actor.ts";
 
 /**
@@ -90,8 +90,8 @@ export async function tenantWithKey(opts: { kvkk?: boolean; allowedEndpointIds?:
     data: {
       tenantId: tenant.id,
       name: "test",
-      prefix: secret.slice(0, 13) + s,
-      secretHash: sha256Hex(secret),
+      prefix: apiKeyRecord(secret).prefix + s,
+      secretHash: apiKeyRecord(secret).hash,
       allowedEndpointIds: opts.allowedEndpointIds ?? [],
       rpmLimit: opts.rpmLimit ?? null,
       tpmLimit: opts.tpmLimit ?? null,

@@ -1,0 +1,73 @@
+import { randomUUID } from "node:crypto";
+import type { EndpointConfig, KeyConfig, ReplicaConfig, TenantConfig, VersionConfig } from "./config.ts";
+import type { CallLogRow } from "./call-log.ts";
+
+/** Which API a request came in on: OpenAI's (errors in its JSON) or KServe v2's. */
+export type Api = "openai" | "kserve";
+
+/**
+ * One request through the gateway, from arrival to its call-log row: who called (key, tenant),
+ * where it went (endpoint, version, replica), and how it ended. Filled in as the request is
+ * handled; `callLogRow` turns it into the row written for it.
+ */
+export interface GatewayCall {
+  requestId: string;
+  started: number;
+  api: Api;
+  key: KeyConfig | null;
+  tenant: TenantConfig | null;
+  endpoint: EndpointConfig | null;
+  version: VersionConfig | null;
+  replica: ReplicaConfig | null;
+  ttftMs: number | null;
+  /** The status answered; 0 until there is one. */
+  status: number;
+  errorClass: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  clientIp: string | null;
+  userHash: string | null;
+}
+
+export function newCall(api: Api, clientIp: string | null): GatewayCall {
+  return {
+    requestId: randomUUID(),
+    started: Date.now(),
+    api,
+    key: null,
+    tenant: null,
+    endpoint: null,
+    version: null,
+    replica: null,
+    ttftMs: null,
+    status: 0,
+    errorClass: null,
+    promptTokens: 0,
+    completionTokens: 0,
+    clientIp,
+    userHash: null,
+  };
+}
+
+/** The call's row, once it was authenticated and answered; calls refused before that have none. */
+export function callLogRow(call: GatewayCall): CallLogRow | null {
+  if (!call.tenant || !call.key || !call.status) return null;
+  return {
+    requestId: call.requestId,
+    tenantId: call.tenant.id,
+    apiKeyId: call.key.id,
+    endpointId: call.endpoint?.id ?? null,
+    modelVersionId: call.version?.id ?? null,
+    replica: call.replica?.id ?? null,
+    region: call.replica?.region ?? null,
+    clientIp: call.clientIp,
+    startedAt: call.started,
+    endedAt: Date.now(),
+    ttftMs: call.ttftMs,
+    status: call.status,
+    errorClass: call.errorClass,
+    promptTokens: call.promptTokens,
+    completionTokens: call.completionTokens,
+    userHash: call.userHash,
+  };
+}

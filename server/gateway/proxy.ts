@@ -1,0 +1,153 @@
+import type http from "node:http";
+import type { Pool as UpstreamPool } from "undici";
+import { UnavailableError, UpstreamError } from "../errors.ts";
+import type { GatewayCall } from "./call.ts";
+import type { VersionConfig } from "./config.ts";
+import type { Kind } from "./request.ts";
+import type { ReplicaHealth } from "./replica-health.ts";
+import { chooseVersion, nextWeighted, pickReplica, stickyPoint, usableReplicas } from "./routing.ts";
+import { UpstreamCall } from "./upstream-call.ts";
+import { FIRST_TOKEN, readSseUsage, readUsage } from "./usage.ts";
+
+export interface ProxyDeps {
+  upstream(url: string): UpstreamPool;
+  health: ReplicaHealth;
+}
+
+export interface ProxyRequest {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  kind: Kind;
+  body: Record<string, unknown>;
+  raw: Buffer;
+  path: string;
+}
+
+const clientGoneError = () => new Error("The client closed the connection.");
+
+/** The version a call goes to: by the caller's sticky point, else by smooth weighted round robin. */
+function versionFor(deps: ProxyDeps, call: GatewayCall, p: ProxyRequest): VersionConfig {
+  const e = call.endpoint!;
+  const kvkk = call.tenant!.kvkk;
+  const sticky = e.sticky ? ((typeof p.body.user === "string" && p.body.user) || (p.req.headers["x-kule-session"] as string | undefined)) : undefined;
+  const usable = (v: VersionConfig) => usableReplicas(v, kvkk, e).some((r) => !deps.health.coolingDown(r.id));
+  const version = sticky ? chooseVersion(e.versions, stickyPoint(sticky), usable) : nextWeighted(e.versions, usable);
+  if (version) return version;
+  const anyReady = e.versions.some((v) => v.weight > 0 && v.replicas.length > 0);
+  call.errorClass = kvkk && anyReady ? "no_replica_in_region" : "no_ready_replica";
+  throw new UnavailableError(
+    kvkk && anyReady
+      ? `No replica of ${e.slug} is ready in Turkey (tr-*), and this tenant's calls must stay in Turkey under KVKK, so Kule will not send them abroad. Try again shortly.`
+      : `No replica of ${e.slug} is ready to serve right now. Try again shortly.`,
+  );
+}
+
+/** Picks a version by weight and a replica by least outstanding requests; retries once elsewhere on a connect failure or 503. */
+export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequest) {
+  const { res, kind, body } = p;
+  const e = call.endpoint!;
+  const version = versionFor(deps, call, p);
+  call.version = version;
+
+  // Streams always ask the upstream for usage (the call log needs tokens); if the client did not ask, the usage event is dropped on the way out.
+  const stream = kind !== "infer" && body.stream === true;
+  const clientWantsUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+  // Otherwise the client's bytes go upstream untouched (no re-serialising on the hot path).
+  const upstreamBody = stream && !clientWantsUsage ? JSON.stringify({ ...body, stream_options: { ...(body.stream_options as object), include_usage: true } }) : p.raw;
+
+  let upstreamCall: UpstreamCall | null = null;
+  let clientGone = false;
+  res.on("close", () => {
+    if (res.writableFinished) return;
+    clientGone = true;
+    upstreamCall?.abort(clientGoneError());
+  });
+  const tried = new Set<string>();
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const replica = pickReplica(usableReplicas(version, call.tenant!.kvkk, e), deps.health.load, (id) => tried.has(id) || deps.health.coolingDown(id));
+    if (!replica) break;
+    tried.add(replica.id);
+    call.replica = replica;
+    deps.health.begin(replica.id);
+    const up = (upstreamCall = new UpstreamCall());
+    try {
+      if (clientGone) throw clientGoneError(); // left while the last attempt failed: the catch logs 499
+      deps.upstream(replica.url).dispatch({ path: p.path, method: "POST", headers: ["content-type", "application/json", "x-kule-request-id", call.requestId], body: upstreamBody }, up);
+      await up.started;
+      if (up.status === 503 && attempt === 0) {
+        await up.body();
+        deps.health.failed(replica.id);
+        continue; // nothing reached the client yet: try another replica
+      }
+      if (up.status >= 500) deps.health.failed(replica.id);
+      else deps.health.succeeded(replica.id);
+      call.status = up.status;
+      if (up.status >= 400) call.errorClass = up.status >= 500 ? "upstream_error" : "upstream_rejected";
+      const contentType = String(up.headers["content-type"] ?? "application/json");
+      // One header list, written once: no setHeader() before it, so Node takes writeHead's fast path.
+      const headers = ["content-type", contentType, "x-kule-request-id", call.requestId, "x-kule-version", version.label, "x-kule-endpoint-revision", String(e.revision), "x-kule-replica-region", replica.region];
+      if (stream && up.status === 200) {
+        res.writeHead(up.status, headers);
+        await pipeStream(up, res, call, clientWantsUsage);
+      } else {
+        const buf = await up.body();
+        headers.push("content-length", String(buf.length));
+        res.writeHead(up.status, headers);
+        res.end(buf);
+        if (up.status === 200 && kind !== "infer") readUsage(buf.toString("utf8"), call);
+      }
+      return;
+    } catch (err) {
+      if (clientGone) {
+        call.status = 499;
+        call.errorClass = "client_closed";
+        return;
+      }
+      deps.health.failed(replica.id);
+      if (res.headersSent) {
+        call.status = 502;
+        call.errorClass = "upstream_broken";
+        res.end();
+        return;
+      }
+      if (attempt === 1) throw new UpstreamError(`The replica serving ${e.slug} failed: ${(err as Error).message}`);
+    } finally {
+      deps.health.end(replica.id);
+    }
+  }
+  call.errorClass = "no_ready_replica";
+  throw new UnavailableError(`No replica of ${e.slug} could take the request. Try again shortly.`);
+}
+
+/**
+ * SSE passes through chunk by chunk as it arrives (the upstream paused while the client is slow
+ * to take it); only the usage event the client did not ask for is held back.
+ */
+async function pipeStream(up: UpstreamCall, res: http.ServerResponse, call: GatewayCall, clientWantsUsage: boolean) {
+  let carry = "";
+  const onDrain = () => up.resume();
+  res.on("drain", onDrain);
+  try {
+    await up.pipe((chunk) => {
+      // TTFT: until the first content delta reaches the gateway (the role-only first event carries no token).
+      if (call.ttftMs === null && FIRST_TOKEN.test(chunk.toString("utf8"))) call.ttftMs = Date.now() - call.started;
+      if (clientWantsUsage) {
+        if (chunk.includes('"usage"')) readSseUsage(chunk.toString("utf8"), call);
+        return res.write(chunk);
+      }
+      carry += chunk.toString("utf8");
+      let cut: number;
+      let out = "";
+      while ((cut = carry.indexOf("\n\n")) >= 0) {
+        const event = carry.slice(0, cut + 2);
+        carry = carry.slice(cut + 2);
+        if (event.includes('"usage"') && event.includes('"choices":[]')) readSseUsage(event, call);
+        else out += event;
+      }
+      return out ? res.write(out) : true;
+    });
+  } finally {
+    res.off("drain", onDrain);
+  }
+  res.end(carry);
+}
