@@ -1,0 +1,165 @@
+/** What the demo serves: three models with two versions each, and an endpoint for each. */
+import { EndpointVersionState, ModelFormat, ModelTask, Precision, ServingEngine, type PrismaClient } from "../../server/db/generated/client.ts";
+import { lookup } from "./lookup.ts";
+
+const BYTES_PER_PARAM: Record<Precision, number> = {
+  fp32: 4,
+  bf16: 2,
+  fp16: 2,
+  fp8: 1,
+  int8: 1,
+  int4: 0.5,
+};
+
+interface ModelSpec {
+  name: string;
+  task: ModelTask;
+  description: string;
+  format: ModelFormat;
+  precision: Precision;
+  parameterCount: number;
+  versions: [string, string];
+}
+
+const MODELS: ModelSpec[] = [
+  {
+    name: "llama-3.1-8b-instruct",
+    task: ModelTask.llm,
+    description: "Meta Llama 3.1 8B Instruct, FP8 weights, served by vLLM for chat completions.",
+    format: ModelFormat.vllm,
+    precision: Precision.fp8,
+    parameterCount: 8.03e9,
+    versions: ["1.0", "1.1"],
+  },
+  {
+    name: "yolov8-detector",
+    task: ModelTask.vision,
+    description: "YOLOv8 object detector, FP16 TensorRT plan served by Triton.",
+    format: ModelFormat.triton,
+    precision: Precision.fp16,
+    parameterCount: 68.2e6,
+    versions: ["8.0", "8.1"],
+  },
+  {
+    name: "bge-m3-embedding",
+    task: ModelTask.embedding,
+    description: "BGE-M3 multilingual text embeddings (Turkish included), ONNX on CPU.",
+    format: ModelFormat.onnx,
+    precision: Precision.fp32,
+    parameterCount: 568e6,
+    versions: ["1.0", "1.1"],
+  },
+];
+
+interface EndpointSpec {
+  name: string;
+  slug: string;
+  model: string;
+  pool: string;
+  engine: ServingEngine;
+  sloAvailabilityPct: string;
+  sloP99LatencyMs: number;
+  sloTtftMs: number | null;
+}
+
+const ENDPOINTS: EndpointSpec[] = [
+  {
+    name: "Chat (Llama 3.1 8B)",
+    slug: "chat",
+    model: "llama-3.1-8b-instruct",
+    pool: "llm-h100",
+    engine: ServingEngine.vllm,
+    sloAvailabilityPct: "99.9",
+    sloP99LatencyMs: 2000,
+    sloTtftMs: 500,
+  },
+  {
+    name: "Vision detect",
+    slug: "vision-detect",
+    model: "yolov8-detector",
+    pool: "vision-l40s",
+    engine: ServingEngine.triton,
+    sloAvailabilityPct: "99.5",
+    sloP99LatencyMs: 150,
+    sloTtftMs: null,
+  },
+  {
+    name: "Embeddings",
+    slug: "embed",
+    model: "bge-m3-embedding",
+    pool: "cpu-ank",
+    engine: ServingEngine.onnxruntime,
+    sloAvailabilityPct: "99.9",
+    sloP99LatencyMs: 300,
+    sloTtftMs: null,
+  },
+];
+
+function weightBytes(spec: ModelSpec): number {
+  return Math.round(spec.parameterCount * BYTES_PER_PARAM[spec.precision]);
+}
+
+/** Returns each model's id and the id of its first version (the one endpoints start on). */
+export async function seedModels(db: PrismaClient): Promise<Map<string, { modelId: string; firstVersionId: string }>> {
+  const out = new Map<string, { modelId: string; firstVersionId: string }>();
+  for (const spec of MODELS) {
+    const model = await db.model.upsert({
+      where: { name: spec.name },
+      create: { name: spec.name, task: spec.task, description: spec.description },
+      update: {},
+    });
+    const weights = weightBytes(spec);
+    const versionIds: string[] = [];
+    for (const version of spec.versions) {
+      const row = await db.modelVersion.upsert({
+        where: { modelId_version: { modelId: model.id, version } },
+        create: {
+          modelId: model.id,
+          version,
+          artifactUri: `s3://kule-models/${spec.name}/${version}`,
+          format: spec.format,
+          precision: spec.precision,
+          parameterCount: BigInt(spec.parameterCount),
+          weightBytes: BigInt(weights),
+          // Weights plus ~20% for activations, KV cache floor and runtime overhead.
+          minGpuMemoryBytes: BigInt(Math.round(weights * 1.2)),
+        },
+        update: {},
+      });
+      versionIds.push(row.id);
+    }
+    out.set(spec.name, { modelId: model.id, firstVersionId: versionIds[0]! });
+  }
+  return out;
+}
+
+export async function seedEndpoints(
+  db: PrismaClient,
+  poolIds: Map<string, string>,
+  models: Map<string, { modelId: string; firstVersionId: string }>,
+): Promise<void> {
+  for (const spec of ENDPOINTS) {
+    const model = lookup(models, spec.model);
+    const nodePoolId = lookup(poolIds, spec.pool);
+    // Only a new endpoint gets its initial version: an existing one may be mid-rollout, and
+    // adding a version there would break its weights summing to 100.
+    const existing = await db.endpoint.findUnique({ where: { slug: spec.slug }, select: { id: true } });
+    if (existing) continue;
+    await db.endpoint.create({
+      data: {
+        name: spec.name,
+        slug: spec.slug,
+        modelId: model.modelId,
+        engine: spec.engine,
+        nodePoolId,
+        sloAvailabilityPct: spec.sloAvailabilityPct,
+        sloP99LatencyMs: spec.sloP99LatencyMs,
+        sloTtftMs: spec.sloTtftMs,
+        regionConstraint: null,
+        versions: {
+          create: { modelVersionId: model.firstVersionId, weight: 100, state: EndpointVersionState.ready, lastFullAt: new Date() },
+        },
+      },
+    });
+  }
+}
