@@ -113,7 +113,7 @@ export async function benchCost() {
     await c.query(`VACUUM ANALYZE "UsageDay"`);
     console.log(`costs and daily roll-up: ${days} days in ${dailySeconds.toFixed(1)} s`);
 
-    const actor = { userId: "bench", email: "bench@kule.local", name: "Bench", role: "tenant" as const, tenantId: "t0" };
+    const ctx = { db, ip: null, actor: { userId: "bench", email: "bench@kule.local", name: "Bench", role: "tenant" as const, tenantId: "t0" } };
     const time = async (fn: () => Promise<unknown>) => {
       await fn(); // warm
       const xs: number[] = [];
@@ -124,8 +124,8 @@ export async function benchCost() {
       }
       return +median(xs).toFixed(1);
     };
-    const tenantMs = await time(() => tenantUsage(db, actor, { days: 90, by: "endpoint" }));
-    const rankingMs = await time(() => tenantRanking(db, 90));
+    const tenantMs = await time(() => tenantUsage(ctx, { days: 90, by: "endpoint" }));
+    const rankingMs = await time(() => tenantRanking(ctx, { days: 90 }));
     writeResult("cost", {
       call_log_rows: ROWS,
       tenants: TENANTS,

@@ -4,6 +4,10 @@
  * each boundary maps them once: tRPC codes in server/trpc/init.ts, HTTP statuses here (the
  * gateway, the simulator's API, the app's route handlers). A driver talking to another process
  * turns that process's HTTP status back into the same family (`errorFromStatus`).
+ *
+ * Boundaries recognise them with `isDomainError` / `isErrorKind`, by a brand, not `instanceof`:
+ * Next bundles server modules more than once (the instrumentation hook and the routes), and a
+ * shared driver built by one copy throws that copy's classes.
  */
 export type ErrorKind = "invalid" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "too_large" | "rate_limited" | "upstream" | "unavailable" | "timeout";
 
@@ -31,6 +35,7 @@ interface ErrorOptions {
 
 /** Input that breaks a rule (a 400); the base of the family. */
 export class DomainError extends Error {
+  readonly kuleDomainError = true;
   readonly kind: ErrorKind = "invalid";
   readonly field: string | null;
   readonly code: string | null;
@@ -121,7 +126,15 @@ export function errorFromStatus(status: number, message: string): DomainError {
   return new E(message);
 }
 
+export function isDomainError(e: unknown): e is DomainError {
+  return e instanceof Error && (e as Partial<DomainError>).kuleDomainError === true;
+}
+
+export function isErrorKind(e: unknown, kind: ErrorKind): e is DomainError {
+  return isDomainError(e) && e.kind === kind;
+}
+
 /** The HTTP status of any error: a typed one's, else 500. */
 export function httpStatusOf(e: unknown): number {
-  return e instanceof DomainError ? HTTP_STATUS[e.kind] : 500;
+  return isDomainError(e) ? HTTP_STATUS[e.kind] : 500;
 }

@@ -1,27 +1,9 @@
-import type { PrismaClient } from "../db/generated/client.ts";
-import type { Actor } from "../auth/actor.ts";
+import type { ActorContext } from "../auth/actor.ts";
+import { tenantScope, tenantWhere } from "../auth/scope.ts";
 import { recordAudit } from "../audit/record.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { newApiKeySecret } from "../auth/api-key-secret.ts";
-import type { CreateApiKeyInput } from "./schemas.ts";
-
-interface Ctx {
-  db: PrismaClient;
-  actor: Actor;
-  ip: string | null;
-}
-
-/**
- * The tenant a key operation may touch. A tenant user is pinned to its own tenant and naming
- * another one is NOT_FOUND, so other tenants' existence does not leak.
- */
-function keyTenant(actor: Actor, requested: string | null | undefined): string | null {
-  if (actor.role === "tenant") {
-    if (!actor.tenantId || (requested && requested !== actor.tenantId)) throw new NotFoundError("Tenant");
-    return actor.tenantId;
-  }
-  return requested ?? null;
-}
+import type { CreateApiKeyInput, ListApiKeysInput, RevokeApiKeyInput } from "./schemas.ts";
 
 const publicFields = {
   id: true,
@@ -36,8 +18,9 @@ const publicFields = {
   tenant: { select: { name: true, slug: true } },
 } as const;
 
-export function listApiKeys({ db, actor }: { db: PrismaClient; actor: Actor }, tenantId?: string | null) {
-  const scope = keyTenant(actor, tenantId);
+/** A tenant user's own keys; staff see one tenant's or every tenant's. */
+export function listApiKeys({ db, actor }: ActorContext, input: ListApiKeysInput) {
+  const scope = tenantScope(actor, input.tenantId);
   return db.apiKey.findMany({
     where: scope ? { tenantId: scope } : {},
     orderBy: [{ revokedAt: { sort: "desc", nulls: "first" } }, { createdAt: "desc" }],
@@ -46,8 +29,8 @@ export function listApiKeys({ db, actor }: { db: PrismaClient; actor: Actor }, t
 }
 
 /** Returns the secret exactly once; only its SHA-256 is stored. */
-export async function createApiKey(ctx: Ctx, input: CreateApiKeyInput) {
-  const tenantId = keyTenant(ctx.actor, input.tenantId);
+export async function createApiKey(ctx: ActorContext, input: CreateApiKeyInput) {
+  const tenantId = tenantScope(ctx.actor, input.tenantId);
   if (!tenantId) throw new InvalidInputError("tenantId", "choose the tenant the key belongs to");
   return ctx.db.$transaction(async (tx) => {
     if (!(await tx.tenant.findUnique({ where: { id: tenantId } }))) throw new NotFoundError("Tenant");
@@ -71,10 +54,9 @@ export async function createApiKey(ctx: Ctx, input: CreateApiKeyInput) {
   });
 }
 
-export async function revokeApiKey(ctx: Ctx, id: string) {
-  const scope = keyTenant(ctx.actor, null);
+export async function revokeApiKey(ctx: ActorContext, { id }: RevokeApiKeyInput) {
   return ctx.db.$transaction(async (tx) => {
-    const before = await tx.apiKey.findFirst({ where: { id, ...(scope ? { tenantId: scope } : {}) }, select: publicFields });
+    const before = await tx.apiKey.findFirst({ where: { id, ...tenantWhere(ctx.actor) }, select: publicFields });
     if (!before) throw new NotFoundError("API key");
     if (before.revokedAt) return before;
     const after = await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() }, select: publicFields });

@@ -4,7 +4,7 @@ import { displayName, id } from "../schemas/common.ts";
 export const listApiKeysInput = z.object({ tenantId: id.nullish() });
 
 export const createApiKeyInput = z.object({
-  /** Ignored for tenant users (always their own tenant); required for admins. */
+  /** A tenant user's own tenant whatever it names (another is NOT_FOUND); required for admins. */
   tenantId: id.nullish(),
   name: displayName,
   allowedEndpointIds: z.array(id).max(100).default([]),
@@ -17,3 +17,5 @@ export const createApiKeyInput = z.object({
 export const revokeApiKeyInput = z.object({ id });
 
 export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;
+export type ListApiKeysInput = z.infer<typeof listApiKeysInput>;
+export type RevokeApiKeyInput = z.infer<typeof revokeApiKeyInput>;

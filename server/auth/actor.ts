@@ -1,4 +1,5 @@
 import type { Role } from "../db/generated/enums.ts";
+import type { Db } from "../db/client.ts";
 
 /** The signed-in user a request acts as, loaded fresh from the database on every request. */
 export interface Actor {
@@ -6,6 +7,17 @@ export interface Actor {
   email: string;
   name: string;
   role: Role;
-  /** Set for the tenant role: the only tenant this actor may see. */
+  /** Set for the tenant role (always: server/trpc/context.ts signs out a tenant user without one), null for staff. */
   tenantId: string | null;
+}
+
+/**
+ * What every domain function acting for a user receives first: the database, who acts, and from
+ * which address (for the audit log). Functions that drive the cluster or read Prometheus take
+ * those beside it (`ActorContext & { drivers: Drivers }`). The tRPC context satisfies all of them.
+ */
+export interface ActorContext {
+  db: Db;
+  actor: Actor;
+  ip: string | null;
 }

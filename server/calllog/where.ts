@@ -1,17 +1,15 @@
 import pg from "pg";
-import type { Actor } from "../auth/actor.ts";
 import type { CallLogFilter } from "./schemas.ts";
+import type { Actor } from "../auth/actor.ts";
+import { searchTenant } from "../auth/scope.ts";
 
 const escapeLiteral = (s: string) => pg.escapeLiteral(s);
 const lit = (v: string | number) => (typeof v === "number" ? String(v) : escapeLiteral(v));
 const ts = (d: Date) => `${escapeLiteral(d.toISOString())}::timestamptz AT TIME ZONE 'UTC'`;
 
-/**
- * A tenant sees only its own rows whatever it asks for: its tenant id replaces any in the filter.
- * Staff (admin, auditor) may filter by any tenant.
- */
+/** A filter confined to what the actor may see (server/auth/scope.ts): a tenant's own rows only. */
 export function scopeFilter(actor: Actor, filter: CallLogFilter): CallLogFilter {
-  return actor.role === "tenant" ? { ...filter, tenantId: actor.tenantId ?? "\u0000none" } : filter;
+  return { ...filter, tenantId: searchTenant(actor, filter.tenantId) };
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { PrismaClient } from "../db/generated/client.ts";
+import type { ActorContext } from "../auth/actor.ts";
 
 /** Pools with their size, for placing endpoints and for the overview. */
-export async function listNodePools({ db }: { db: PrismaClient }) {
+export async function listNodePools({ db }: ActorContext) {
   const pools = await db.nodePool.findMany({
     orderBy: [{ region: "asc" }, { name: "asc" }],
     include: { nodes: { select: { status: true, cordoned: true, gpus: { select: { modelName: true, memoryBytes: true } } } } },

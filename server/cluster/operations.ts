@@ -1,18 +1,9 @@
-import type { PrismaClient } from "../db/generated/client.ts";
-import type { Actor } from "../auth/actor.ts";
-import type { Drivers } from "./drivers.ts";
+import type { ClusterContext } from "./drivers.ts";
 import { recordAudit } from "../audit/record.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { migInstanceMemoryBytes, supportsMig, validateMigLayout } from "./mig.ts";
-import type { FaultInput, MigLayoutInput } from "./schemas.ts";
+import type { CordonInput, FaultInput, MigLayoutInput } from "./schemas.ts";
 import type { SimFault } from "./sim-driver.ts";
-
-interface Ctx {
-  db: PrismaClient;
-  actor: Actor;
-  ip: string | null;
-  drivers: Drivers;
-}
 
 const GiB = 2 ** 30;
 
@@ -21,7 +12,7 @@ const GiB = 2 ** 30;
  * replicas on it, plus what only the live driver knows (XID errors, injected faults). When the
  * simulator does not answer, the database's view is returned with `driver.reachable = false`.
  */
-export async function clusterView({ db, drivers }: { db: PrismaClient; drivers: Drivers }) {
+export async function clusterView({ db, drivers }: ClusterContext) {
   const [pools, live, faults] = await Promise.all([
     db.nodePool.findMany({
       orderBy: [{ region: "desc" }, { name: "asc" }],
@@ -95,7 +86,7 @@ export async function clusterView({ db, drivers }: { db: PrismaClient; drivers: 
 }
 
 /** Lays out MIG instances on an idle GPU (checked against NVIDIA's rules first) and records it. */
-export async function applyMigLayout(ctx: Ctx, input: MigLayoutInput) {
+export async function applyMigLayout(ctx: ClusterContext, input: MigLayoutInput) {
   const gpu = await ctx.db.gpu.findUnique({ where: { id: input.gpuId }, include: { node: true, migInstances: true } });
   if (!gpu) throw new NotFoundError("GPU");
   if (!supportsMig(gpu.modelName)) throw new InvalidInputError("layout", `${gpu.modelName} does not support MIG`);
@@ -121,7 +112,7 @@ export async function applyMigLayout(ctx: Ctx, input: MigLayoutInput) {
   });
 }
 
-export async function setCordon(ctx: Ctx, input: { nodeId: string; cordoned: boolean }) {
+export async function setCordon(ctx: ClusterContext, input: CordonInput) {
   const node = await ctx.db.node.findUnique({ where: { id: input.nodeId } });
   if (!node) throw new NotFoundError("Node");
   if (input.cordoned) await ctx.drivers.sim.cordon(node.hostname);
@@ -134,7 +125,7 @@ export async function setCordon(ctx: Ctx, input: { nodeId: string; cordoned: boo
 }
 
 /** Injects a simulator fault, named by Kule's ids; every injection is an audit event. */
-export async function injectFault(ctx: Ctx, input: FaultInput) {
+export async function injectFault(ctx: ClusterContext, input: FaultInput) {
   let fault: SimFault;
   switch (input.type) {
     case "kill-replica":
@@ -169,7 +160,7 @@ export async function injectFault(ctx: Ctx, input: FaultInput) {
   return { injected: input.type };
 }
 
-export async function clearFaults(ctx: Ctx) {
+export async function clearFaults(ctx: ClusterContext) {
   await ctx.drivers.sim.clearFaults();
   await ctx.db.node.updateMany({ where: { status: "down" }, data: { status: "ready" } });
   await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "fault.clear", targetType: "simulator" });

@@ -1,3 +1,5 @@
+import type { ActorContext } from "../auth/actor.ts";
+import type { FreeDevicesInput } from "./schemas.ts";
 import type { PrismaClient } from "../db/generated/client.ts";
 import { migInstanceMemoryBytes } from "./mig.ts";
 import type { StartReplicaInput } from "./schemas.ts";
@@ -44,7 +46,7 @@ export async function freeDevices(db: PrismaClient, nodePoolId: string, minMemor
 }
 
 /** Devices of the endpoint's pool a version's replica fits on (its minimum GPU memory), smallest first. */
-export async function devicesForVersion(db: PrismaClient, endpointVersionId: string) {
+export async function devicesForVersion({ db }: ActorContext, { endpointVersionId }: FreeDevicesInput) {
   const v = await db.endpointVersion.findUnique({ where: { id: endpointVersionId }, include: { endpoint: true, modelVersion: true } });
   if (!v) throw new NotFoundError("Endpoint version");
   const minMemoryBytes = Number(v.modelVersion.minGpuMemoryBytes);

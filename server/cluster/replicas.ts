@@ -1,18 +1,11 @@
 import type { PrismaClient } from "../db/generated/client.ts";
 import type { DbTx } from "../db/client.ts";
 import type { Actor } from "../auth/actor.ts";
-import type { Drivers } from "./drivers.ts";
+import type { ClusterContext, Drivers } from "./drivers.ts";
 import type { Device, ReplicaSpec, ReplicaStatus } from "./driver.ts";
 import { recordAudit } from "../audit/record.ts";
-import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
-import type { RegisterExternalInput, StartReplicaInput } from "./schemas.ts";
-
-interface Ctx {
-  db: PrismaClient;
-  actor: Actor;
-  ip: string | null;
-  drivers: Drivers;
-}
+import { ConflictError, InvalidInputError, isErrorKind, NotFoundError } from "../errors.ts";
+import type { RegisterExternalInput, StartReplicaInput, StopReplicaInput } from "./schemas.ts";
 
 const versionInclude = { endpoint: { include: { model: true, nodePool: true } }, modelVersion: true } as const;
 
@@ -41,7 +34,7 @@ function specOf(replicaId: string, v: Awaited<ReturnType<typeof loadVersion>>, d
  * Starts a replica of an endpoint's version on a device of the endpoint's node pool. The row is
  * written first (pending), so the driver's events always find it; the audit event lands with it.
  */
-export async function startReplica(ctx: Ctx, input: StartReplicaInput) {
+export async function startReplica(ctx: ClusterContext, input: StartReplicaInput) {
   const v = await loadVersion(ctx.db, input.endpointVersionId);
   let device: Device;
   let nodeId: string;
@@ -86,7 +79,7 @@ export async function startReplica(ctx: Ctx, input: StartReplicaInput) {
 }
 
 /** Registers a server the user runs; Kule health-checks and routes to it but cannot start or stop it. */
-export async function registerExternal(ctx: Ctx, input: RegisterExternalInput) {
+export async function registerExternal(ctx: ClusterContext, input: RegisterExternalInput) {
   const v = await loadVersion(ctx.db, input.endpointVersionId);
   const taken = await ctx.db.replica.findFirst({ where: { endpointVersionId: v.id, externalUrl: input.url, state: { notIn: ["stopped"] } } });
   if (taken) throw new ConflictError(`${input.url} is already registered for this version.`, { field: "url" });
@@ -101,14 +94,14 @@ export async function registerExternal(ctx: Ctx, input: RegisterExternalInput) {
 }
 
 /** Also called by the drain worker, with no actor: the stop is then recorded as Kule's own. */
-export async function stopReplica(ctx: Omit<Ctx, "actor"> & { actor: Actor | null }, input: { replicaId: string; drainSeconds: number }) {
+export async function stopReplica(ctx: Omit<ClusterContext, "actor"> & { actor: Actor | null }, input: StopReplicaInput) {
   const row = await ctx.db.replica.findUnique({ where: { id: input.replicaId } });
   if (!row) throw new NotFoundError("Replica");
   if (row.state === "stopped") return row;
   const driver = row.driver === "external" ? ctx.drivers.external : ctx.drivers.sim;
   // A replica that already failed may be unknown to the driver: stopping it only records the stop.
-  if (row.state !== "failed") await driver.stopReplica(row.id, { drainMs: input.drainSeconds * 1000 }).catch((e: { status?: number }) => {
-    if (e.status !== 404) throw e;
+  if (row.state !== "failed") await driver.stopReplica(row.id, { drainMs: (input.drainSeconds ?? 0) * 1000 }).catch((e: unknown) => {
+    if (!isErrorKind(e, "not_found")) throw e;
   });
   const after = await ctx.db.$transaction(async (tx) => {
     const r = await tx.replica.update({ where: { id: row.id }, data: { state: "stopped", stoppedAt: new Date(), url: null } });

@@ -40,5 +40,8 @@ export type StartReplicaInput = z.infer<typeof startReplicaInput>;
 export type RegisterExternalInput = z.infer<typeof registerExternalInput>;
 export type MigLayoutInput = z.infer<typeof migLayoutInput>;
 export type FaultInput = z.infer<typeof faultInput>;
+export type StopReplicaInput = z.input<typeof stopReplicaInput>;
+export type CordonInput = z.infer<typeof cordonInput>;
 
 export const freeDevicesInput = z.object({ endpointVersionId: id });
+export type FreeDevicesInput = z.infer<typeof freeDevicesInput>;

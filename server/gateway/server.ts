@@ -1,7 +1,7 @@
 import http from "node:http";
 import { Pool as UpstreamPool } from "undici";
 import type pg from "pg";
-import { DomainError, httpStatusOf, NotFoundError, UnavailableError } from "../errors.ts";
+import { DomainError, httpStatusOf, isDomainError, NotFoundError, UnavailableError } from "../errors.ts";
 import { hashSubject, subjectHashKey } from "../calllog/subject-hash.ts";
 import { ConfigStore, type GatewayConfig } from "./config.ts";
 import { MemoryLimiter, type Limiter } from "./limits.ts";
@@ -121,9 +121,9 @@ export class Gateway {
 
   /** Answers a call that failed before (or instead of) a replica's answer. */
   private refuse(res: http.ServerResponse, call: GatewayCall, e: unknown) {
-    const err = e instanceof DomainError ? e : new DomainError("The gateway failed to handle this request.");
-    if (!(e instanceof DomainError)) console.error("[gateway]", e);
-    call.status = e instanceof DomainError ? httpStatusOf(e) : 500;
+    const err = isDomainError(e) ? e : new DomainError("The gateway failed to handle this request.");
+    if (err !== e) console.error("[gateway]", e);
+    call.status = httpStatusOf(e);
     call.errorClass ??= errorClassOf(call.status);
     if (res.headersSent) return void res.end();
     // The served path writes its headers in one list (proxy.ts); an error sets them here.

@@ -1,5 +1,6 @@
 import type pg from "pg";
-import type { Actor } from "../auth/actor.ts";
+import type { Actor, ActorContext } from "../auth/actor.ts";
+import { pgPool } from "../db/pg-pool.ts";
 import { HOUR_MS } from "../audit/seal/digest.ts";
 import { tsLiteral } from "../audit/seal/hour-digests.ts";
 import { removeRows, type Method } from "./remove-rows.ts";
@@ -100,6 +101,11 @@ export async function runDestruction(pool: pg.Pool, opts: { actor: Actor | null;
   } finally {
     client.release();
   }
+}
+
+/** A destruction an admin starts by hand, recorded as theirs. */
+export function runDestructionNow(ctx: ActorContext) {
+  return runDestruction(pgPool(ctx.db), { actor: ctx.actor, ip: ctx.ip });
 }
 
 /** Runs the destruction when the configured cycle (≤ 182 days) has passed since the last run. */

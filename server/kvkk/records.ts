@@ -1,8 +1,8 @@
-import type { Db } from "../db/client.ts";
+import type { ActorContext } from "../auth/actor.ts";
 import type { ListDestructionsInput } from "./schemas.ts";
 
 /** Destruction records, newest first, without their per-hour adjustments (those are for the chain check). */
-export async function listDestructions({ db }: { db: Db }, input: ListDestructionsInput) {
+export async function listDestructions({ db }: ActorContext, input: ListDestructionsInput) {
   return db.destructionRecord.findMany({
     where: input.tenantId ? { tenantId: input.tenantId } : {},
     orderBy: { runAt: "desc" },
@@ -11,6 +11,6 @@ export async function listDestructions({ db }: { db: Db }, input: ListDestructio
   });
 }
 
-export async function listSubjectRequests({ db }: { db: Db }) {
+export async function listSubjectRequests({ db }: ActorContext) {
   return db.dataSubjectRequest.findMany({ orderBy: { createdAt: "desc" }, take: 50 });
 }

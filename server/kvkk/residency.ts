@@ -1,10 +1,7 @@
-import type { Db } from "../db/client.ts";
 import { pgPool } from "../db/pg-pool.ts";
-import type { Actor } from "../auth/actor.ts";
+import type { ActorContext } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { ResidencyInput } from "./schemas.ts";
-
-type Ctx = { db: Db; actor: Actor; ip: string | null };
 
 /** Regions inside Turkey are named tr-*: a KVKK tenant's calls must be served only there (Article 9). */
 export const IN_TURKEY = `c.region LIKE 'tr-%'`;
@@ -22,7 +19,7 @@ export interface MapCell {
   incident: boolean;
 }
 
-async function cells(ctx: Ctx, input: ResidencyInput, extra: string): Promise<MapCell[]> {
+async function cells(ctx: ActorContext, input: ResidencyInput, extra: string): Promise<MapCell[]> {
   const params: unknown[] = [input.from, input.to];
   if (input.tenantId) params.push(input.tenantId);
   const { rows } = await pgPool(ctx.db).query<Omit<MapCell, "calls" | "incident"> & { calls: string }>(
@@ -37,14 +34,14 @@ async function cells(ctx: Ctx, input: ResidencyInput, extra: string): Promise<Ma
 }
 
 /** Per tenant and month, which regions served its calls; KVKK tenants' calls abroad are incidents. */
-export async function residencyMap(ctx: Ctx, input: ResidencyInput) {
+export async function residencyMap(ctx: ActorContext, input: ResidencyInput) {
   const map = await cells(ctx, input, "");
   await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.residency.read", targetType: "calllog", after: { ...input, cells: map.length } });
   return { cells: map, incidents: map.filter((c) => c.incident) };
 }
 
 /** Transfers abroad (Article 9): non-KVKK tenants' calls served outside Turkey, by region and month. */
-export async function transferRegister(ctx: Ctx, input: ResidencyInput) {
+export async function transferRegister(ctx: ActorContext, input: ResidencyInput) {
   const rows = await cells(ctx, input, `AND NOT t.kvkk AND c.region IS NOT NULL AND NOT (${IN_TURKEY})`);
   await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.transfers.read", targetType: "calllog", after: { ...input, rows: rows.length } });
   return rows;

@@ -1,12 +1,9 @@
-import type { Db } from "../db/client.ts";
-import type { Actor } from "../auth/actor.ts";
+import type { ActorContext } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import { NotFoundError } from "../errors.ts";
 import type { TenantRetentionInput, UpdateSettingsInput } from "./schemas.ts";
 
-type Ctx = { db: Db; actor: Actor; ip: string | null };
-
-export async function getSettings({ db }: { db: Db }) {
+export async function getSettings({ db }: ActorContext) {
   const [settings, tenants] = await Promise.all([
     db.kvkkSettings.findUniqueOrThrow({ where: { id: "singleton" } }),
     db.tenant.findMany({ select: { id: true, name: true, slug: true, kvkk: true }, orderBy: { slug: "asc" } }),
@@ -20,7 +17,7 @@ export async function getSettings({ db }: { db: Db }) {
   };
 }
 
-export async function updateSettings(ctx: Ctx, input: UpdateSettingsInput) {
+export async function updateSettings(ctx: ActorContext, input: UpdateSettingsInput) {
   return ctx.db.$transaction(async (tx) => {
     const before = await tx.kvkkSettings.findUniqueOrThrow({ where: { id: "singleton" } });
     const after = await tx.kvkkSettings.update({ where: { id: "singleton" }, data: input });
@@ -30,7 +27,7 @@ export async function updateSettings(ctx: Ctx, input: UpdateSettingsInput) {
 }
 
 /** A tenant's own retention; `days: null` returns it to the default. */
-export async function setTenantRetention(ctx: Ctx, input: TenantRetentionInput) {
+export async function setTenantRetention(ctx: ActorContext, input: TenantRetentionInput) {
   return ctx.db.$transaction(async (tx) => {
     if (!(await tx.tenant.findUnique({ where: { id: input.tenantId }, select: { id: true } }))) throw new NotFoundError("Tenant");
     const before = await tx.tenantRetention.findUnique({ where: { tenantId: input.tenantId } });

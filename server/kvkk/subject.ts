@@ -1,6 +1,6 @@
-import type { Db } from "../db/client.ts";
 import { pgPool } from "../db/pg-pool.ts";
-import type { Actor } from "../auth/actor.ts";
+import type { ActorContext } from "../auth/actor.ts";
+import { searchTenant, tenantWhere } from "../auth/scope.ts";
 import { recordAudit } from "../audit/record.ts";
 import { NotFoundError } from "../errors.ts";
 import { hashSubject } from "../calllog/subject-hash.ts";
@@ -9,19 +9,15 @@ import { startExport } from "../calllog/export/jobs.ts";
 import { removeRows } from "./remove-rows.ts";
 import type { SubjectDestroyInput, SubjectExportInput, SubjectFindInput } from "./schemas.ts";
 
-type Ctx = { db: Db; actor: Actor; ip: string | null };
-
-/** A tenant's request covers its own rows only; staff may ask across every tenant or one. */
-const scopeTenant = (ctx: Ctx, tenantId: string | null | undefined) => (ctx.actor.role === "tenant" ? (ctx.actor.tenantId ?? "\u0000none") : (tenantId ?? null));
-
 /**
  * Finds a data subject's call-log rows by the `user` identifier the tenant passed in its calls,
  * hashed with the same key as the gateway (the identifier itself is neither stored nor logged),
  * and opens a request record. Rows are counted per tenant and month, across every partition.
  */
-export async function findSubject(ctx: Ctx, input: SubjectFindInput) {
+export async function findSubject(ctx: ActorContext, input: SubjectFindInput) {
   const subjectHash = hashSubject(input.user);
-  const tenantId = scopeTenant(ctx, input.tenantId);
+  // A tenant's request covers its own rows only; staff may ask across every tenant or one.
+  const tenantId = searchTenant(ctx.actor, input.tenantId) ?? null;
   const where = whereSql({ subjectHash, tenantId }, "c");
   const { rows } = await pgPool(ctx.db).query<{ tenantId: string; tenantSlug: string | null; month: Date; rows: string }>(
     `SELECT c."tenantId", t.slug AS "tenantSlug", date_trunc('month', c."startedAt") AT TIME ZONE 'UTC' AS month, count(*) AS rows
@@ -37,14 +33,14 @@ export async function findSubject(ctx: Ctx, input: SubjectFindInput) {
   return { requestId: request.id, rowsFound, byTenantMonth };
 }
 
-async function loadRequest(ctx: Ctx, id: string) {
-  const req = await ctx.db.dataSubjectRequest.findFirst({ where: { id, ...(ctx.actor.role === "tenant" ? { tenantId: ctx.actor.tenantId ?? "\u0000none" } : {}) } });
+async function loadRequest(ctx: ActorContext, id: string) {
+  const req = await ctx.db.dataSubjectRequest.findFirst({ where: { id, ...tenantWhere(ctx.actor) } });
   if (!req) throw new NotFoundError("Data-subject request");
   return req;
 }
 
 /** Exports the subject's rows (the request's scope) as a background export job. */
-export async function exportSubject(ctx: Ctx, input: SubjectExportInput) {
+export async function exportSubject(ctx: ActorContext, input: SubjectExportInput) {
   const req = await loadRequest(ctx, input.requestId);
   const job = await startExport(ctx, { format: input.format, filter: { subjectHash: req.subjectHash, tenantId: req.tenantId } });
   await ctx.db.dataSubjectRequest.update({ where: { id: req.id }, data: { exportJobId: job.id } });
@@ -52,7 +48,7 @@ export async function exportSubject(ctx: Ctx, input: SubjectExportInput) {
 }
 
 /** Destroys (deletes or anonymizes) the subject's rows with a destruction record, and closes the request. */
-export async function destroySubject(ctx: Ctx, input: SubjectDestroyInput) {
+export async function destroySubject(ctx: ActorContext, input: SubjectDestroyInput) {
   const req = await loadRequest(ctx, input.requestId);
   const client = await pgPool(ctx.db).connect();
   try {

@@ -1,16 +1,9 @@
-import type { PrismaClient } from "../db/generated/client.ts";
-import type { Actor } from "../auth/actor.ts";
+import type { ActorContext } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
-import type { AddModelVersionInput, CreateModelInput } from "./schemas.ts";
+import type { AddModelVersionInput, CreateModelInput, ModelIdInput } from "./schemas.ts";
 
-interface Ctx {
-  db: PrismaClient;
-  actor: Actor;
-  ip: string | null;
-}
-
-export function listModels({ db }: { db: PrismaClient }) {
+export function listModels({ db }: ActorContext) {
   return db.model.findMany({
     orderBy: { name: "asc" },
     include: {
@@ -20,7 +13,7 @@ export function listModels({ db }: { db: PrismaClient }) {
   });
 }
 
-export async function getModel({ db, id }: { db: PrismaClient; id: string }) {
+export async function getModel({ db }: ActorContext, { id }: ModelIdInput) {
   const model = await db.model.findUnique({
     where: { id },
     include: {
@@ -32,7 +25,7 @@ export async function getModel({ db, id }: { db: PrismaClient; id: string }) {
   return model;
 }
 
-export async function createModel(ctx: Ctx, input: CreateModelInput) {
+export async function createModel(ctx: ActorContext, input: CreateModelInput) {
   return ctx.db.$transaction(async (tx) => {
     if (await tx.model.findUnique({ where: { name: input.name } })) {
       throw new ConflictError(`A model named ${input.name} already exists.`, { field: "name" });
@@ -43,7 +36,7 @@ export async function createModel(ctx: Ctx, input: CreateModelInput) {
   });
 }
 
-export async function addModelVersion(ctx: Ctx, input: AddModelVersionInput) {
+export async function addModelVersion(ctx: ActorContext, input: AddModelVersionInput) {
   return ctx.db.$transaction(async (tx) => {
     const model = await tx.model.findUnique({ where: { id: input.modelId } });
     if (!model) throw new NotFoundError("Model");

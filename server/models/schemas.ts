@@ -40,3 +40,4 @@ export const modelIdInput = z.object({ id });
 
 export type CreateModelInput = z.infer<typeof createModelInput>;
 export type AddModelVersionInput = z.infer<typeof addModelVersionInput>;
+export type ModelIdInput = z.infer<typeof modelIdInput>;

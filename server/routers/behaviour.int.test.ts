@@ -42,7 +42,7 @@ describe("audit events", () => {
     const withV2 = await caller(operator).endpoint.addVersion({ endpointId: endpoint.id, modelVersionId: model.versions[1]!.id, expectedRevision: endpoint.revision });
     const [v1, v2] = withV2.versions;
     await markReady(v2!.id);
-    await caller(operator).endpoint.setWeights({
+    await caller(operator).rollout.setWeights({
       endpointId: endpoint.id,
       expectedRevision: withV2.revision,
       weights: [
@@ -84,8 +84,8 @@ describe("concurrent edits", () => {
       { endpointVersionId: v2!.id, weight: 100 - a },
     ];
     // Both loaded the page at the same revision.
-    await caller(operator).endpoint.setWeights({ endpointId: endpoint.id, expectedRevision: loaded.revision, weights: split(80) });
-    const err = await errorOf(caller(operator2).endpoint.setWeights({ endpointId: endpoint.id, expectedRevision: loaded.revision, weights: split(50) }));
+    await caller(operator).rollout.setWeights({ endpointId: endpoint.id, expectedRevision: loaded.revision, weights: split(80) });
+    const err = await errorOf(caller(operator2).rollout.setWeights({ endpointId: endpoint.id, expectedRevision: loaded.revision, weights: split(50) }));
     expect(err.code).toBe("CONFLICT");
     expect(err.message).toMatch(/changed this endpoint/);
     const now = await caller(operator).endpoint.get({ id: endpoint.id });
@@ -97,7 +97,7 @@ describe("concurrent edits", () => {
     const loaded = await caller(operator).endpoint.addVersion({ endpointId: endpoint.id, modelVersionId: model.versions[1]!.id, expectedRevision: endpoint.revision });
     const [v1, v2] = loaded.versions;
     const err = await errorOf(
-      caller(operator).endpoint.setWeights({
+      caller(operator).rollout.setWeights({
         endpointId: endpoint.id,
         expectedRevision: loaded.revision,
         weights: [

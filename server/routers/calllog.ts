@@ -11,7 +11,7 @@ export const callLogRouter = router({
   get: procedure("calllog:read").input(getCallInput).query(({ ctx, input }) => getCall(ctx, input)),
   export: router({
     start: procedure("calllog:export").input(startExportInput).mutation(({ ctx, input }) => startExport(ctx, input)),
-    get: procedure("calllog:export").input(exportIdInput).query(({ ctx, input }) => getExport(ctx, input.id)),
+    get: procedure("calllog:export").input(exportIdInput).query(({ ctx, input }) => getExport(ctx, input)),
     list: procedure("calllog:export").query(({ ctx }) => listExports(ctx)),
   }),
   seal: router({

@@ -8,7 +8,7 @@ import { devicesForVersion } from "../cluster/placement.ts";
 export const clusterRouter = router({
   nodePools: procedure("cluster:read").query(({ ctx }) => listNodePools(ctx)),
   view: procedure("cluster:read").query(({ ctx }) => clusterView(ctx)),
-  freeDevices: procedure("cluster:write").input(freeDevicesInput).query(({ ctx, input }) => devicesForVersion(ctx.db, input.endpointVersionId)),
+  freeDevices: procedure("cluster:write").input(freeDevicesInput).query(({ ctx, input }) => devicesForVersion(ctx, input)),
   startReplica: procedure("cluster:write").input(startReplicaInput).mutation(({ ctx, input }) => startReplica(ctx, input)),
   registerExternal: procedure("cluster:write").input(registerExternalInput).mutation(({ ctx, input }) => registerExternal(ctx, input)),
   stopReplica: procedure("cluster:write").input(stopReplicaInput).mutation(({ ctx, input }) => stopReplica(ctx, input)),

@@ -1,6 +1,6 @@
 import { procedure, router } from "../trpc/init.ts";
-import { addEndpointVersionInput, createEndpointInput, endpointIdInput, setWeightsInput } from "../endpoints/schemas.ts";
-import { addEndpointVersion, createEndpoint, endpointCatalog, getEndpoint, listEndpoints, setEndpointWeights } from "../endpoints/endpoints.ts";
+import { addEndpointVersionInput, createEndpointInput, endpointIdInput } from "../endpoints/schemas.ts";
+import { addEndpointVersion, createEndpoint, endpointCatalog, getEndpoint, listEndpoints } from "../endpoints/endpoints.ts";
 import { updateSloInput } from "../endpoints/update-slo.types.ts";
 import { updateEndpointSlo } from "../endpoints/update-slo.ts";
 import { syncSloRules } from "../metrics/slo/rules-sync.ts";
@@ -8,7 +8,7 @@ import { syncSloRules } from "../metrics/slo/rules-sync.ts";
 export const endpointRouter = router({
   list: procedure("endpoint:read").query(({ ctx }) => listEndpoints(ctx)),
   catalog: procedure("catalog:read").query(({ ctx }) => endpointCatalog(ctx)),
-  get: procedure("endpoint:read").input(endpointIdInput).query(({ ctx, input }) => getEndpoint({ db: ctx.db, id: input.id })),
+  get: procedure("endpoint:read").input(endpointIdInput).query(({ ctx, input }) => getEndpoint(ctx, input)),
   create: procedure("endpoint:write")
     .input(createEndpointInput)
     .mutation(async ({ ctx, input }) => {
@@ -19,5 +19,4 @@ export const endpointRouter = router({
     }),
   updateSlo: procedure("endpoint:write").input(updateSloInput).mutation(({ ctx, input }) => updateEndpointSlo(ctx, input)),
   addVersion: procedure("endpoint:write").input(addEndpointVersionInput).mutation(({ ctx, input }) => addEndpointVersion(ctx, input)),
-  setWeights: procedure("endpoint:write").input(setWeightsInput).mutation(({ ctx, input }) => setEndpointWeights(ctx, input)),
 });

@@ -4,7 +4,7 @@ import { addModelVersion, createModel, getModel, listModels } from "../models/mo
 
 export const modelRouter = router({
   list: procedure("model:read").query(({ ctx }) => listModels(ctx)),
-  get: procedure("model:read").input(modelIdInput).query(({ ctx, input }) => getModel({ db: ctx.db, id: input.id })),
+  get: procedure("model:read").input(modelIdInput).query(({ ctx, input }) => getModel(ctx, input)),
   create: procedure("model:write").input(createModelInput).mutation(({ ctx, input }) => createModel(ctx, input)),
   addVersion: procedure("model:write").input(addModelVersionInput).mutation(({ ctx, input }) => addModelVersion(ctx, input)),
 });

@@ -76,7 +76,7 @@ const MATRIX: Record<string, Case> = {
     input: async (f) => ({ endpointId: f.endpointId, expectedRevision: await f.endpointRevision(), sloAvailabilityPct: 99.5, sloP99LatencyMs: 3000, sloTtftMs: 400 }),
     allowed: ["admin", "operator"],
   },
-  "endpoint.setWeights": {
+  "rollout.setWeights": {
     input: async (f) => ({ endpointId: f.endpointId, expectedRevision: await f.endpointRevision(), weights: [{ endpointVersionId: f.endpointVersionId, weight: 100 }] }),
     allowed: ["admin", "operator"],
   },

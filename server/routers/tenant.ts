@@ -5,7 +5,7 @@ import { createTenant, getTenant, listPricePlans, listTenants, updateTenant } fr
 export const tenantRouter = router({
   list: procedure("tenant:read").query(({ ctx }) => listTenants(ctx)),
   /** Any signed-in user may ask; the data layer answers NOT_FOUND for a tenant that is not theirs. */
-  get: signedInProcedure.input(tenantIdInput).query(({ ctx, input }) => getTenant({ db: ctx.db, actor: ctx.actor, id: input.id })),
+  get: signedInProcedure.input(tenantIdInput).query(({ ctx, input }) => getTenant(ctx, input)),
   create: procedure("tenant:write").input(createTenantInput).mutation(({ ctx, input }) => createTenant(ctx, input)),
   update: procedure("tenant:write").input(updateTenantInput).mutation(({ ctx, input }) => updateTenant(ctx, input)),
   pricePlans: procedure("priceplan:read").query(({ ctx }) => listPricePlans(ctx)),

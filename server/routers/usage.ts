@@ -4,12 +4,12 @@ import { endpointEconomics, invoiceCsv, tenantRanking, tenantUsage } from "../us
 import { addPlanPrice, pricing, setBudget, setHardwareRate } from "../usage/billing.ts";
 
 export const usageRouter = router({
-  tenant: procedure("usage:read").input(tenantUsageInput).query(({ ctx, input }) => tenantUsage(ctx.db, ctx.actor, input)),
-  invoice: procedure("usage:read").input(invoiceInput).query(({ ctx, input }) => invoiceCsv(ctx.db, ctx.actor, input)),
+  tenant: procedure("usage:read").input(tenantUsageInput).query(({ ctx, input }) => tenantUsage(ctx, input)),
+  invoice: procedure("usage:read").input(invoiceInput).query(({ ctx, input }) => invoiceCsv(ctx, input)),
   setBudget: procedure("budget:write").input(setBudgetInput).mutation(({ ctx, input }) => setBudget(ctx, input)),
-  ranking: procedure("usage:admin").input(rangeInput).query(({ ctx, input }) => tenantRanking(ctx.db, input.days)),
-  economics: procedure("usage:admin").input(rangeInput).query(({ ctx, input }) => endpointEconomics(ctx.db, input.days)),
-  pricing: procedure("priceplan:read").query(({ ctx }) => pricing(ctx.db)),
+  ranking: procedure("usage:admin").input(rangeInput).query(({ ctx, input }) => tenantRanking(ctx, input)),
+  economics: procedure("usage:admin").input(rangeInput).query(({ ctx, input }) => endpointEconomics(ctx, input)),
+  pricing: procedure("priceplan:read").query(({ ctx }) => pricing(ctx)),
   addPlanPrice: procedure("billing:write").input(addPlanPriceInput).mutation(({ ctx, input }) => addPlanPrice(ctx, input)),
   setHardwareRate: procedure("billing:write").input(setHardwareRateInput).mutation(({ ctx, input }) => setHardwareRate(ctx, input)),
 });

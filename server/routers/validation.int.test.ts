@@ -82,14 +82,14 @@ const CASES: { name: string; field: string; run: (a: Actor) => ReturnType<typeof
       call(a, "endpoint.create", { name: "Bad", slug: `s-${uid()}`, modelId: fx.modelId, modelVersionId: fx.otherModelVersionId, engine: "vllm", nodePoolId: fx.poolId, sloAvailabilityPct: 99, sloP99LatencyMs: 100 }),
   },
   {
-    name: "endpoint.setWeights not summing to 100",
+    name: "rollout.setWeights not summing to 100",
     field: "weights",
-    run: (a) => call(a, "endpoint.setWeights", { endpointId: fx.endpointId, expectedRevision: fx.revision, weights: [{ endpointVersionId: fx.versionId, weight: 90 }] }),
+    run: (a) => call(a, "rollout.setWeights", { endpointId: fx.endpointId, expectedRevision: fx.revision, weights: [{ endpointVersionId: fx.versionId, weight: 90 }] }),
   },
   {
-    name: "endpoint.setWeights with a weight over 100",
+    name: "rollout.setWeights with a weight over 100",
     field: "weights",
-    run: (a) => call(a, "endpoint.setWeights", { endpointId: fx.endpointId, expectedRevision: fx.revision, weights: [{ endpointVersionId: fx.versionId, weight: 101 }] }),
+    run: (a) => call(a, "rollout.setWeights", { endpointId: fx.endpointId, expectedRevision: fx.revision, weights: [{ endpointVersionId: fx.versionId, weight: 101 }] }),
   },
   {
     name: "endpoint.updateSlo with an availability of 100%",

@@ -21,3 +21,4 @@ export const tenantIdInput = z.object({ id });
 
 export type CreateTenantInput = z.infer<typeof createTenantInput>;
 export type UpdateTenantInput = z.infer<typeof updateTenantInput>;
+export type TenantIdInput = z.infer<typeof tenantIdInput>;

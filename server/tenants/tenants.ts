@@ -1,16 +1,10 @@
-import type { PrismaClient } from "../db/generated/client.ts";
-import type { Actor } from "../auth/actor.ts";
+import type { ActorContext } from "../auth/actor.ts";
+import { tenantScope } from "../auth/scope.ts";
 import { recordAudit } from "../audit/record.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
-import type { CreateTenantInput, UpdateTenantInput } from "./schemas.ts";
+import type { CreateTenantInput, TenantIdInput, UpdateTenantInput } from "./schemas.ts";
 
-interface Ctx {
-  db: PrismaClient;
-  actor: Actor;
-  ip: string | null;
-}
-
-export function listTenants({ db }: { db: PrismaClient }) {
+export function listTenants({ db }: ActorContext) {
   return db.tenant.findMany({
     orderBy: { name: "asc" },
     include: {
@@ -21,14 +15,14 @@ export function listTenants({ db }: { db: PrismaClient }) {
 }
 
 /** A tenant user may read only its own tenant; any other id is NOT_FOUND. */
-export async function getTenant({ db, actor, id }: { db: PrismaClient; actor: Actor; id: string }) {
-  if (actor.role === "tenant" && actor.tenantId !== id) throw new NotFoundError("Tenant");
+export async function getTenant({ db, actor }: ActorContext, { id }: TenantIdInput) {
+  tenantScope(actor, id); // a tenant user naming another tenant: NOT_FOUND
   const tenant = await db.tenant.findUnique({ where: { id }, include: { pricePlan: { select: { id: true, name: true } } } });
   if (!tenant) throw new NotFoundError("Tenant");
   return tenant;
 }
 
-export async function createTenant(ctx: Ctx, input: CreateTenantInput) {
+export async function createTenant(ctx: ActorContext, input: CreateTenantInput) {
   return ctx.db.$transaction(async (tx) => {
     if (await tx.tenant.findUnique({ where: { slug: input.slug } })) {
       throw new ConflictError(`The slug ${input.slug} is already taken.`, { field: "slug" });
@@ -42,7 +36,7 @@ export async function createTenant(ctx: Ctx, input: CreateTenantInput) {
   });
 }
 
-export async function updateTenant(ctx: Ctx, input: UpdateTenantInput) {
+export async function updateTenant(ctx: ActorContext, input: UpdateTenantInput) {
   return ctx.db.$transaction(async (tx) => {
     const before = await tx.tenant.findUnique({ where: { id: input.id } });
     if (!before) throw new NotFoundError("Tenant");
@@ -56,6 +50,6 @@ export async function updateTenant(ctx: Ctx, input: UpdateTenantInput) {
   });
 }
 
-export function listPricePlans({ db }: { db: PrismaClient }) {
+export function listPricePlans({ db }: ActorContext) {
   return db.pricePlan.findMany({ orderBy: { name: "asc" } });
 }

@@ -16,6 +16,8 @@ export async function loadActor(db: PrismaClient, userId: string | null | undefi
   if (!userId) return null;
   const user = await db.user.findUnique({ where: { id: userId }, include: { membership: true } });
   if (!user?.membership) return null;
+  // A tenant user without a tenant could see nothing: treat the account as signed out.
+  if (user.membership.role === "tenant" && !user.membership.tenantId) return null;
   return {
     userId: user.id,
     email: user.email,

@@ -2,8 +2,9 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { z, ZodError } from "zod";
 import type { Context } from "./context.ts";
-import { can, type Permission } from "../auth/permissions.ts";
-import { ConflictError, DomainError, type ErrorKind } from "../errors.ts";
+import type { Permission } from "../auth/permissions.ts";
+import { requirePermission } from "../auth/guard.ts";
+import { isDomainError, isErrorKind, type ConflictError, type ErrorKind } from "../errors.ts";
 import { Prisma } from "../db/generated/client.ts";
 
 export interface FieldErrors {
@@ -16,8 +17,8 @@ const t = initTRPC.context<Context>().create({
     const cause = error.cause;
     let fieldErrors: FieldErrors | null = null;
     if (cause instanceof ZodError) fieldErrors = z.flattenError(cause).fieldErrors as FieldErrors;
-    else if (cause instanceof DomainError && cause.field) fieldErrors = { [cause.field]: [cause.message] };
-    const current = cause instanceof ConflictError ? (cause.current ?? null) : null;
+    else if (isDomainError(cause) && cause.field) fieldErrors = { [cause.field]: [cause.message] };
+    const current = isErrorKind(cause, "conflict") ? ((cause as ConflictError).current ?? null) : null;
     return { ...shape, data: { ...shape.data, stack: undefined, fieldErrors, current } };
   },
 });
@@ -38,7 +39,7 @@ const TRPC_CODE: Record<ErrorKind, TRPCError["code"]> = {
 /** The one place typed errors become tRPC codes; anything unknown is a 500 with a generic message. */
 function toTRPCError(e: unknown): TRPCError {
   if (e instanceof TRPCError) return e;
-  if (e instanceof DomainError) {
+  if (isDomainError(e)) {
     // A field's message reads "field: why" where no form shows it beside the field.
     const message = e.field && e.kind === "invalid" ? `${e.field}: ${e.message}` : e.message;
     return new TRPCError({ code: TRPC_CODE[e.kind], message, cause: e });
@@ -61,17 +62,9 @@ export const createCallerFactory = t.createCallerFactory;
 
 export const publicProcedure = t.procedure.use(mapErrors);
 
-export const signedInProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first." });
-  return next({ ctx: { ...ctx, actor: ctx.actor } });
-});
+export const signedInProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: { ...ctx, actor: requirePermission(ctx.actor) } }));
 
 /** A procedure only roles holding `permission` may call; handlers never repeat the check. */
 export function procedure(permission: Permission) {
-  return signedInProcedure.use(({ ctx, next }) => {
-    if (!can(ctx.actor.role, permission)) {
-      throw new TRPCError({ code: "FORBIDDEN", message: `Your role (${ctx.actor.role}) may not ${permission.replace(":", " ")}.` });
-    }
-    return next();
-  });
+  return signedInProcedure.use(({ ctx, next }) => (requirePermission(ctx.actor, permission), next()));
 }

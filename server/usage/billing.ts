@@ -1,17 +1,10 @@
 import type { PrismaClient } from "../db/generated/client.ts";
-import type { Actor } from "../auth/actor.ts";
+import type { ActorContext } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
-import { budgetStatus, scopedTenant } from "./queries.ts";
+import { budgetStatus, usageTenant } from "./queries.ts";
 import { spentThisMonth } from "./spend.ts";
 import type { AddPlanPriceInput, SetBudgetInput, SetHardwareRateInput } from "./schemas.ts";
-
-interface Ctx {
-  db: PrismaClient;
-  actor: Actor;
-  ip: string | null;
-}
-
 
 /**
  * Sets or clears the hard-cap block of tenants (all, or those given): blocked while a hard-capped
@@ -45,8 +38,8 @@ export async function refreshBudgetBlocks(db: PrismaClient, tenantIds?: string[]
 }
 
 /** A tenant's monthly budget and hard cap: set by the tenant for itself, or by an admin. */
-export async function setBudget(ctx: Ctx, input: SetBudgetInput) {
-  const tenant = await scopedTenant(ctx.db, ctx.actor, input.tenantId);
+export async function setBudget(ctx: ActorContext, input: SetBudgetInput) {
+  const tenant = await usageTenant(ctx, input.tenantId);
   await ctx.db.$transaction(async (tx) => {
     await tx.tenant.update({ where: { id: tenant.id }, data: { monthlyBudget: input.monthlyBudget, budgetHardCap: input.hardCap } });
     await recordAudit(tx, {
@@ -65,7 +58,7 @@ export async function setBudget(ctx: Ctx, input: SetBudgetInput) {
 }
 
 /** A new dated price for a plan. Never in the past: what was charged stays as it was charged. */
-export async function addPlanPrice(ctx: Ctx, input: AddPlanPriceInput) {
+export async function addPlanPrice(ctx: ActorContext, input: AddPlanPriceInput) {
   if (input.effectiveFrom.getTime() < Date.now() - 60_000) throw new InvalidInputError("effectiveFrom", "a price cannot take effect in the past: calls already made keep the price they were made at");
   if (!(await ctx.db.pricePlan.findUnique({ where: { id: input.planId } }))) throw new NotFoundError("Price plan");
   if (input.endpointId && !(await ctx.db.endpoint.findUnique({ where: { id: input.endpointId } }))) throw new InvalidInputError("endpointId", "unknown endpoint");
@@ -77,7 +70,7 @@ export async function addPlanPrice(ctx: Ctx, input: AddPlanPriceInput) {
 }
 
 /** An hourly rate for a GPU model or a CPU node, from the start of an hour not yet over. */
-export async function setHardwareRate(ctx: Ctx, input: SetHardwareRateInput) {
+export async function setHardwareRate(ctx: ActorContext, input: SetHardwareRateInput) {
   const hourStart = Math.floor(Date.now() / 3_600_000) * 3_600_000;
   if (input.effectiveFrom.getTime() < hourStart) throw new InvalidInputError("effectiveFrom", "a rate cannot change hours already over");
   const known =
@@ -91,7 +84,7 @@ export async function setHardwareRate(ctx: Ctx, input: SetHardwareRateInput) {
 }
 
 /** Plans with their dated prices, and every GPU model and CPU node with its rate (or none yet). */
-export async function pricing(db: PrismaClient) {
+export async function pricing({ db }: ActorContext) {
   const [plans, rates, gpuModels, cpuNodes] = await Promise.all([
     db.pricePlan.findMany({ orderBy: { name: "asc" }, include: { prices: { orderBy: { effectiveFrom: "desc" } }, _count: { select: { tenants: true } } } }),
     db.hardwareRate.findMany({ orderBy: { effectiveFrom: "desc" } }),

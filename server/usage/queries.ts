@@ -1,20 +1,17 @@
 import { Prisma, type PrismaClient } from "../db/generated/client.ts";
-import type { Actor } from "../auth/actor.ts";
+import type { ActorContext } from "../auth/actor.ts";
+import { tenantScope } from "../auth/scope.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { addBuckets, quantileMs } from "./histogram.ts";
 import { spentThisMonth } from "./spend.ts";
-import type { InvoiceInput, TenantUsageInput } from "./schemas.ts";
+import type { InvoiceInput, RangeInput, TenantUsageInput } from "./schemas.ts";
 
 const D = Prisma.Decimal;
 const HOUR = 3_600_000;
 
-/**
- * The tenant a usage view is about: a tenant user's own (asking for another is NOT_FOUND, as if
- * it did not exist); staff must name one.
- */
-export async function scopedTenant(db: PrismaClient, actor: Actor, requested: string | undefined) {
-  const id = actor.role === "tenant" ? actor.tenantId : requested;
-  if (actor.role === "tenant" && requested && requested !== actor.tenantId) throw new NotFoundError("Tenant");
+/** The tenant a usage view is about (server/auth/scope.ts): a tenant user's own; staff must name one. */
+export async function usageTenant({ db, actor }: ActorContext, requested: string | undefined) {
+  const id = tenantScope(actor, requested);
   if (!id) throw new InvalidInputError("tenantId", "choose a tenant");
   const tenant = await db.tenant.findUnique({ where: { id }, include: { pricePlan: true } });
   if (!tenant) throw new NotFoundError("Tenant");
@@ -30,8 +27,9 @@ const per1M = (amount: Prisma.Decimal, tokens: bigint | number) => (Number(token
  * A tenant's usage over `days`: a time series (hourly up to a week, daily beyond) split by
  * endpoint, key or model; totals; cost by day; and a table per endpoint with its SLA as served.
  */
-export async function tenantUsage(db: PrismaClient, actor: Actor, input: TenantUsageInput) {
-  const tenant = await scopedTenant(db, actor, input.tenantId);
+export async function tenantUsage(ctx: ActorContext, input: TenantUsageInput) {
+  const { db } = ctx;
+  const tenant = await usageTenant(ctx, input.tenantId);
   const from = since(input.days);
   const bucket = input.days <= 7 ? "hour" : "day";
   // Hourly roll-ups for a day or a week; the daily ones beyond (a few rows per tenant and day).
@@ -136,8 +134,9 @@ export async function budgetStatus(db: PrismaClient, tenantId: string) {
 }
 
 /** Invoice lines of a month: one per endpoint, CSV (UTF-8 with BOM so Excel shows Turkish letters). */
-export async function invoiceCsv(db: PrismaClient, actor: Actor, input: InvoiceInput) {
-  const tenant = await scopedTenant(db, actor, input.tenantId);
+export async function invoiceCsv(ctx: ActorContext, input: InvoiceInput) {
+  const { db } = ctx;
+  const tenant = await usageTenant(ctx, input.tenantId);
   const [y, m] = input.month.split("-").map(Number) as [number, number];
   const from = new Date(Date.UTC(y, m - 1, 1));
   const to = new Date(Date.UTC(y, m, 1));
@@ -164,7 +163,7 @@ export async function invoiceCsv(db: PrismaClient, actor: Actor, input: InvoiceI
  * each endpoint-hour's cost split between its tenants by their share of its tokens (of its
  * requests when it counts no tokens).
  */
-export async function tenantRanking(db: PrismaClient, days: number) {
+export async function tenantRanking({ db }: ActorContext, { days }: RangeInput) {
   const from = dayStart(since(days));
   const rows = await db.$queryRaw<{ tenantId: string; name: string; slug: string; requests: bigint; tokens: bigint; charged: Prisma.Decimal; infra: Prisma.Decimal }[]>`
     SELECT u."tenantId", t.name, t.slug, sum(u.requests)::bigint AS requests, sum(u."promptTokens" + u."completionTokens")::bigint AS tokens, sum(u.charged) AS charged, sum(u."infraCost") AS infra
@@ -182,7 +181,7 @@ export async function tenantRanking(db: PrismaClient, days: number) {
  * cost per 1M tokens beside the price, and the margin; plus the cost of capacity nobody used —
  * idle devices, and endpoint hours with replicas up but no calls.
  */
-export async function endpointEconomics(db: PrismaClient, days: number) {
+export async function endpointEconomics({ db }: ActorContext, { days }: RangeInput) {
   const from = since(days);
   const [usage, costs, endpoints] = await Promise.all([
     db.$queryRaw<{ endpointId: string; requests: bigint; tokens: bigint; charged: Prisma.Decimal; attributed: Prisma.Decimal }[]>`

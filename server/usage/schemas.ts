@@ -52,6 +52,7 @@ export const setHardwareRateInput = z.object({
 
 export type TenantUsageInput = z.infer<typeof tenantUsageInput>;
 export type InvoiceInput = z.infer<typeof invoiceInput>;
+export type RangeInput = z.infer<typeof rangeInput>;
 export type SetBudgetInput = z.infer<typeof setBudgetInput>;
 export type AddPlanPriceInput = z.infer<typeof addPlanPriceInput>;
 export type SetHardwareRateInput = z.infer<typeof setHardwareRateInput>;

@@ -1,15 +1,8 @@
-import type { PrismaClient } from "../db/generated/client.ts";
-import type { Actor } from "../auth/actor.ts";
+import type { ActorContext } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { hashPassword } from "../auth/password.ts";
 import type { CreateUserInput, SetRoleInput } from "./schemas.ts";
-
-interface Ctx {
-  db: PrismaClient;
-  actor: Actor;
-  ip: string | null;
-}
 
 const userView = {
   id: true,
@@ -19,11 +12,11 @@ const userView = {
   membership: { select: { role: true, tenantId: true, tenant: { select: { name: true } } } },
 } as const;
 
-export function listUsers({ db }: { db: PrismaClient }) {
+export function listUsers({ db }: ActorContext) {
   return db.user.findMany({ orderBy: { email: "asc" }, select: userView });
 }
 
-export async function createUser(ctx: Ctx, input: CreateUserInput) {
+export async function createUser(ctx: ActorContext, input: CreateUserInput) {
   const passwordHash = await hashPassword(input.password);
   return ctx.db.$transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email: input.email } })) {
@@ -46,7 +39,7 @@ export async function createUser(ctx: Ctx, input: CreateUserInput) {
   });
 }
 
-export async function setUserRole(ctx: Ctx, input: SetRoleInput) {
+export async function setUserRole(ctx: ActorContext, input: SetRoleInput) {
   if (input.userId === ctx.actor.userId && input.role !== "admin") {
     throw new InvalidInputError("role", "you cannot take away your own admin role; ask another admin");
   }

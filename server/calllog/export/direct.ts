@@ -1,15 +1,10 @@
 import { PassThrough, Readable } from "node:stream";
-import { z } from "zod";
-import type { Context } from "../../trpc/context.ts";
-import { can } from "../../auth/permissions.ts";
+import type { ActorContext } from "../../auth/actor.ts";
 import { recordAudit } from "../../audit/record.ts";
 import { pgPool } from "../../db/pg-pool.ts";
-import { callLogFilter } from "../schemas.ts";
 import { scopeFilter } from "../where.ts";
-import { exportFormat } from "./schemas.ts";
+import type { StreamExportInput } from "./schemas.ts";
 import { streamExport } from "./stream.ts";
-
-const query = callLogFilter.extend({ format: exportFormat.default("csv") });
 
 /**
  * A call-log export streamed straight from COPY into the HTTP response (no file, no job): for
@@ -17,18 +12,14 @@ const query = callLogFilter.extend({ format: exportFormat.default("csv") });
  * audited before the first byte; the row count and SHA-256 (known only at the end) follow in a
  * second event, since the headers leave before the body.
  */
-export async function streamExportResponse(ctx: Context, params: URLSearchParams): Promise<Response> {
-  if (!ctx.actor) return new Response("Sign in first.", { status: 401 });
-  if (!can(ctx.actor.role, "calllog:export")) return new Response("Your role may not export call logs.", { status: 403 });
-  const parsed = query.safeParse(Object.fromEntries(params));
-  if (!parsed.success) return Response.json({ fieldErrors: z.flattenError(parsed.error).fieldErrors }, { status: 400 });
-  const { format, ...asked } = parsed.data;
+export async function streamExportResponse(ctx: ActorContext, input: StreamExportInput): Promise<Response> {
+  const { format, ...asked } = input;
   const filter = scopeFilter(ctx.actor, asked);
-  const actor = ctx.actor;
-  await recordAudit(ctx.db, { actor, ip: ctx.ip, action: "calllog.export", targetType: "export", after: { format, filter, streamed: true } });
+  const { actor, ip } = ctx;
+  await recordAudit(ctx.db, { actor, ip, action: "calllog.export", targetType: "export", after: { format, filter, streamed: true } });
   const out = new PassThrough();
   void streamExport(pgPool(ctx.db), filter, format, out)
-    .then((r) => recordAudit(ctx.db, { actor, ip: ctx.ip, action: "calllog.export.streamed", targetType: "export", after: { format, rows: r.rows, sha256: r.sha256 } }))
+    .then((r) => recordAudit(ctx.db, { actor, ip, action: "calllog.export.streamed", targetType: "export", after: { format, rows: r.rows, sha256: r.sha256 } }))
     .catch((e) => {
       console.error("[export] streamed export failed", e);
       out.destroy(e);

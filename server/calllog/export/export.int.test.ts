@@ -72,7 +72,7 @@ describe("call-log exports", () => {
     await runExport(own.db, job.id);
     clearInterval(sampler);
     const seconds = (performance.now() - t0) / 1000;
-    const done = await getExport({ db: own.db, actor: auditor }, job.id);
+    const done = await getExport({ db: own.db, actor: auditor }, { id: job.id });
     expect(done.state).toBe("done");
     expect(done.rowsDone).toBe(MILLION);
     const file = exportFile(job.id, "csv", "data");
@@ -99,7 +99,7 @@ describe("call-log exports", () => {
     const jl = await startExport({ db: own.db, actor: auditor, ip: null }, { format: "jsonl", filter }, { run: false });
     await runExport(own.db, jl.id);
     const lines = fs.readFileSync(exportFile(jl.id, "jsonl", "data"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    expect(lines.length).toBe((await getExport({ db: own.db, actor: auditor }, jl.id)).rowsDone);
+    expect(lines.length).toBe((await getExport({ db: own.db, actor: auditor }, { id: jl.id })).rowsDone);
     expect(lines[0]).toMatchObject({ tenantId: big, status: 503, errorClass: 'upstream_error, "quoted"', promptTokens: 120 });
     expect(lines[0].startedAt).toMatch(/^2026-11-03T00:00:\d\d\.\d{3}Z$/);
   });
@@ -111,7 +111,7 @@ describe("call-log exports", () => {
     expect(rows).toHaveLength(10);
     expect(new Set(rows.map((r) => r.tenantId))).toEqual(new Set([small]));
     const staffJob = await startExport({ db: own.db, actor: auditor, ip: null }, { format: "csv", filter: { tenantId: small } }, { run: false });
-    await expect(getExport({ db: own.db, actor: smallTenant }, staffJob.id)).rejects.toThrow("Export not found");
+    await expect(getExport({ db: own.db, actor: smallTenant }, { id: staffJob.id })).rejects.toThrow("Export not found");
   });
 
   it("writes rows in the seal's order, time then request id, whatever order they were stored in", async () => {

@@ -3,16 +3,15 @@ import path from "node:path";
 import type { Db } from "../../db/client.ts";
 import { pgPool } from "../../db/pg-pool.ts";
 import { env } from "../../env.ts";
-import type { Actor } from "../../auth/actor.ts";
+import type { ActorContext } from "../../auth/actor.ts";
+import { ownTenant, tenantWhere } from "../../auth/scope.ts";
 import { recordAudit } from "../../audit/record.ts";
 import { NotFoundError } from "../../errors.ts";
-import type { StartExportInput } from "./schemas.ts";
+import type { ExportIdInput, StartExportInput } from "./schemas.ts";
 import { scopeFilter, whereSql } from "../where.ts";
 import { streamExport, type ExportFormat } from "./stream.ts";
 import { buildManifest, sealSegmentsFor } from "./manifest.ts";
 import type { CallLogFilter } from "../schemas.ts";
-
-type Ctx = { db: Db; actor: Actor; ip: string | null };
 
 export function exportDir(): string {
   return path.resolve(env.KULE_DATA_DIR, "exports");
@@ -26,9 +25,9 @@ export function exportFile(id: string, format: string, part: "data" | "manifest"
  * Queues an export of a filter (a tenant's is narrowed to its own rows) and starts it in the
  * background; the request and its filter are an audit event in the same transaction.
  */
-export async function startExport(ctx: Ctx, input: StartExportInput, opts: { run?: boolean } = {}) {
+export async function startExport(ctx: ActorContext, input: StartExportInput, opts: { run?: boolean } = {}) {
   const filter = scopeFilter(ctx.actor, input.filter);
-  const tenantScope = ctx.actor.role === "tenant" ? filter.tenantId! : null;
+  const tenantScope = ownTenant(ctx.actor);
   const job = await ctx.db.$transaction(async (tx) => {
     const j = await tx.exportJob.create({
       data: { format: input.format, filter: JSON.parse(JSON.stringify(filter)), tenantScope, requestedById: ctx.actor.userId, requestedByEmail: ctx.actor.email },
@@ -73,15 +72,15 @@ function reviveFilter(f: Record<string, unknown>): CallLogFilter {
 }
 
 /** Staff see every export; a tenant only its own tenant's. Another's is NOT_FOUND. */
-export async function getExport(ctx: { db: Db; actor: Actor }, id: string) {
-  const job = await ctx.db.exportJob.findFirst({ where: { id, ...(ctx.actor.role === "tenant" ? { tenantScope: ctx.actor.tenantId ?? "\u0000none" } : {}) } });
+export async function getExport(ctx: Pick<ActorContext, "db" | "actor">, { id }: ExportIdInput) {
+  const job = await ctx.db.exportJob.findFirst({ where: { id, ...tenantWhere(ctx.actor, "tenantScope") } });
   if (!job) throw new NotFoundError("Export");
   return { ...job, bytes: Number(job.bytes) };
 }
 
-export async function listExports(ctx: { db: Db; actor: Actor }) {
+export async function listExports(ctx: ActorContext) {
   const jobs = await ctx.db.exportJob.findMany({
-    where: ctx.actor.role === "tenant" ? { tenantScope: ctx.actor.tenantId ?? "\u0000none" } : {},
+    where: tenantWhere(ctx.actor, "tenantScope"),
     orderBy: { createdAt: "desc" },
     take: 20,
     omit: { manifest: true },
