@@ -8,7 +8,7 @@ import { resolveDatabaseUrl } from "../server/db/url.ts";
 import { createDb } from "../server/db/client.ts";
 import { deployMigrations } from "../scripts/migrate.ts";
 import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts";
-import { setEndpointWeights } from "../server/endpoints/endpoints.ts";
+import { setWeights } from "../server/rollouts/weights.ts";
 import { rollbackEndpoint } from "../server/rollouts/actions.ts";
 import { appDrivers } from "../server/cluster/drivers.ts";
 import { runSliderLoad, type Change } from "../server/test/slider-load.ts";
@@ -53,7 +53,7 @@ export async function benchRollouts() {
       longMs: 4000,
       longEvery: 10,
       initial: { revision, savedAt: Date.now(), weights: { "1.0": 100, "1.1": 0 } },
-      setCanaryWeight: async (w) => change(await setEndpointWeights(ctx, { endpointId: "e-bench", expectedRevision: revision, weights: [{ endpointVersionId: "ev-bench", weight: 100 - w }, { endpointVersionId: "ev-bench-2", weight: w }] })),
+      setCanaryWeight: async (w) => change(await setWeights(ctx, { endpointId: "e-bench", expectedRevision: revision, weights: [{ endpointVersionId: "ev-bench", weight: 100 - w }, { endpointVersionId: "ev-bench-2", weight: w }] })),
       rollback: async () => change(await rollbackEndpoint(ctx, { endpointId: "e-bench", expectedRevision: revision })),
     });
     writeResult("rollouts", {

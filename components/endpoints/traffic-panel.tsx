@@ -52,7 +52,7 @@ export function TrafficPanel({ endpoint, canWrite, planRunning }: { endpoint: En
     if (err instanceof TRPCClientError && err.data?.code === "CONFLICT") refresh();
   };
   const opts = { meta: { handlesErrors: true }, onError };
-  const save = useMutation(trpc.endpoint.setWeights.mutationOptions({ ...opts, onSuccess: (a) => (refresh(a), setMessage(null), toast.success("Traffic split saved: gateways apply it within a second")) }));
+  const save = useMutation(trpc.rollout.setWeights.mutationOptions({ ...opts, onSuccess: (a) => (refresh(a), setMessage(null), toast.success("Traffic split saved: gateways apply it within a second")) }));
   const promote = useMutation(trpc.rollout.promote.mutationOptions({ ...opts, onSuccess: (a) => (refresh(a), setMessage(null), toast.success("Promoted: the old version drains")) }));
   const blueGreen = useMutation(trpc.rollout.blueGreen.mutationOptions({ ...opts, onSuccess: (a) => (refresh(a), setMessage(null), toast.success("Switched: the old version stays warm")) }));
   const rollback = useMutation(trpc.rollout.rollback.mutationOptions({ ...opts, onSuccess: (a) => (refresh(a), setMessage(null), toast.success("Rolled back")) }));

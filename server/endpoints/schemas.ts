@@ -26,17 +26,6 @@ export const endpointIdInput = z.object({ id });
 
 export const addEndpointVersionInput = z.object({ endpointId: id, modelVersionId: id, expectedRevision: z.number().int() });
 
-export const setWeightsInput = z
-  .object({
-    endpointId: id,
-    /** The revision the caller's view was based on: a stale view is refused, never overwritten. */
-    expectedRevision: z.number().int(),
-    weights: z
-      .array(z.object({ endpointVersionId: id, weight: z.number().int("whole percent").min(0, "0 to 100").max(100, "0 to 100") }))
-      .min(1, "at least one version"),
-  })
-  .refine((v) => v.weights.reduce((s, w) => s + w.weight, 0) === 100, { path: ["weights"], message: "weights must sum to 100" });
-
 export type CreateEndpointInput = z.infer<typeof createEndpointInput>;
-export type SetWeightsInput = z.infer<typeof setWeightsInput>;
+export type EndpointIdInput = z.infer<typeof endpointIdInput>;
 export type AddEndpointVersionInput = z.infer<typeof addEndpointVersionInput>;

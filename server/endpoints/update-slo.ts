@@ -1,7 +1,7 @@
-import type { PrismaClient } from "../db/generated/client.ts";
-import type { Actor } from "../auth/actor.ts";
+import type { ActorContext } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
-import { ConflictError, NotFoundError } from "../errors.ts";
+import { NotFoundError } from "../errors.ts";
+import { claimRevision } from "../rollouts/weights.ts";
 import type { PrometheusClient } from "../metrics/prometheus-client.ts";
 import { syncSloRules, type SloRulesSync } from "../metrics/slo/rules-sync.ts";
 import type { UpdateSloInput } from "./update-slo.types.ts";
@@ -16,16 +16,15 @@ const sloOf = (e: { sloAvailabilityPct: unknown; sloP99LatencyMs: number; sloTtf
  * Changes an endpoint's SLOs (audited, refused on a stale revision), then regenerates the SLO
  * rules and reloads Prometheus. The answer says whether Prometheus took the new rules.
  */
-export async function updateEndpointSlo(ctx: { db: PrismaClient; actor: Actor; ip: string | null; prometheus: PrometheusClient }, input: UpdateSloInput) {
+export async function updateEndpointSlo(ctx: ActorContext & { prometheus: PrometheusClient }, input: UpdateSloInput) {
   const endpoint = await ctx.db.$transaction(async (tx) => {
     const before = await tx.endpoint.findUnique({ where: { id: input.endpointId } });
     if (!before) throw new NotFoundError("Endpoint");
-    const { count } = await tx.endpoint.updateMany({
-      where: { id: input.endpointId, revision: input.expectedRevision },
-      data: { sloAvailabilityPct: input.sloAvailabilityPct, sloP99LatencyMs: input.sloP99LatencyMs, sloTtftMs: input.sloTtftMs ?? null, revision: { increment: 1 } },
+    await claimRevision(tx, before.id, input.expectedRevision);
+    const after = await tx.endpoint.update({
+      where: { id: before.id },
+      data: { sloAvailabilityPct: input.sloAvailabilityPct, sloP99LatencyMs: input.sloP99LatencyMs, sloTtftMs: input.sloTtftMs ?? null },
     });
-    if (count === 0) throw new ConflictError("Someone else changed this endpoint since you loaded it. Review the current state and try again.", { current: before });
-    const after = await tx.endpoint.findUniqueOrThrow({ where: { id: input.endpointId } });
     await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "endpoint.slo.update", targetType: "endpoint", targetId: after.id, before: sloOf(before), after: sloOf(after) });
     return after;
   });

@@ -247,7 +247,7 @@ describe("traffic split and the call log", () => {
     const operator = await makeActor("operator");
     const current = await caller(operator).endpoint.get({ id: ep.endpoint.id });
     const saved = Date.now();
-    await caller(operator).endpoint.setWeights({
+    await caller(operator).rollout.setWeights({
       endpointId: ep.endpoint.id,
       expectedRevision: current.revision,
       weights: [

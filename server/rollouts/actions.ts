@@ -1,23 +1,16 @@
-import type { PrismaClient } from "../db/generated/client.ts";
 import type { DbTx } from "../db/client.ts";
-import type { Actor } from "../auth/actor.ts";
-import type { Drivers } from "../cluster/drivers.ts";
+import type { ClusterContext } from "../cluster/drivers.ts";
 import { recordAudit } from "../audit/record.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
-import { claimRevision, getEndpoint, writeWeights } from "../endpoints/endpoints.ts";
+import { loadEndpoint, type EndpointDetail } from "../endpoints/load.ts";
+import { claimRevision, writeWeights } from "./weights.ts";
 import { freeDevices } from "../cluster/placement.ts";
 import { startReplica } from "../cluster/replicas.ts";
-import { servedSplit } from "./served-split.ts";
+import { servedSplitOf } from "./served-split.ts";
 import type { BlueGreenInput, DeployInput, PromoteInput, RemoveVersionInput, RollbackInput } from "./schemas.ts";
 
-export interface RolloutCtx {
-  db: PrismaClient;
-  actor: Actor;
-  ip: string | null;
-  drivers: Drivers;
-}
 
-type Endpoint = Awaited<ReturnType<typeof getEndpoint>>;
+type Endpoint = EndpointDetail;
 type Version = Endpoint["versions"][number];
 
 const GiB = 2 ** 30;
@@ -41,8 +34,8 @@ async function activePlan(tx: DbTx, endpointId: string) {
  * starts, when they do not all fit — then starts them. The version takes no traffic (weight 0)
  * until the operator gives it some, which needs a ready replica.
  */
-export async function deployVersion(ctx: RolloutCtx, input: DeployInput) {
-  const endpoint = await getEndpoint({ db: ctx.db, id: input.endpointId });
+export async function deployVersion(ctx: ClusterContext, input: DeployInput) {
+  const endpoint = await loadEndpoint(ctx.db, input.endpointId);
   const mv = await ctx.db.modelVersion.findUnique({ where: { id: input.modelVersionId } });
   if (!mv || mv.modelId !== endpoint.model.id) throw new InvalidInputError("modelVersionId", `choose a version of ${endpoint.model.name}`);
   const existing = endpoint.versions.find((v) => v.modelVersionId === mv.id);
@@ -79,7 +72,7 @@ export async function deployVersion(ctx: RolloutCtx, input: DeployInput) {
   });
   const started = [];
   for (const d of devices) started.push(await startReplica(ctx, { endpointVersionId, device: d.device }));
-  return { endpoint: await getEndpoint({ db: ctx.db, id: endpoint.id }), replicas: started };
+  return { endpoint: await loadEndpoint(ctx.db, endpoint.id), replicas: started };
 }
 
 /**
@@ -87,24 +80,24 @@ export async function deployVersion(ctx: RolloutCtx, input: DeployInput) {
  * them requests within a second, in-flight streams get `drainTimeoutSeconds` to finish, then the
  * drain worker stops their replicas and frees the GPUs.
  */
-export async function promoteVersion(ctx: RolloutCtx, input: PromoteInput) {
+export async function promoteVersion(ctx: ClusterContext, input: PromoteInput) {
   return switchTo(ctx, input, "endpoint.promote", { drainTimeoutSeconds: input.drainTimeoutSeconds, keepWarmSeconds: null });
 }
 
 /** 0 → 100 in one step, the replaced version kept ready at 0% for `keepWarmSeconds`. */
-export async function blueGreenSwitch(ctx: RolloutCtx, input: BlueGreenInput) {
+export async function blueGreenSwitch(ctx: ClusterContext, input: BlueGreenInput) {
   return switchTo(ctx, input, "endpoint.blue_green", { drainTimeoutSeconds: input.drainTimeoutSeconds, keepWarmSeconds: input.keepWarmSeconds });
 }
 
 async function switchTo(
-  ctx: RolloutCtx,
+  ctx: ClusterContext,
   input: { endpointId: string; endpointVersionId: string; expectedRevision: number },
   action: string,
   opts: { drainTimeoutSeconds: number; keepWarmSeconds: number | null },
 ) {
-  const metrics = await servedSplit(ctx.db, input.endpointId);
+  const metrics = await servedSplitOf(ctx.db, input.endpointId);
   return ctx.db.$transaction(async (tx) => {
-    const before = await getEndpoint({ db: tx, id: input.endpointId });
+    const before = await loadEndpoint(tx, input.endpointId);
     const target = versionOf(before, input.endpointVersionId);
     if (target.state !== "ready") throw new InvalidInputError("endpointVersionId", `version ${target.modelVersion.version} is ${target.state}: it needs a ready replica before it can take all traffic`);
     const plan = await activePlan(tx, before.id);
@@ -113,7 +106,7 @@ async function switchTo(
     const now = Date.now();
     const replaced = before.versions.filter((v) => v.id !== target.id && v.weight > 0);
     await applySwitch(tx, before, target.id, opts, now);
-    const after = await getEndpoint({ db: tx, id: before.id });
+    const after = await loadEndpoint(tx, before.id);
     await recordAudit(tx, {
       actor: ctx.actor,
       ip: ctx.ip,
@@ -142,10 +135,10 @@ export async function applySwitch(tx: DbTx, before: Endpoint, targetId: string, 
  * One click back: 100% to the last version that held all traffic (before the one holding it now,
  * if any). The versions it takes traffic from keep their replicas, for inspection.
  */
-export async function rollbackEndpoint(ctx: RolloutCtx, input: RollbackInput) {
-  const metrics = await servedSplit(ctx.db, input.endpointId);
+export async function rollbackEndpoint(ctx: ClusterContext, input: RollbackInput) {
+  const metrics = await servedSplitOf(ctx.db, input.endpointId);
   return ctx.db.$transaction(async (tx) => {
-    const before = await getEndpoint({ db: tx, id: input.endpointId });
+    const before = await loadEndpoint(tx, input.endpointId);
     const target = rollbackTarget(before);
     await claimRevision(tx, before.id, input.expectedRevision);
     const plan = await activePlan(tx, before.id);
@@ -153,7 +146,7 @@ export async function rollbackEndpoint(ctx: RolloutCtx, input: RollbackInput) {
       await tx.rollout.update({ where: { id: plan.id }, data: { state: "rolled_back", endedAt: new Date(), revision: { increment: 1 }, outcome: { why: "operator rollback", by: ctx.actor.email } } });
     }
     await writeWeights(tx, before.versions, new Map([[target.id, 100]]));
-    const after = await getEndpoint({ db: tx, id: before.id });
+    const after = await loadEndpoint(tx, before.id);
     await recordAudit(tx, {
       actor: ctx.actor,
       ip: ctx.ip,
@@ -183,9 +176,9 @@ export function rollbackTarget(e: Endpoint): Version {
  * Takes a version off the endpoint: refused while it serves traffic; otherwise it drains and the
  * drain worker stops its replicas and retires it.
  */
-export async function removeVersion(ctx: RolloutCtx, input: RemoveVersionInput) {
+export async function removeVersion(ctx: ClusterContext, input: RemoveVersionInput) {
   return ctx.db.$transaction(async (tx) => {
-    const before = await getEndpoint({ db: tx, id: input.endpointId });
+    const before = await loadEndpoint(tx, input.endpointId);
     const v = versionOf(before, input.endpointVersionId);
     if (v.weight > 0) throw new InvalidInputError("endpointVersionId", `version ${v.modelVersion.version} serves ${v.weight}% of traffic: move its traffic to another version first`);
     if (v.state === "retired" || v.state === "draining") throw new ConflictError(`Version ${v.modelVersion.version} is already ${v.state}.`, { field: "endpointVersionId" });
@@ -196,6 +189,6 @@ export async function removeVersion(ctx: RolloutCtx, input: RemoveVersionInput) 
     await claimRevision(tx, before.id, input.expectedRevision);
     await tx.endpointVersion.update({ where: { id: v.id }, data: { state: "draining", drainStartedAt: new Date(), drainTimeoutSeconds: input.drainTimeoutSeconds, keepWarmUntil: null } });
     await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "endpoint.version.remove", targetType: "endpoint", targetId: before.id, before: split(before), after: { version: v.modelVersion.version, drainTimeoutSeconds: input.drainTimeoutSeconds } });
-    return getEndpoint({ db: tx, id: before.id });
+    return loadEndpoint(tx, before.id);
   });
 }

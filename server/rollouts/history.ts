@@ -1,4 +1,5 @@
-import type { PrismaClient } from "../db/generated/client.ts";
+import type { ActorContext } from "../auth/actor.ts";
+import type { EndpointRefInput } from "./schemas.ts";
 
 /** Audit actions that make up an endpoint's rollout timeline. */
 export const HISTORY_ACTIONS = [
@@ -27,7 +28,7 @@ export const HISTORY_ACTIONS = [
  * newest first — who (or Kule itself), when, and what was recorded with it (reason, metrics).
  * The audit log is the one record; this is a view of it.
  */
-export async function endpointHistory(db: PrismaClient, endpointId: string, limit = 100) {
+export async function endpointHistory({ db }: ActorContext, { endpointId }: EndpointRefInput, limit = 100) {
   const rows = await db.auditEvent.findMany({
     where: { targetType: "endpoint", targetId: endpointId, action: { in: [...HISTORY_ACTIONS] } },
     orderBy: { id: "desc" },

@@ -1,20 +1,16 @@
 import type { PrismaClient } from "../db/generated/client.ts";
 import type { Rollout } from "../db/generated/client.ts";
 import type { DbTx } from "../db/client.ts";
-import type { Actor } from "../auth/actor.ts";
+import type { Actor, ActorContext } from "../auth/actor.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { recordAudit } from "../audit/record.ts";
-import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
-import { claimRevision, getEndpoint, writeWeights } from "../endpoints/endpoints.ts";
+import { ConflictError, InvalidInputError, isErrorKind, NotFoundError } from "../errors.ts";
+import { loadEndpoint } from "../endpoints/load.ts";
+import { claimRevision, writeWeights } from "./weights.ts";
 import { applySwitch } from "./actions.ts";
 import { InvalidTransition, transition, weightsAfter, type Analysis, type AnalysisConfig, type Decision, type PlanEvent, type PlanSnapshot, type PlanStep } from "./machine.ts";
-import type { PlanActionInput, StartPlanInput } from "./schemas.ts";
+import type { EndpointRefInput, PlanActionInput, StartPlanInput } from "./schemas.ts";
 
-interface Ctx {
-  db: PrismaClient;
-  actor: Actor;
-  ip: string | null;
-}
 
 export function snapshotOf(r: Rollout): PlanSnapshot {
   return {
@@ -30,12 +26,12 @@ export function snapshotOf(r: Rollout): PlanSnapshot {
 const ACTIVE = { in: ["running", "paused"] as ("running" | "paused")[] };
 
 /** The plan in progress on an endpoint, if any, with its versions' labels. */
-export async function activeRollout(db: PrismaClient | DbTx, endpointId: string) {
+export async function activeRollout({ db }: ActorContext, { endpointId }: EndpointRefInput) {
   const r = await db.rollout.findFirst({ where: { endpointId, state: ACTIVE } });
   return r ? describe(db, r) : null;
 }
 
-export async function recentRollouts(db: PrismaClient, endpointId: string) {
+export async function recentRollouts({ db }: ActorContext, { endpointId }: EndpointRefInput) {
   const rows = await db.rollout.findMany({ where: { endpointId }, orderBy: { createdAt: "desc" }, take: 10 });
   return Promise.all(rows.map((r) => describe(db, r)));
 }
@@ -50,10 +46,10 @@ async function describe(db: PrismaClient | DbTx, r: Rollout) {
  * Starts an automatic canary: from one version holding 100% (the stable one) to a ready canary,
  * through the steps. Refused while another plan is in progress on the endpoint.
  */
-export async function startPlan(ctx: Ctx, input: StartPlanInput) {
+export async function startPlan(ctx: ActorContext, input: StartPlanInput) {
   try {
     return await ctx.db.$transaction(async (tx) => {
-      const e = await getEndpoint({ db: tx, id: input.endpointId });
+      const e = await loadEndpoint(tx, input.endpointId);
       const running = await tx.rollout.findFirst({ where: { endpointId: e.id, state: ACTIVE } });
       if (running) {
         const d = await describe(tx, running);
@@ -100,7 +96,7 @@ export async function startPlan(ctx: Ctx, input: StartPlanInput) {
 }
 
 /** Pause, resume, advance or abort, by an operator whose view of the plan is current. */
-export async function planAction(ctx: Ctx, input: PlanActionInput) {
+export async function planAction(ctx: ActorContext, input: PlanActionInput) {
   const r = await ctx.db.rollout.findUnique({ where: { id: input.rolloutId } });
   if (!r) throw new NotFoundError("Rollout");
   const event: PlanEvent = { type: input.action, now: Date.now() };
@@ -139,7 +135,7 @@ async function persist(db: PrismaClient, r: Rollout, expectedRevision: number, n
       throw new ConflictError("The rollout changed since you loaded it (another operator or an automatic step). Review its current state and try again.", { current });
     }
     const weights = weightsAfter(decision);
-    const before = await getEndpoint({ db: tx, id: r.endpointId });
+    const before = await loadEndpoint(tx, r.endpointId);
     if (weights) {
       await tx.endpoint.update({ where: { id: r.endpointId }, data: { revision: { increment: 1 } } });
       if (decision.kind === "promote") {
@@ -207,7 +203,7 @@ export async function tickPlans(db: PrismaClient, analyze: Analyze, now = Date.n
       await persist(db, r, r.revision, step.next, step.decision, { actor: null, ip: null, action, metrics: analysis });
       out.push({ rolloutId: r.id, decision: step.decision });
     } catch (e) {
-      if (!(e instanceof ConflictError)) throw e; // an operator acted first: theirs stands
+      if (!isErrorKind(e, "conflict")) throw e; // an operator acted first: theirs stands
     }
   }
   return out;

@@ -108,8 +108,8 @@ describe("slider, promote, drain and rollback", () => {
     const e = await liveEndpoint();
     const canaryId = await withCanary(e);
     const seen = await get(e.endpointId);
-    await caller(operator).endpoint.setWeights({ endpointId: e.endpointId, expectedRevision: seen.revision, weights: [{ endpointVersionId: e.stableId, weight: 80 }, { endpointVersionId: canaryId, weight: 20 }] });
-    const err = await errorOf(caller(operator2).endpoint.setWeights({ endpointId: e.endpointId, expectedRevision: seen.revision, weights: [{ endpointVersionId: e.stableId, weight: 50 }, { endpointVersionId: canaryId, weight: 50 }] }));
+    await caller(operator).rollout.setWeights({ endpointId: e.endpointId, expectedRevision: seen.revision, weights: [{ endpointVersionId: e.stableId, weight: 80 }, { endpointVersionId: canaryId, weight: 20 }] });
+    const err = await errorOf(caller(operator2).rollout.setWeights({ endpointId: e.endpointId, expectedRevision: seen.revision, weights: [{ endpointVersionId: e.stableId, weight: 50 }, { endpointVersionId: canaryId, weight: 50 }] }));
     expect(err.code).toBe("CONFLICT");
     expect(err.message).toContain("Someone else changed this endpoint");
     expect(await weights(e.endpointId)).toEqual({ "1.0": 80, "1.1": 20 });
@@ -141,7 +141,7 @@ describe("slider, promote, drain and rollback", () => {
   it("rolls back in one click to the last version that held 100%; the canary's replicas stay up", async () => {
     const e = await liveEndpoint();
     const canaryId = await withCanary(e);
-    await caller(operator).endpoint.setWeights({ endpointId: e.endpointId, expectedRevision: (await get(e.endpointId)).revision, weights: [{ endpointVersionId: e.stableId, weight: 70 }, { endpointVersionId: canaryId, weight: 30 }] });
+    await caller(operator).rollout.setWeights({ endpointId: e.endpointId, expectedRevision: (await get(e.endpointId)).revision, weights: [{ endpointVersionId: e.stableId, weight: 70 }, { endpointVersionId: canaryId, weight: 30 }] });
     const after = await caller(operator).rollout.rollback({ endpointId: e.endpointId, expectedRevision: (await get(e.endpointId)).revision });
     expect(after.versions.map((v) => [v.modelVersion.version, v.weight, v.state])).toEqual([["1.0", 100, "ready"], ["1.1", 0, "ready"]]);
     expect(after.versions[1]!.replicas.filter((r) => r.state === "ready")).toHaveLength(1);
@@ -239,7 +239,7 @@ describe("automatic canary plans", () => {
     const again = await errorOf(caller(operator2).rollout.startPlan({ endpointId: e.endpointId, canaryVersionId: canaryId, expectedRevision: (await get(e.endpointId)).revision, steps, analysis }));
     expect(again.code).toBe("CONFLICT");
     expect(again.message).toContain("A rollout is already in progress on this endpoint (1.0 → 1.1, step 1 of 3, running)");
-    const slider = await errorOf(caller(operator).endpoint.setWeights({ endpointId: e.endpointId, expectedRevision: (await get(e.endpointId)).revision, weights: [{ endpointVersionId: e.stableId, weight: 50 }, { endpointVersionId: canaryId, weight: 50 }] }));
+    const slider = await errorOf(caller(operator).rollout.setWeights({ endpointId: e.endpointId, expectedRevision: (await get(e.endpointId)).revision, weights: [{ endpointVersionId: e.stableId, weight: 50 }, { endpointVersionId: canaryId, weight: 50 }] }));
     expect(slider.message).toContain("pause or abort it first");
     // Pause, then a stale operator's resume is refused; abort puts all traffic back on stable.
     const paused = await caller(operator).rollout.planAction({ rolloutId: plan.id, action: "pause", expectedRevision: plan.revision });

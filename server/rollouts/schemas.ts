@@ -4,6 +4,16 @@ import { id } from "../schemas/common.ts";
 /** The revision of the endpoint the caller's view was based on: a stale view is refused. */
 const expectedRevision = z.number().int("a whole number");
 
+export const setWeightsInput = z
+  .object({
+    endpointId: id,
+    expectedRevision,
+    weights: z
+      .array(z.object({ endpointVersionId: id, weight: z.number().int("whole percent").min(0, "0 to 100").max(100, "0 to 100") }))
+      .min(1, "at least one version"),
+  })
+  .refine((v) => v.weights.reduce((s, w) => s + w.weight, 0) === 100, { path: ["weights"], message: "weights must sum to 100" });
+
 export const deployInput = z.object({
   endpointId: id,
   modelVersionId: id,
@@ -80,3 +90,5 @@ export type RollbackInput = z.infer<typeof rollbackInput>;
 export type RemoveVersionInput = z.infer<typeof removeVersionInput>;
 export type StartPlanInput = z.infer<typeof startPlanInput>;
 export type PlanActionInput = z.infer<typeof planActionInput>;
+export type SetWeightsInput = z.infer<typeof setWeightsInput>;
+export type EndpointRefInput = z.infer<typeof endpointRefInput>;

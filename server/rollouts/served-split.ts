@@ -1,4 +1,6 @@
 import type { PrismaClient } from "../db/generated/client.ts";
+import type { ActorContext } from "../auth/actor.ts";
+import type { EndpointRefInput } from "./schemas.ts";
 
 export interface ServedShare {
   endpointVersionId: string;
@@ -12,7 +14,7 @@ export interface ServedShare {
  * answered request has a row; its "modelVersionId" column holds the serving EndpointVersion).
  * Shown beside the slider so the operator sees a change take effect.
  */
-export async function servedSplit(db: PrismaClient, endpointId: string, seconds = 60): Promise<{ windowSeconds: number; total: number; versions: ServedShare[] }> {
+export async function servedSplitOf(db: PrismaClient, endpointId: string, seconds = 60): Promise<{ windowSeconds: number; total: number; versions: ServedShare[] }> {
   const rows = await db.$queryRaw<{ v: string; n: bigint }[]>`
     SELECT "modelVersionId" AS v, count(*) AS n FROM "CallLog"
      WHERE "endpointId" = ${endpointId} AND "startedAt" > now() - make_interval(secs => ${seconds}) AND "modelVersionId" IS NOT NULL
@@ -23,4 +25,8 @@ export async function servedSplit(db: PrismaClient, endpointId: string, seconds 
     total,
     versions: rows.map((r) => ({ endpointVersionId: r.v, requests: Number(r.n), share: total ? (Number(r.n) / total) * 100 : 0 })).sort((a, b) => b.requests - a.requests),
   };
+}
+
+export function servedSplit({ db }: ActorContext, { endpointId }: EndpointRefInput) {
+  return servedSplitOf(db, endpointId);
 }

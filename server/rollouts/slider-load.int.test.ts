@@ -41,7 +41,7 @@ describe("the canary slider under load", () => {
       longEvery: 10,
       initial: { revision, savedAt: Date.now(), weights: { "1.0": 100, "2.0": 0 } },
       setCanaryWeight: async (w) =>
-        change(await operator.endpoint.setWeights({ endpointId: ep.endpoint.id, expectedRevision: revision, weights: [{ endpointVersionId: stable!.id, weight: 100 - w }, { endpointVersionId: canary!.id, weight: w }] })),
+        change(await operator.rollout.setWeights({ endpointId: ep.endpoint.id, expectedRevision: revision, weights: [{ endpointVersionId: stable!.id, weight: 100 - w }, { endpointVersionId: canary!.id, weight: w }] })),
       rollback: async () => change(await operator.rollout.rollback({ endpointId: ep.endpoint.id, expectedRevision: revision })),
     });
     console.log(JSON.stringify(r));
