@@ -4,7 +4,7 @@ import { startClusterSync } from "./cluster/sync.ts";
 import { appPrometheus } from "./metrics/app-client.ts";
 import { startRolloutWorker } from "./rollouts/worker.ts";
 import { startSloRulesSync } from "./metrics/slo/rules-sync.ts";
-import { startAuditJobs } from "./audit/jobs.ts";
+import { startAuditHousekeeping } from "./audit/housekeeping.ts";
 import { startUsageWorker } from "./usage/worker.ts";
 
 const g = globalThis as unknown as { kuleBackground?: () => void; kuleRollouts?: unknown; kuleSloRules?: () => void; kuleAuditJobs?: () => void; kuleUsage?: unknown };
@@ -19,8 +19,8 @@ export function startBackground() {
   g.kuleRollouts ??= startRolloutWorker({ db: db(), drivers: appDrivers(), prometheus: appPrometheus() });
   // The SLO burn-rate rules follow the SLOs in the database (see server/metrics/slo/rules-sync.ts).
   g.kuleSloRules ??= startSloRulesSync({ db: db(), prometheus: appPrometheus() });
-  // Partitions ahead, hourly seals, the destruction cycle (server/audit/jobs.ts).
-  g.kuleAuditJobs ??= startAuditJobs(db());
+  // Partitions ahead, hourly seals, the destruction cycle (server/audit/housekeeping.ts).
+  g.kuleAuditJobs ??= startAuditHousekeeping(db());
   // Usage roll-ups, infrastructure cost per hour, budget hard caps (server/usage/worker.ts).
   g.kuleUsage ??= startUsageWorker(db());
 }

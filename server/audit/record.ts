@@ -1,3 +1,4 @@
+import type pg from "pg";
 import type { DbTx } from "../db/client.ts";
 import type { Actor } from "../auth/actor.ts";
 
@@ -36,4 +37,22 @@ export async function recordAudit(tx: DbTx, e: AuditInput): Promise<void> {
       ip: e.ip ?? null,
     },
   });
+}
+
+/** The same event written on a plain pg client, inside the transaction of the change it records (destruction runs). */
+export async function recordAuditSql(client: pg.PoolClient, e: AuditInput): Promise<void> {
+  const json = (v: unknown) => {
+    const j = toJson(v);
+    return j === undefined ? null : JSON.stringify(j);
+  };
+  await client.query(`INSERT INTO "AuditEvent" ("actorId", "actorEmail", action, "targetType", "targetId", "before", "after", ip) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+    e.actor?.userId ?? null,
+    e.actor?.email ?? null,
+    e.action,
+    e.targetType,
+    e.targetId ?? null,
+    json(e.before),
+    json(e.after),
+    e.ip ?? null,
+  ]);
 }

@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor.ts";
 import { hourDigests, tsLiteral } from "../audit/seal/hour-digests.ts";
 import { EMPTY_HOUR } from "../audit/seal/digest.ts";
 import { adjustmentsSha256, type Adjustment } from "../audit/seal/adjustments.ts";
-import { recordAuditSql } from "./audit-sql.ts";
+import { recordAuditSql } from "../audit/record.ts";
 
 export type Method = "delete" | "anonymize";
 

@@ -11,7 +11,7 @@ const EVERY_MS = 5 * 60_000;
  * grace period, and the destruction run when its cycle is due. Each step is idempotent and
  * locked in the database, so two app processes running it do no harm.
  */
-export function startAuditJobs(db: Db): () => void {
+export function startAuditHousekeeping(db: Db): () => void {
   const pool = pgPool(db);
   let running = false;
   const tick = async () => {
