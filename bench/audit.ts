@@ -32,7 +32,7 @@ const INDEXES = [
   `CREATE INDEX "CallLog_startedAt_idx" ON "CallLog"("startedAt")`,
   `CREATE INDEX "CallLog_apiKeyId_startedAt_idx" ON "CallLog"("apiKeyId", "startedAt")`,
   `CREATE INDEX "CallLog_endpointId_startedAt_idx" ON "CallLog"("endpointId", "startedAt")`,
-  `CREATE INDEX "CallLog_modelVersionId_startedAt_idx" ON "CallLog"("modelVersionId", "startedAt")`,
+  `CREATE INDEX "CallLog_endpointVersionId_startedAt_idx" ON "CallLog"("endpointVersionId", "startedAt")`,
   `CREATE INDEX "CallLog_clientIp_startedAt_idx" ON "CallLog"("clientIp", "startedAt")`,
   `CREATE INDEX "CallLog_status_startedAt_idx" ON "CallLog"("status", "startedAt")`,
   `CREATE INDEX "CallLog_userHash_idx" ON "CallLog"("userHash")`,
@@ -50,7 +50,7 @@ async function generate(pool: pg.Pool, start: Date) {
   for (let from = 1; from <= ROWS; from += chunk) {
     const to = Math.min(ROWS, from + chunk - 1);
     await pool.query(
-      `INSERT INTO "CallLog" ("requestId", "tenantId", "apiKeyId", "endpointId", "modelVersionId", replica, region, "clientIp", "startedAt", "endedAt", "ttftMs", status, "errorClass", "promptTokens", "completionTokens", "userHash")
+      `INSERT INTO "CallLog" ("requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", replica, region, "clientIp", "startedAt", "endedAt", "ttftMs", status, "errorClass", "promptTokens", "completionTokens", "userHash")
        SELECT md5(g::text), 'bt' || (1 + (g * 7919) % ${TENANTS}), 'key-' || (g % 200), 'ep-' || (g % 12), 'ev-' || (g % 24), 'rep-' || (g % 64),
               CASE WHEN g % 50 = 0 THEN 'tr-ank' ELSE 'tr-ist' END, '10.' || (g % 200) || '.' || (g % 251) || '.' || (g % 253),
               ($1::timestamptz AT TIME ZONE 'UTC') + g * make_interval(secs => ${step / 1000}), ($1::timestamptz AT TIME ZONE 'UTC') + g * make_interval(secs => ${step / 1000}) + interval '850 ms',

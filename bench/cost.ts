@@ -74,7 +74,7 @@ export async function benchCost() {
     await fixture(c);
     // The explorer's indexes serve the audit pages, not this benchmark: load without them (the
     // roll-up reads by "startedAt", which stays), as a bulk load would.
-    for (const ix of ["tenantId_startedAt", "apiKeyId_startedAt", "endpointId_startedAt", "modelVersionId_startedAt", "clientIp_startedAt", "status_startedAt", "userHash"]) {
+    for (const ix of ["tenantId_startedAt", "apiKeyId_startedAt", "endpointId_startedAt", "endpointVersionId_startedAt", "clientIp_startedAt", "status_startedAt", "userHash"]) {
       await c.query(`DROP INDEX IF EXISTS "CallLog_${ix}_idx"`);
     }
     const now = Date.now();
@@ -93,7 +93,7 @@ export async function benchCost() {
         }
         if (buf) yield buf;
       })();
-      await pipeline(Readable.from(chunks), c.query(copyFrom(`COPY "CallLog" ("requestId", "tenantId", "apiKeyId", "endpointId", "modelVersionId", "startedAt", "endedAt", status, "promptTokens", "completionTokens", "ttftMs", region) FROM STDIN`)));
+      await pipeline(Readable.from(chunks), c.query(copyFrom(`COPY "CallLog" ("requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "startedAt", "endedAt", status, "promptTokens", "completionTokens", "ttftMs", region) FROM STDIN`)));
       process.stdout.write(`\rcall log: ${(off + n).toLocaleString()} rows`);
     }
     const generateSeconds = (performance.now() - t0) / 1000;

@@ -152,7 +152,7 @@ async function ingest(databaseUrl: string) {
   const t0 = performance.now();
   for (let i = 0; i < n; i++) {
     const now = Date.now();
-    const row: CallLogRow = { requestId: `ingest-${i}`, tenantId: "t-bench", apiKeyId: "k-bench", endpointId: "e-bench", modelVersionId: "ev-bench", replica: "r-bench", region: "tr-ist", clientIp: "127.0.0.1", startedAt: now, endedAt: now, ttftMs: 3, status: 200, errorClass: null, promptTokens: 5, completionTokens: 8 };
+    const row: CallLogRow = { requestId: `ingest-${i}`, tenantId: "t-bench", apiKeyId: "k-bench", endpointId: "e-bench", endpointVersionId: "ev-bench", replica: "r-bench", region: "tr-ist", clientIp: "127.0.0.1", startedAt: now, endedAt: now, ttftMs: 3, status: 200, errorClass: null, promptTokens: 5, completionTokens: 8 };
     writer.push(row);
     if (i % 5000 === 0) await new Promise((r) => setImmediate(r));
   }

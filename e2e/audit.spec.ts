@@ -14,7 +14,7 @@ test.beforeAll(async () => {
   const t = (await pool.query(`SELECT id FROM "Tenant" WHERE slug = 'anadolu-bank'`)).rows[0].id as string;
   // Calls of Anadolu Bank five hours ago, as the gateway writes them; every seventh one failed.
   await pool.query(
-    `INSERT INTO "CallLog" ("requestId", "tenantId", "apiKeyId", "endpointId", "modelVersionId", replica, region, "clientIp", "startedAt", "endedAt", "ttftMs", status, "errorClass", "promptTokens", "completionTokens")
+    `INSERT INTO "CallLog" ("requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", replica, region, "clientIp", "startedAt", "endedAt", "ttftMs", status, "errorClass", "promptTokens", "completionTokens")
      SELECT 'e2e-audit-' || g, $1, NULL, NULL, NULL, 'rep-1', 'tr-ist', '198.51.100.' || g, $2::timestamptz AT TIME ZONE 'UTC' + g * interval '20 s', $2::timestamptz AT TIME ZONE 'UTC' + g * interval '20 s' + interval '400 ms',
             30, CASE WHEN g % 7 = 0 THEN 503 ELSE 200 END, CASE WHEN g % 7 = 0 THEN 'upstream_error' END, 50 + g, 100 + g
        FROM generate_series(1, 60) g`,

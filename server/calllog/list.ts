@@ -32,14 +32,14 @@ export interface CallRow {
 /** The page of rows with names joined on; the rows are chosen first, so names cost one page's lookups. */
 export const CALL_ROW_SQL = (inner: string) => `
   SELECT c."requestId", c."tenantId", t.slug AS "tenantSlug", c."apiKeyId", k.name AS "apiKeyName",
-         c."endpointId", e.slug AS "endpointSlug", c."modelVersionId" AS "versionId", mv.version AS "versionLabel",
+         c."endpointId", e.slug AS "endpointSlug", c."endpointVersionId" AS "versionId", mv.version AS "versionLabel",
          c.replica, c.region, c."clientIp", c."startedAt" AT TIME ZONE 'UTC' AS "startedAt", c."endedAt" AT TIME ZONE 'UTC' AS "endedAt",
          c."ttftMs", c.status, c."errorClass", c."promptTokens", c."completionTokens", c."userHash" IS NOT NULL AS "hasSubject"
     FROM (${inner}) c
     LEFT JOIN "Tenant" t ON t.id = c."tenantId"
     LEFT JOIN "ApiKey" k ON k.id = c."apiKeyId"
     LEFT JOIN "Endpoint" e ON e.id = c."endpointId"
-    LEFT JOIN "EndpointVersion" ev ON ev.id = c."modelVersionId"
+    LEFT JOIN "EndpointVersion" ev ON ev.id = c."endpointVersionId"
     LEFT JOIN "ModelVersion" mv ON mv.id = ev."modelVersionId"`;
 
 /**

@@ -22,7 +22,7 @@ export function whereSql(f: CallLogFilter, alias = "c"): string {
   if (f.tenantId) parts.push(`${c("tenantId")} = ${lit(f.tenantId)}`);
   if (f.apiKeyId) parts.push(`${c("apiKeyId")} = ${lit(f.apiKeyId)}`);
   if (f.endpointId) parts.push(`${c("endpointId")} = ${lit(f.endpointId)}`);
-  if (f.versionId) parts.push(`${c("modelVersionId")} = ${lit(f.versionId)}`);
+  if (f.versionId) parts.push(`${c("endpointVersionId")} = ${lit(f.versionId)}`);
   if (f.status != null) parts.push(`${c("status")} = ${lit(f.status)}`);
   if (f.clientIp) parts.push(`${c("clientIp")} = ${lit(f.clientIp)}`);
   if (f.requestId) parts.push(`${c("requestId")} = ${lit(f.requestId)}`);

@@ -11,7 +11,7 @@ export interface CallLogRow {
   tenantId: string;
   apiKeyId: string | null;
   endpointId: string | null;
-  modelVersionId: string | null;
+  endpointVersionId: string | null;
   replica: string | null;
   region: string | null;
   clientIp: string | null;
@@ -26,7 +26,7 @@ export interface CallLogRow {
   userHash?: string | null;
 }
 
-const COLUMNS = ["requestId", "tenantId", "apiKeyId", "endpointId", "modelVersionId", "replica", "region", "clientIp", "startedAt", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash"] as const;
+const COLUMNS = ["requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "replica", "region", "clientIp", "startedAt", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash"] as const;
 
 /** COPY text format: tabs, newlines and backslashes escaped, \N for null. */
 function copyField(v: string | number | null): string {
@@ -36,7 +36,7 @@ function copyField(v: string | number | null): string {
 
 /** A row's values in COLUMNS order, times as ISO text. */
 function rowValues(r: CallLogRow): (string | number | null)[] {
-  return [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.modelVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt).toISOString(), new Date(r.endedAt).toISOString(), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens, r.userHash ?? null];
+  return [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.endpointVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt).toISOString(), new Date(r.endedAt).toISOString(), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens, r.userHash ?? null];
 }
 
 function copyLine(r: CallLogRow): string {

@@ -57,7 +57,7 @@ export function callLogRow(call: GatewayCall): CallLogRow | null {
     tenantId: call.tenant.id,
     apiKeyId: call.key.id,
     endpointId: call.endpoint?.id ?? null,
-    modelVersionId: call.version?.id ?? null,
+    endpointVersionId: call.version?.id ?? null,
     replica: call.replica?.id ?? null,
     region: call.replica?.region ?? null,
     clientIp: call.clientIp,

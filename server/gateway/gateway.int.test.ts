@@ -231,7 +231,7 @@ describe("traffic split and the call log", () => {
     expect(Math.abs(((counts.get("1.0") ?? 0) / total) * 100 - 95)).toBeLessThanOrEqual(1);
     expect(Math.abs(((counts.get("2.0") ?? 0) / total) * 100 - 5)).toBeLessThanOrEqual(1);
     await gw.gateway.callLog.flush();
-    const logged = await testDb().callLog.groupBy({ by: ["modelVersionId"], where: { tenantId: t.tenant.id }, _count: true, _sum: { promptTokens: true, completionTokens: true } });
+    const logged = await testDb().callLog.groupBy({ by: ["endpointVersionId"], where: { tenantId: t.tenant.id }, _count: true, _sum: { promptTokens: true, completionTokens: true } });
     expect(logged.reduce((s, g) => s + g._count, 0)).toBe(10_000);
     expect(logged.reduce((s, g) => s + (g._sum.promptTokens ?? 0), 0)).toBe(10_000);
     expect(logged.reduce((s, g) => s + (g._sum.completionTokens ?? 0), 0)).toBe(10_000);

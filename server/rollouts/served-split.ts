@@ -11,13 +11,13 @@ export interface ServedShare {
 
 /**
  * The split the gateways actually served over the last `seconds`, from the call log (every
- * answered request has a row; its "modelVersionId" column holds the serving EndpointVersion).
+ * answered request has a row; its "endpointVersionId" column names the serving version).
  * Shown beside the slider so the operator sees a change take effect.
  */
 export async function servedSplitOf(db: PrismaClient, endpointId: string, seconds = 60): Promise<{ windowSeconds: number; total: number; versions: ServedShare[] }> {
   const rows = await db.$queryRaw<{ v: string; n: bigint }[]>`
-    SELECT "modelVersionId" AS v, count(*) AS n FROM "CallLog"
-     WHERE "endpointId" = ${endpointId} AND "startedAt" > now() - make_interval(secs => ${seconds}) AND "modelVersionId" IS NOT NULL
+    SELECT "endpointVersionId" AS v, count(*) AS n FROM "CallLog"
+     WHERE "endpointId" = ${endpointId} AND "startedAt" > now() - make_interval(secs => ${seconds}) AND "endpointVersionId" IS NOT NULL
      GROUP BY 1`;
   const total = rows.reduce((s, r) => s + Number(r.n), 0);
   return {

@@ -154,6 +154,6 @@ export function callLogRows(t: { tenant: { id: string }; key: { id: string } }, 
   let n = 0;
   return (): CallLogRow => {
     const now = Date.now();
-    return { requestId: `${prefix}${n++}`, tenantId: t.tenant.id, apiKeyId: t.key.id, endpointId: null, modelVersionId: null, replica: null, region: null, clientIp: null, startedAt: now, endedAt: now, ttftMs: null, status: 200, errorClass: null, promptTokens: 1, completionTokens: 1 };
+    return { requestId: `${prefix}${n++}`, tenantId: t.tenant.id, apiKeyId: t.key.id, endpointId: null, endpointVersionId: null, replica: null, region: null, clientIp: null, startedAt: now, endedAt: now, ttftMs: null, status: 200, errorClass: null, promptTokens: 1, completionTokens: 1 };
   };
 }

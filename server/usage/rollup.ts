@@ -39,7 +39,7 @@ export async function rollupHour(db: PrismaClient, hour: Date, generation?: bigi
               round(sum(c.lat))::bigint, coalesce(sum(c."ttftMs"), 0)::bigint, count(c."ttftMs")::int,
               ${bucketsSql("c.lat")}, ${bucketsSql(`c."ttftMs"`)}
          FROM (
-           SELECT c."tenantId", coalesce(c."apiKeyId", '') AS "apiKeyId", coalesce(c."endpointId", '') AS "endpointId", coalesce(c."modelVersionId", '') AS "versionId",
+           SELECT c."tenantId", coalesce(c."apiKeyId", '') AS "apiKeyId", coalesce(c."endpointId", '') AS "endpointId", coalesce(c."endpointVersionId", '') AS "versionId",
                   c.status, c."promptTokens", c."completionTokens", c."ttftMs", ${LATENCY_MS} AS lat, ${CHARGE_SQL} AS charge, coalesce(pl.currency, 'TRY') AS currency
              FROM "CallLog" c
              JOIN "Tenant" t ON t.id = c."tenantId"

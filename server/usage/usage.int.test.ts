@@ -33,7 +33,7 @@ async function planWithPrices(prices: { from: Date; input: string; output: strin
 /** Call-log rows written as the gateway writes them (COPY and INSERT go through the same trigger). */
 async function rawCalls(rows: { tenantId: string; apiKeyId: string; endpointId: string; versionId: string; at: Date; status?: number; prompt: number; completion: number; latencyMs?: number }[]) {
   for (const r of rows) {
-    await testDb().$executeRaw`INSERT INTO "CallLog" ("requestId", "tenantId", "apiKeyId", "endpointId", "modelVersionId", "startedAt", "endedAt", status, "promptTokens", "completionTokens", region)
+    await testDb().$executeRaw`INSERT INTO "CallLog" ("requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "startedAt", "endedAt", status, "promptTokens", "completionTokens", region)
       VALUES (${randomUUID()}, ${r.tenantId}, ${r.apiKeyId}, ${r.endpointId}, ${r.versionId}, ${r.at}, ${new Date(r.at.getTime() + (r.latencyMs ?? 120))}, ${r.status ?? 200}, ${r.prompt}, ${r.completion}, 'tr-ist')`;
   }
 }
@@ -57,7 +57,7 @@ async function expectedFromRaw(tenantId: string) {
       charge = c.promptTokens + c.completionTokens > 0 ? new D(c.promptTokens).mul(price.inputPer1M).div(1e6).add(new D(c.completionTokens).mul(price.outputPer1M).div(1e6)) : new D(price.perRequest);
     }
     const hour = new Date(Math.floor(c.startedAt.getTime() / HOUR) * HOUR).toISOString();
-    const k = [hour, c.apiKeyId, c.endpointId, c.modelVersionId].join("|");
+    const k = [hour, c.apiKeyId, c.endpointId, c.endpointVersionId].join("|");
     const e = out.get(k) ?? { requests: 0, errors: 0, prompt: 0, completion: 0, charged: new D(0) };
     out.set(k, { requests: e.requests + 1, errors: e.errors + (c.status >= 500 ? 1 : 0), prompt: e.prompt + c.promptTokens, completion: e.completion + c.completionTokens, charged: e.charged.add(charge) });
   }

@@ -8,7 +8,7 @@ export const STREAMS = {
   call_log: {
     table: `"CallLog"`,
     time: `"startedAt"`,
-    columns: `"startedAt", "requestId", "tenantId", "apiKeyId", "endpointId", "modelVersionId", "replica", "region", "clientIp", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash"`,
+    columns: `"startedAt", "requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "replica", "region", "clientIp", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash"`,
     order: `"startedAt", "requestId" COLLATE "C"`,
   },
   audit_event: {

@@ -12,21 +12,21 @@ export interface FixtureRow {
   promptTokens?: number;
   completionTokens?: number;
   endpointId?: string | null;
-  modelVersionId?: string | null;
+  endpointVersionId?: string | null;
 }
 
 /** Inserts call-log rows as the gateway would (ids are fresh UUIDs); returns their request ids. */
 export async function insertCalls(pool: pg.Pool, rows: FixtureRow[]): Promise<string[]> {
   const ids = rows.map(() => randomUUID());
   await pool.query(
-    `INSERT INTO "CallLog" ("requestId", "tenantId", "apiKeyId", "endpointId", "modelVersionId", replica, region, "clientIp", "startedAt", "endedAt", "ttftMs", status, "promptTokens", "completionTokens", "userHash")
+    `INSERT INTO "CallLog" ("requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", replica, region, "clientIp", "startedAt", "endedAt", "ttftMs", status, "promptTokens", "completionTokens", "userHash")
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::int[], $12::int[], $13::int[], $14::int[], $15::text[])`,
     [
       ids,
       rows.map((r) => r.tenantId),
       rows.map((r) => (r.apiKeyId === undefined ? "key-1" : r.apiKeyId)),
       rows.map((r) => r.endpointId ?? "ep-1"),
-      rows.map((r) => r.modelVersionId ?? "ev-1"),
+      rows.map((r) => r.endpointVersionId ?? "ev-1"),
       rows.map(() => "replica-1"),
       rows.map((r) => r.region ?? "tr-ist"),
       rows.map((r) => (r.clientIp === undefined ? "203.0.113.7" : r.clientIp)),

@@ -11,7 +11,7 @@ const EXPR: Record<(typeof EXPORT_COLUMNS)[number], string> = {
   tenantId: `c."tenantId"`,
   apiKeyId: `c."apiKeyId"`,
   endpointId: `c."endpointId"`,
-  versionId: `c."modelVersionId"`,
+  versionId: `c."endpointVersionId"`,
   replica: `c.replica`,
   region: `c.region`,
   clientIp: `c."clientIp"`,

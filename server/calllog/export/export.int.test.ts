@@ -29,7 +29,7 @@ beforeAll(async () => {
   small = await makeTenantIn(own.pool);
   // A million rows over one day, written by the server itself (the fastest way in).
   await own.pool.query(
-    `INSERT INTO "CallLog" ("requestId", "tenantId", "apiKeyId", "endpointId", "modelVersionId", replica, region, "clientIp", "startedAt", "endedAt", "ttftMs", status, "errorClass", "promptTokens", "completionTokens")
+    `INSERT INTO "CallLog" ("requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", replica, region, "clientIp", "startedAt", "endedAt", "ttftMs", status, "errorClass", "promptTokens", "completionTokens")
      SELECT 'req-' || g, $1, 'key-' || (g % 40), 'ep-' || (g % 7), 'ev-' || (g % 14), 'rep-' || (g % 30), 'tr-ist', '10.1.' || (g % 250) || '.' || (g % 199),
             $2::timestamptz AT TIME ZONE 'UTC' + g * interval '86 ms', $2::timestamptz AT TIME ZONE 'UTC' + g * interval '86 ms' + interval '420 ms', 35, CASE WHEN g % 97 = 0 THEN 503 ELSE 200 END,
             CASE WHEN g % 97 = 0 THEN 'upstream_error, "quoted"' END, 120, 240
