@@ -8,7 +8,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { useNow } from "@/components/ui/use-now";
 import { canaryPair, formatSeconds, parseSteps } from "./rollout-view";
-import { errorText } from "./traffic-panel";
+import { errorText } from "@/components/trpc/errors";
 import styles from "./rollout.module.css";
 
 type Endpoint = inferRouterOutputs<AppRouter>["endpoint"]["get"];

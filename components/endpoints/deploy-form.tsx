@@ -8,7 +8,7 @@ import type { AppRouter } from "@/server/routers/root";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { formatGB } from "@/components/ui/format";
-import { errorText } from "./traffic-panel";
+import { errorText } from "@/components/trpc/errors";
 
 type Endpoint = inferRouterOutputs<AppRouter>["endpoint"]["get"];
 

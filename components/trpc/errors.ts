@@ -8,6 +8,12 @@ export function fieldErrorsOf(error: unknown): FieldErrors {
   return ((error.data as { fieldErrors?: FieldErrors } | undefined)?.fieldErrors ?? {}) as FieldErrors;
 }
 
+/** Every message of an error in one line: its fields' messages, else the message for the whole form. */
+export function errorText(err: unknown): string {
+  const fields = Object.values(fieldErrorsOf(err)).flat().filter(Boolean);
+  return fields.length ? fields.join(" ") : (formErrorOf(err) ?? "");
+}
+
 /** A message for the form as a whole, when the error is not about one field. */
 export function formErrorOf(error: unknown): string | null {
   if (!error) return null;
