@@ -19,7 +19,7 @@ const config = [
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["@/server/*", "**/server/*"], message: "Client code may import only types from server/.", allowTypeImports: true }] },
+        { patterns: [{ regex: "(^@/|/)server/(?!shared/)", message: "Client code may import only types from server/ (values from server/shared/).", allowTypeImports: true }] },
       ],
     },
   },

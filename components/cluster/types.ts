@@ -1,3 +1,4 @@
+import { isInTurkey } from "@/server/shared/regions";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/routers/root";
 
@@ -12,5 +13,5 @@ export function replicasOfNode(n: NodeView): ReplicaView[] {
   return [...n.cpuReplicas, ...n.gpus.flatMap((g) => [...g.replicas, ...g.migInstances.flatMap((m) => m.replicas)])];
 }
 
-/** `tr-*` regions hold data under KVKK: they get the KVKK badge. */
-export const regionBadge = (region: string) => (region.startsWith("tr-") ? "badge badge-kvkk" : "badge");
+/** Regions in Turkey hold data under KVKK: they get the KVKK badge. */
+export const regionBadge = (region: string) => (isInTurkey(region) ? "badge badge-kvkk" : "badge");

@@ -12,6 +12,7 @@ import { Field } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { formatGB } from "@/components/ui/format";
 import { useNow } from "@/components/ui/use-now";
+import { TURKEY_REGION_PREFIX } from "@/server/shared/regions";
 
 type Endpoint = inferRouterOutputs<AppRouter>["endpoint"]["get"];
 type Version = Endpoint["versions"][number];
@@ -130,7 +131,7 @@ function StartReplica({ endpointId, version }: { endpointId: string; version: Ve
       <Field id={`ext-url-${version.id}`} label="Server URL" errors={errors.url}>
         <input id={`ext-url-${version.id}`} placeholder="http://10.0.0.5:8000" value={ext.url} onChange={(e) => setExt({ ...ext, url: e.target.value })} aria-invalid={!!errors.url} />
       </Field>
-      <Field id={`ext-region-${version.id}`} label="Region" hint="Where the server runs: KVKK tenants use only tr-* regions" errors={errors.region}>
+      <Field id={`ext-region-${version.id}`} label="Region" hint={`Where the server runs: KVKK tenants use only ${TURKEY_REGION_PREFIX}* regions`} errors={errors.region}>
         <input id={`ext-region-${version.id}`} value={ext.region} onChange={(e) => setExt({ ...ext, region: e.target.value })} aria-invalid={!!errors.region} />
       </Field>
       <FormActions submit="Register" pending={register.isPending} onCancel={() => (setMode("none"), register.reset())} />

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty } from "@/components/ui/field";
+import { TURKEY_REGION_PREFIX } from "@/server/shared/regions";
 
 const month = (d: Date | string) => new Date(d).toISOString().slice(0, 7);
 
@@ -25,7 +26,7 @@ export function ResidencyPanel() {
           {map.data.incidents.map((i) => `${i.tenantSlug} ${month(i.month)} ${i.region} (${i.calls})`).join(", ")}.
         </p>
       ) : (
-        map.data && <p className="muted">No incidents: every KVKK tenant&apos;s call was served in tr-* regions.</p>
+        map.data && <p className="muted">No incidents: every KVKK tenant&apos;s call was served in {TURKEY_REGION_PREFIX}* regions.</p>
       )}
       {!map.data?.cells.length ? (
         <Empty title="No calls in this period" />

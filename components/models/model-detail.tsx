@@ -5,36 +5,41 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
-import { Empty, Field, Loading } from "@/components/ui/field";
-import { FormActions } from "@/components/ui/page-head";
+import { Empty, Field } from "@/components/ui/field";
+import { PANEL_QUERY, queryGate } from "@/components/ui/query-state";
+import { FormActions, PageHead } from "@/components/ui/page-head";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime, formatGB, formatParams, gbToBytes } from "@/components/ui/format";
-
-const FORMATS = ["vllm", "tensorrt_llm", "onnx", "triton", "torchscript"] as const;
-const PRECISIONS = ["fp32", "bf16", "fp16", "fp8", "int8", "int4"] as const;
+import { MODEL_FORMATS, PRECISIONS } from "@/server/shared/catalog";
 
 export function ModelDetail({ id, canWrite }: { id: string; canWrite: boolean }) {
   const trpc = useTRPC();
-  const model = useQuery(trpc.model.get.queryOptions({ id }));
+  const model = useQuery(trpc.model.get.queryOptions({ id }, PANEL_QUERY));
   const [adding, setAdding] = useState(false);
-  if (model.isPending) return <Loading what="the model" />;
-  if (!model.data) return <Empty title="Model not found"><Link href="/models">Back to models</Link></Empty>;
+  const gate = queryGate(
+    model,
+    "the model",
+    <Empty title="Model not found">
+      <Link href="/models">Back to models</Link>
+    </Empty>,
+  );
+  if (gate || !model.data) return gate;
   const m = model.data;
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>{m.name}</h1>
-          <p>
-            <span className="badge">{m.task}</span> {m.description}
-          </p>
-        </div>
-        {canWrite && !adding && (
-          <button className="primary" onClick={() => setAdding(true)}>
-            Add version
-          </button>
-        )}
-      </div>
+      <PageHead
+        title={m.name}
+        action={
+          canWrite &&
+          !adding && (
+            <button className="primary" onClick={() => setAdding(true)}>
+              Add version
+            </button>
+          )
+        }
+      >
+        <span className="badge">{m.task}</span> {m.description}
+      </PageHead>
       {adding && <AddVersionForm modelId={m.id} onDone={() => setAdding(false)} />}
       <div className="panel">
         <h2>Versions</h2>
@@ -119,7 +124,7 @@ function AddVersionForm({ modelId, onDone }: { modelId: string; onDone: () => vo
             modelId,
             version: f.version,
             artifactUri: f.artifactUri,
-            format: f.format as (typeof FORMATS)[number],
+            format: f.format as (typeof MODEL_FORMATS)[number],
             precision: f.precision as (typeof PRECISIONS)[number],
             parameterCount: f.parameterCount.replace(/[_,\s]/g, ""),
             // Sizes are typed in GB; an unparsable one is sent as-is so the server names the field.
@@ -135,7 +140,7 @@ function AddVersionForm({ modelId, onDone }: { modelId: string; onDone: () => vo
           </Field>
           <Field id="v-format" label="Format" errors={errors.format}>
             <select id="v-format" value={f.format} onChange={set("format")}>
-              {FORMATS.map((x) => (
+              {MODEL_FORMATS.map((x) => (
                 <option key={x}>{x}</option>
               ))}
             </select>

@@ -5,64 +5,70 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
-import { Empty, Field, Loading } from "@/components/ui/field";
+import { Empty, Field } from "@/components/ui/field";
+import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { PageHead, FormActions } from "@/components/ui/page-head";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime } from "@/components/ui/format";
+import { MODEL_TASKS } from "@/server/shared/catalog";
 
-const TASKS = ["llm", "vision", "embedding", "classifier", "speech"] as const;
 
 export function ModelsPage({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
-  const models = useQuery(trpc.model.list.queryOptions());
+  const models = useQuery(trpc.model.list.queryOptions(undefined, PANEL_QUERY));
   const [creating, setCreating] = useState(false);
   return (
     <>
       <PageHead
         title="Models"
-        action={canWrite && !creating && (
+        action={
+          canWrite &&
+          !creating && (
             <button className="primary" onClick={() => setCreating(true)}>
               New model
             </button>
-          )}
+          )
+        }
       >
         What the cluster can serve: each model and its versions.
       </PageHead>
       {creating && <CreateModelForm onDone={() => setCreating(false)} />}
       <div className="panel">
-        {models.isPending ? (
-          <Loading what="models" />
-        ) : !models.data?.length ? (
-          <Empty title="No models yet">{canWrite ? "Register one with “New model”, then add its first version." : "An operator registers models here."}</Empty>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Task</th>
-                <th>Versions</th>
-                <th>Endpoints</th>
-                <th>Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {models.data.map((m) => (
-                <tr key={m.id}>
-                  <td>
-                    <Link href={`/models/${m.id}`}>{m.name}</Link>
-                    {m.description && <div className="muted">{m.description}</div>}
-                  </td>
-                  <td>
-                    <span className="badge">{m.task}</span>
-                  </td>
-                  <td>{m.versions.map((v) => v.version).join(", ") || <span className="muted">none yet</span>}</td>
-                  <td>{m._count.endpoints}</td>
-                  <td>{formatDateTime(m.createdAt)}</td>
+        <QueryState
+          query={models}
+          what="models"
+          empty={<Empty title="No models yet">{canWrite ? "Register one with “New model”, then add its first version." : "An operator registers models here."}</Empty>}
+        >
+          {(data) => (
+            <table>
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Task</th>
+                  <th>Versions</th>
+                  <th>Endpoints</th>
+                  <th>Created</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+              </thead>
+              <tbody>
+                {data.map((m) => (
+                  <tr key={m.id}>
+                    <td>
+                      <Link href={`/models/${m.id}`}>{m.name}</Link>
+                      {m.description && <div className="muted">{m.description}</div>}
+                    </td>
+                    <td>
+                      <span className="badge">{m.task}</span>
+                    </td>
+                    <td>{m.versions.map((v) => v.version).join(", ") || <span className="muted">none yet</span>}</td>
+                    <td>{m._count.endpoints}</td>
+                    <td>{formatDateTime(m.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </QueryState>
       </div>
     </>
   );
@@ -73,7 +79,7 @@ function CreateModelForm({ onDone }: { onDone: () => void }) {
   const qc = useQueryClient();
   const toast = useToast();
   const [name, setName] = useState("");
-  const [task, setTask] = useState<(typeof TASKS)[number]>("llm");
+  const [task, setTask] = useState<(typeof MODEL_TASKS)[number]>("llm");
   const [description, setDescription] = useState("");
   const create = useMutation(
     trpc.model.create.mutationOptions({
@@ -102,8 +108,8 @@ function CreateModelForm({ onDone }: { onDone: () => void }) {
             <input id="model-name" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={!!errors.name} />
           </Field>
           <Field id="model-task" label="Task" errors={errors.task}>
-            <select id="model-task" value={task} onChange={(e) => setTask(e.target.value as (typeof TASKS)[number])}>
-              {TASKS.map((t) => (
+            <select id="model-task" value={task} onChange={(e) => setTask(e.target.value as (typeof MODEL_TASKS)[number])}>
+              {MODEL_TASKS.map((t) => (
                 <option key={t}>{t}</option>
               ))}
             </select>

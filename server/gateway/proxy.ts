@@ -8,6 +8,7 @@ import type { ReplicaHealth } from "./replica-health.ts";
 import { chooseVersion, nextWeighted, pickReplica, stickyPoint, usableReplicas } from "./routing.ts";
 import { UpstreamCall } from "./upstream-call.ts";
 import { FIRST_TOKEN, readSseUsage, readUsage } from "./usage.ts";
+import { TURKEY_REGION_PREFIX } from "../shared/regions.ts";
 
 export interface ProxyDeps {
   upstream(url: string): UpstreamPool;
@@ -37,7 +38,7 @@ function versionFor(deps: ProxyDeps, call: GatewayCall, p: ProxyRequest): Versio
   call.errorClass = kvkk && anyReady ? "no_replica_in_region" : "no_ready_replica";
   throw new UnavailableError(
     kvkk && anyReady
-      ? `No replica of ${e.slug} is ready in Turkey (tr-*), and this tenant's calls must stay in Turkey under KVKK, so Kule will not send them abroad. Try again shortly.`
+      ? `No replica of ${e.slug} is ready in Turkey (${TURKEY_REGION_PREFIX}*), and this tenant's calls must stay in Turkey under KVKK, so Kule will not send them abroad. Try again shortly.`
       : `No replica of ${e.slug} is ready to serve right now. Try again shortly.`,
   );
 }

@@ -1,8 +1,9 @@
 import type { EndpointConfig, ReplicaConfig, VersionConfig } from "./config.ts";
+import { isInTurkey } from "../shared/regions.ts";
 
 /** KVKK: a KVKK tenant's calls may only be served in Turkish regions. */
 export function regionAllowed(region: string, kvkk: boolean, endpointConstraint: string | null): boolean {
-  if (kvkk && !region.startsWith("tr-")) return false;
+  if (kvkk && !isInTurkey(region)) return false;
   if (endpointConstraint && !region.startsWith(endpointConstraint)) return false;
   return true;
 }

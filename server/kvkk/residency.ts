@@ -2,9 +2,10 @@ import { pgPool } from "../db/pg-pool.ts";
 import type { ActorContext } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { ResidencyInput } from "./schemas.ts";
+import { inTurkeySql, isInTurkey } from "../shared/regions.ts";
 
-/** Regions inside Turkey are named tr-*: a KVKK tenant's calls must be served only there (Article 9). */
-export const IN_TURKEY = `c.region LIKE 'tr-%'`;
+/** A KVKK tenant's calls must be served only in Turkey (Article 9). */
+const IN_TURKEY = inTurkeySql("c.region");
 
 export interface MapCell {
   tenantId: string;
@@ -30,7 +31,7 @@ async function cells(ctx: ActorContext, input: ResidencyInput, extra: string): P
       GROUP BY 1, 2, 3, 4, 5 ORDER BY 2, 4, 5`,
     params,
   );
-  return rows.map((r) => ({ ...r, calls: Number(r.calls), incident: r.kvkk && r.region !== "unserved" && !r.region.startsWith("tr-") }));
+  return rows.map((r) => ({ ...r, calls: Number(r.calls), incident: r.kvkk && r.region !== "unserved" && !isInTurkey(r.region) }));
 }
 
 /** Per tenant and month, which regions served its calls; KVKK tenants' calls abroad are incidents. */
