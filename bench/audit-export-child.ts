@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import pg from "pg";
-import { streamExport } from "../server/calllog/export/stream.ts";
+import { streamExport } from "../server/call-log/export/stream.ts";
 
 const [url, filterJson] = process.argv.slice(2);
 const filter = JSON.parse(filterJson!, (k, v) => ((k === "from" || k === "to") && v ? new Date(v) : v));

@@ -18,7 +18,7 @@ import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts"
 import { deployMigrations } from "../scripts/migrate.ts";
 import { createDb } from "../server/db/client.ts";
 import { endPgPool } from "../server/db/pg-pool.ts";
-import { listCalls } from "../server/calllog/list.ts";
+import { listCalls } from "../server/call-log/list.ts";
 import { sealAll } from "../server/audit/seal/seal.ts";
 import { verifyChains } from "../server/audit/seal/verify.ts";
 

@@ -1,11 +1,13 @@
 import type { ReactNode } from "react";
 import { requireActor } from "@/server/auth/page-guard";
-import { can, type Permission } from "@/server/auth/permissions";
+import { can } from "@/server/auth/permissions";
 import { NotAllowed } from "@/components/shell/not-allowed";
+import { PAGES, type PageName } from "@/components/shell/routes";
 
-/** Renders the page only for roles holding `permission`; others see a clear "not allowed". */
-export async function Guarded({ permission, what, children }: { permission: Permission; what: string; children: ReactNode }) {
+/** Renders the page only for roles holding its permission (components/shell/routes.ts); others see a clear "not allowed". */
+export async function Guarded({ page, children }: { page: PageName; children: ReactNode }) {
   const actor = await requireActor();
+  const { permission, what } = PAGES[page];
   if (!can(actor.role, permission)) return <NotAllowed what={what} />;
   return <>{children}</>;
 }

@@ -4,8 +4,9 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
-import { Empty, Field, Loading } from "@/components/ui/field";
-import { FormActions } from "@/components/ui/page-head";
+import { Empty, Field } from "@/components/ui/field";
+import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
+import { FormActions, PanelHead } from "@/components/ui/page-head";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime } from "@/components/ui/format";
 
@@ -17,7 +18,7 @@ export function ApiKeysPanel({ tenantId, canWrite, chooseTenant }: { tenantId: s
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
-  const keys = useQuery(trpc.apiKey.list.queryOptions({ tenantId }));
+  const keys = useQuery(trpc.apiKey.list.queryOptions({ tenantId }, PANEL_QUERY));
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
   const [creating, setCreating] = useState(false);
   const revoke = useMutation(
@@ -30,14 +31,13 @@ export function ApiKeysPanel({ tenantId, canWrite, chooseTenant }: { tenantId: s
   );
   return (
     <div className="panel">
-      <div className="page-head" style={{ marginBottom: 8 }}>
-        <h2 style={{ margin: 0 }}>API keys</h2>
+      <PanelHead title="API keys">
         {canWrite && !creating && (
           <button className="primary" onClick={() => (setCreating(true), setSecret(null))}>
             New API key
           </button>
         )}
-      </div>
+      </PanelHead>
       {secret && (
         <div className="secret" role="region" aria-label="New API key secret">
           <b>Copy the secret of “{secret.name}” now: it will not be shown again.</b>
@@ -48,87 +48,68 @@ export function ApiKeysPanel({ tenantId, canWrite, chooseTenant }: { tenantId: s
           </div>
         </div>
       )}
-      {creating && (
-        <CreateKeyForm
-          tenantId={tenantId}
-          chooseTenant={chooseTenant}
-          onCreated={(name, value) => (setSecret({ name, value }), setCreating(false))}
-          onCancel={() => setCreating(false)}
-        />
-      )}
-      {keys.isPending ? (
-        <Loading what="keys" />
-      ) : !keys.data?.length ? (
-        <Empty title="No API keys yet">{canWrite ? "Create one with “New API key” to call the gateway." : "A tenant admin creates keys."}</Empty>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              {chooseTenant && <th>Tenant</th>}
-              <th>Key</th>
-              <th>Endpoints</th>
-              <th>Expires</th>
-              <th>Last used</th>
-              <th>Status</th>
-              {canWrite && <th />}
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((k) => (
-              <tr key={k.id}>
-                <td>{k.name}</td>
-                {chooseTenant && <td>{k.tenant.name}</td>}
-                <td>
-                  <code>{k.prefix}…</code>
-                </td>
-                <td>{k.allowedEndpointIds.length ? `${k.allowedEndpointIds.length} allowed` : "all"}</td>
-                <td>{k.expiresAt ? formatDateTime(k.expiresAt) : "never"}</td>
-                <td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : <span className="muted">never</span>}</td>
-                <td>
-                  {k.revokedAt ? (
-                    <span className="badge badge-danger">revoked</span>
-                  ) : k.expiresAt && new Date(k.expiresAt) < new Date() ? (
-                    <span className="badge badge-warn">expired</span>
-                  ) : (
-                    <span className="badge badge-ok">active</span>
-                  )}
-                </td>
-                {canWrite && (
+      {creating && <CreateKeyForm tenantId={tenantId} chooseTenant={chooseTenant} onCreated={(name, value) => (setSecret({ name, value }), setCreating(false))} onCancel={() => setCreating(false)} />}
+      <QueryState query={keys} what="keys" empty={<Empty title="No API keys yet">{canWrite ? "Create one with “New API key” to call the gateway." : "A tenant admin creates keys."}</Empty>}>
+        {(data) => (
+          <table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                {chooseTenant && <th>Tenant</th>}
+                <th>Key</th>
+                <th>Endpoints</th>
+                <th>Expires</th>
+                <th>Last used</th>
+                <th>Status</th>
+                {canWrite && <th />}
+              </tr>
+            </thead>
+            <tbody>
+              {data.map((k) => (
+                <tr key={k.id}>
+                  <td>{k.name}</td>
+                  {chooseTenant && <td>{k.tenant.name}</td>}
                   <td>
-                    {!k.revokedAt && (
-                      <button
-                        className="danger"
-                        disabled={revoke.isPending}
-                        onClick={() => {
-                          if (confirm(`Revoke ${k.name} (${k.prefix}…)? Calls with it will fail at once.`)) revoke.mutate({ id: k.id });
-                        }}
-                      >
-                        Revoke
-                      </button>
+                    <code>{k.prefix}…</code>
+                  </td>
+                  <td>{k.allowedEndpointIds.length ? `${k.allowedEndpointIds.length} allowed` : "all"}</td>
+                  <td>{k.expiresAt ? formatDateTime(k.expiresAt) : "never"}</td>
+                  <td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : <span className="muted">never</span>}</td>
+                  <td>
+                    {k.revokedAt ? (
+                      <span className="badge badge-danger">revoked</span>
+                    ) : k.expiresAt && new Date(k.expiresAt) < new Date() ? (
+                      <span className="badge badge-warn">expired</span>
+                    ) : (
+                      <span className="badge badge-ok">active</span>
                     )}
                   </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+                  {canWrite && (
+                    <td>
+                      {!k.revokedAt && (
+                        <button
+                          className="danger"
+                          disabled={revoke.isPending}
+                          onClick={() => {
+                            if (confirm(`Revoke ${k.name} (${k.prefix}…)? Calls with it will fail at once.`)) revoke.mutate({ id: k.id });
+                          }}
+                        >
+                          Revoke
+                        </button>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryState>
     </div>
   );
 }
 
-function CreateKeyForm({
-  tenantId,
-  chooseTenant,
-  onCreated,
-  onCancel,
-}: {
-  tenantId: string | null;
-  chooseTenant: boolean;
-  onCreated: (name: string, secret: string) => void;
-  onCancel: () => void;
-}) {
+function CreateKeyForm({ tenantId, chooseTenant, onCreated, onCancel }: { tenantId: string | null; chooseTenant: boolean; onCreated: (name: string, secret: string) => void; onCancel: () => void }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const catalog = useQuery(trpc.endpoint.catalog.queryOptions());

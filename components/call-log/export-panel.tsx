@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime } from "@/components/ui/format";
-import type { CallLogFilter } from "@/server/calllog/schemas";
+import type { CallLogFilter } from "@/server/call-log/schemas";
 
 /** Exports of the current filter run as background jobs; their progress polls while any runs. */
 export function ExportPanel({ filter }: { filter: CallLogFilter }) {

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import type { CallLogFilter } from "@/server/calllog/schemas";
+import type { CallLogFilter } from "@/server/call-log/schemas";
 
 /** Form state: every field text, as typed; `toFilter` turns it into the procedures' filter. */
 export interface FilterDraft {

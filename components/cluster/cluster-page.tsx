@@ -4,7 +4,8 @@ import Link from "next/link";
 import { StateBadge } from "@/components/ui/state-badge";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { Empty, Loading } from "@/components/ui/field";
+import { Empty } from "@/components/ui/field";
+import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { FaultPanel } from "./fault-panel";
 import { FleetHeatmap } from "./fleet-heatmap";
 import { GpuCard } from "./gpu-card";
@@ -12,27 +13,18 @@ import { ReplicaLine } from "./replica-line";
 import { useClusterActions } from "./use-cluster-actions";
 import { regionBadge, replicasOfNode, type ClusterView, type NodeView } from "./types";
 import styles from "./cluster.module.css";
-
+import { PageHead } from "@/components/ui/page-head";
 
 export function ClusterPage({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
   // The driver reports replica and node events as they happen: poll so the page follows them.
-  const view = useQuery({ ...trpc.cluster.view.queryOptions(), refetchInterval: 2000 });
+  const view = useQuery(trpc.cluster.view.queryOptions(undefined, { ...PANEL_QUERY, refetchInterval: 2000 }));
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>Cluster</h1>
-          <p>Node pools, their nodes and GPUs, MIG layouts and the replicas that serve each endpoint.</p>
-        </div>
-      </div>
-      {view.isPending ? (
-        <Loading what="the cluster" />
-      ) : !view.data ? (
-        <Empty title="The cluster could not be loaded">It is retried every few seconds.</Empty>
-      ) : (
-        <ClusterBody view={view.data} canWrite={canWrite} />
-      )}
+      <PageHead title="Cluster">Node pools, their nodes and GPUs, MIG layouts and the replicas that serve each endpoint.</PageHead>
+      <QueryState query={view} what="the cluster" isEmpty={(d) => !d} empty={<Empty title="The cluster could not be loaded">It is retried every few seconds.</Empty>}>
+        {(data) => <ClusterBody view={data} canWrite={canWrite} />}
+      </QueryState>
     </>
   );
 }
@@ -49,7 +41,8 @@ function ClusterBody({ view, canWrite }: { view: ClusterView; canWrite: boolean 
         </div>
       ) : (
         <div className={`form-error ${styles.banner}`} role="alert">
-          The cluster simulator at <code>{view.driver.url}</code> does not answer: start it with <code>npm run sim</code> (or <code>npm run demo</code>). Below is the database&apos;s view of the cluster.
+          The cluster simulator at <code>{view.driver.url}</code> does not answer: start it with <code>npm run sim</code> (or <code>npm run demo</code>). Below is the database&apos;s view of the
+          cluster.
         </div>
       )}
       {view.pools.length === 0 ? (
@@ -135,7 +128,12 @@ function NodePanel({ node: n, canWrite }: { node: NodeView; canWrite: boolean })
                 Bring node up
               </button>
             ) : (
-              <button type="button" className="danger" disabled={busy} onClick={() => confirm(`Take ${n.hostname} down? Its replicas fail.`) && fault.mutate({ type: "node-status", nodeId: n.id, status: "down" })}>
+              <button
+                type="button"
+                className="danger"
+                disabled={busy}
+                onClick={() => confirm(`Take ${n.hostname} down? Its replicas fail.`) && fault.mutate({ type: "node-status", nodeId: n.id, status: "down" })}
+              >
                 Take node down
               </button>
             )}

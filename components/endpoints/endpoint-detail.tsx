@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { Empty, Loading } from "@/components/ui/field";
+import { Empty } from "@/components/ui/field";
+import { PANEL_QUERY, queryGate } from "@/components/ui/query-state";
 import { TrafficPanel } from "./traffic-panel";
 import { CanaryPlan } from "./canary-plan";
 import { DeployForm } from "./deploy-form";
@@ -11,31 +12,31 @@ import { RolloutHistory } from "./rollout-history";
 import { ReplicasPanel } from "./replicas-panel";
 import { EndpointCharts, usePrefetchEndpointCharts } from "@/components/metrics/endpoint-charts";
 import { EndpointSla } from "@/components/metrics/endpoint-sla";
-
+import { PageHead } from "@/components/ui/page-head";
 
 export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean }) {
   const trpc = useTRPC();
   // Replicas load and fail on their own: keep the page live.
-  const endpoint = useQuery(trpc.endpoint.get.queryOptions({ id }, { refetchInterval: 2000 }));
+  const endpoint = useQuery(trpc.endpoint.get.queryOptions({ id }, { ...PANEL_QUERY, refetchInterval: 2000 }));
   // Ask for the charts in the same request as the endpoint, not after it arrives (first data sooner).
   usePrefetchEndpointCharts(id);
   const plan = useQuery(trpc.rollout.active.queryOptions({ endpointId: id }, { refetchInterval: 1000 }));
   const planRunning = plan.data?.state === "running";
-  if (endpoint.isPending) return <Loading what="the endpoint" />;
-  if (!endpoint.data) return <Empty title="Endpoint not found"><Link href="/endpoints">Back to endpoints</Link></Empty>;
+  const gate = queryGate(
+    endpoint,
+    "the endpoint",
+    <Empty title="Endpoint not found">
+      <Link href="/endpoints">Back to endpoints</Link>
+    </Empty>,
+  );
+  if (gate || !endpoint.data) return gate;
   const e = endpoint.data;
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>{e.name}</h1>
-          <p>
-            API name <code>{e.slug}</code> · model <Link href={`/models/${e.model.id}`}>{e.model.name}</Link> · {e.engine} on {e.nodePool.name}{" "}
-            <span className="badge">{e.nodePool.region}</span>
-            {e.regionConstraint && <span className="badge badge-kvkk">only {e.regionConstraint}*</span>}
-          </p>
-        </div>
-      </div>
+      <PageHead title={e.name}>
+        API name <code>{e.slug}</code> · model <Link href={`/models/${e.model.id}`}>{e.model.name}</Link> · {e.engine} on {e.nodePool.name} <span className="badge">{e.nodePool.region}</span>
+        {e.regionConstraint && <span className="badge badge-kvkk">only {e.regionConstraint}*</span>}
+      </PageHead>
       <div className="stats">
         <div className="stat">
           <b>{e.sloAvailabilityPct.toString()}%</b>

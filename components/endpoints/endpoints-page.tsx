@@ -5,72 +5,83 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
-import { Empty, Field, Loading } from "@/components/ui/field";
+import { Empty, Field } from "@/components/ui/field";
+import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { PageHead, FormActions } from "@/components/ui/page-head";
 import { useToast } from "@/components/ui/toast";
 import { WeightsBar } from "./weights-bar";
+import { SERVING_ENGINES } from "@/server/shared/catalog";
 
-const ENGINES = ["vllm", "tensorrt_llm", "triton", "onnxruntime", "openvino"] as const;
 
 export function EndpointsPage({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
-  const endpoints = useQuery(trpc.endpoint.list.queryOptions());
+  const endpoints = useQuery(trpc.endpoint.list.queryOptions(undefined, PANEL_QUERY));
   const [creating, setCreating] = useState(false);
   return (
     <>
       <PageHead
         title="Endpoints"
-        action={canWrite && !creating && (
+        action={
+          canWrite &&
+          !creating && (
             <button className="primary" onClick={() => setCreating(true)}>
               New endpoint
             </button>
-          )}
+          )
+        }
       >
         The names clients call (the API&apos;s <code>model</code>), and the versions that answer them.
       </PageHead>
       {creating && <CreateEndpointForm onDone={() => setCreating(false)} />}
       <div className="panel">
-        {endpoints.isPending ? (
-          <Loading what="endpoints" />
-        ) : !endpoints.data?.length ? (
-          <Empty title="No endpoints yet">{canWrite ? "Create one with “New endpoint”: pick a model version and a node pool." : "An operator creates endpoints here."}</Empty>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th>Endpoint</th>
-                <th>API name</th>
-                <th>Model</th>
-                <th>Node pool</th>
-                <th>Traffic split</th>
-                <th>SLO</th>
-              </tr>
-            </thead>
-            <tbody>
-              {endpoints.data.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <Link href={`/endpoints/${e.id}`}>{e.name}</Link>
-                  </td>
-                  <td>
-                    <code>{e.slug}</code>
-                  </td>
-                  <td>{e.model.name}</td>
-                  <td>
-                    {e.nodePool.name} <span className="badge">{e.nodePool.region}</span>
-                  </td>
-                  <td>
-                    <WeightsBar versions={e.versions.map((v) => ({ id: v.id, label: v.modelVersion.version, weight: v.weight }))} />
-                    <span className="muted">{e.versions.filter((v) => v.weight > 0).map((v) => `${v.modelVersion.version} ${v.weight}%`).join(" · ")}</span>
-                  </td>
-                  <td className="muted">
-                    {e.sloAvailabilityPct.toString()}% · p99 {e.sloP99LatencyMs} ms{e.sloTtftMs ? ` · TTFT ${e.sloTtftMs} ms` : ""}
-                  </td>
+        <QueryState
+          query={endpoints}
+          what="endpoints"
+          empty={<Empty title="No endpoints yet">{canWrite ? "Create one with “New endpoint”: pick a model version and a node pool." : "An operator creates endpoints here."}</Empty>}
+        >
+          {(data) => (
+            <table>
+              <thead>
+                <tr>
+                  <th>Endpoint</th>
+                  <th>API name</th>
+                  <th>Model</th>
+                  <th>Node pool</th>
+                  <th>Traffic split</th>
+                  <th>SLO</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+              </thead>
+              <tbody>
+                {data.map((e) => (
+                  <tr key={e.id}>
+                    <td>
+                      <Link href={`/endpoints/${e.id}`}>{e.name}</Link>
+                    </td>
+                    <td>
+                      <code>{e.slug}</code>
+                    </td>
+                    <td>{e.model.name}</td>
+                    <td>
+                      {e.nodePool.name} <span className="badge">{e.nodePool.region}</span>
+                    </td>
+                    <td>
+                      <WeightsBar versions={e.versions.map((v) => ({ id: v.id, label: v.modelVersion.version, weight: v.weight }))} />
+                      <span className="muted">
+                        {e.versions
+                          .filter((v) => v.weight > 0)
+                          .map((v) => `${v.modelVersion.version} ${v.weight}%`)
+                          .join(" · ")}
+                      </span>
+                    </td>
+                    <td className="muted">
+                      {e.sloAvailabilityPct.toString()}% · p99 {e.sloP99LatencyMs} ms{e.sloTtftMs ? ` · TTFT ${e.sloTtftMs} ms` : ""}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </QueryState>
       </div>
     </>
   );
@@ -108,7 +119,7 @@ function CreateEndpointForm({ onDone }: { onDone: () => void }) {
             slug: f.slug,
             modelId: f.modelId,
             modelVersionId: f.modelVersionId,
-            engine: f.engine as (typeof ENGINES)[number],
+            engine: f.engine as (typeof SERVING_ENGINES)[number],
             nodePoolId: f.nodePoolId,
             sloAvailabilityPct: Number(f.avail),
             sloP99LatencyMs: Number(f.p99),
@@ -150,7 +161,7 @@ function CreateEndpointForm({ onDone }: { onDone: () => void }) {
           </Field>
           <Field id="ep-engine" label="Serving engine" errors={errors.engine}>
             <select id="ep-engine" value={f.engine} onChange={set("engine")}>
-              {ENGINES.map((x) => (
+              {SERVING_ENGINES.map((x) => (
                 <option key={x}>{x}</option>
               ))}
             </select>
@@ -181,8 +192,8 @@ function CreateEndpointForm({ onDone }: { onDone: () => void }) {
           </Field>
         </div>
         <label>
-          <input type="checkbox" checked={f.sticky} onChange={(e) => setF({ ...f, sticky: e.target.checked })} /> Sticky sessions (route a
-          caller to one version by its <code>user</code> field or <code>X-Kule-Session</code> header)
+          <input type="checkbox" checked={f.sticky} onChange={(e) => setF({ ...f, sticky: e.target.checked })} /> Sticky sessions (route a caller to one version by its <code>user</code> field or{" "}
+          <code>X-Kule-Session</code> header)
         </label>
         <FormActions submit="Create endpoint" pending={create.isPending} onCancel={onDone} />
       </form>

@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { Loading } from "@/components/ui/field";
+import { PanelHead } from "@/components/ui/page-head";
+import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { LineChartCard } from "./line-chart-card";
 import { MetricsOff } from "./metrics-off";
 import { RangePicker, type Range } from "./range-picker";
@@ -15,7 +16,7 @@ type Scope = { kind: "node"; hostname: string } | { kind: "gpu"; uuid: string };
 export function DcgmCharts({ scope }: { scope: Scope }) {
   const trpc = useTRPC();
   const [range, setRange] = useState<Range>("15m");
-  const charts = useQuery(trpc.metrics.gpuCharts.queryOptions({ scope, range }, { refetchInterval: 5000, placeholderData: (prev) => prev }));
+  const charts = useQuery(trpc.metrics.gpuCharts.queryOptions({ scope, range }, { ...PANEL_QUERY, refetchInterval: 5000, placeholderData: (prev) => prev }));
   const d = charts.data;
   const events = d?.available ? d.xidEvents.map((e) => ({ t: e.t, label: `XID ${e.xid}${scope.kind === "node" ? ` (${e.device})` : ""}` })) : [];
   return (
@@ -36,26 +37,19 @@ export function DcgmCharts({ scope }: { scope: Scope }) {
         </p>
       )}
       <div className="panel">
-        <div className="page-head" style={{ marginBottom: 8 }}>
-          <h2 style={{ margin: 0 }}>DCGM metrics</h2>
+        <PanelHead title="DCGM metrics">
           <RangePicker value={range} onChange={setRange} />
-        </div>
+        </PanelHead>
         {d?.available && d.xidEvents.length > 0 && (
           <div className="form-error" role="note" aria-label="XID errors">
             {d.xidEvents.map((e) => `XID ${e.xid} on ${e.device} at ${new Date(e.t).toISOString().slice(11, 19)} UTC`).join("; ")}
           </div>
         )}
-        {charts.isPending ? (
-          <Loading what="GPU charts" />
-        ) : !d?.available ? (
-          <MetricsOff what="GPU metrics" reason={d?.reason} />
-        ) : (
-          <div className="grid-2">
-            {d.charts.map((c) => (
-              <LineChartCard key={c.id} title={c.title} unit={c.unit} rows={c.rows} series={c.series} events={events} />
-            ))}
-          </div>
-        )}
+        <QueryState query={charts} what="GPU charts" isEmpty={(data) => !data.available} empty={<MetricsOff what="GPU metrics" reason={d?.reason} />}>
+          {(data) => (
+            <div className="grid-2">{data.available && data.charts.map((c) => <LineChartCard key={c.id} title={c.title} unit={c.unit} rows={c.rows} series={c.series} events={events} />)}</div>
+          )}
+        </QueryState>
       </div>
     </>
   );

@@ -6,6 +6,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { RangePicker, type Range } from "./range-picker";
 import { ChartGrid } from "./chart-grid";
+import { PanelHead } from "@/components/ui/page-head";
 
 const DEFAULT_RANGE: Range = "15m";
 
@@ -23,13 +24,10 @@ export function EndpointCharts({ endpointId }: { endpointId: string }) {
   const charts = useQuery(trpc.metrics.endpointCharts.queryOptions({ endpointId, range }, { refetchInterval: 5000, placeholderData: (prev) => prev }));
   return (
     <div className="panel">
-      <div className="page-head" style={{ marginBottom: 8 }}>
-        <h2 style={{ margin: 0 }}>Live metrics</h2>
-        <div className="actions">
-          <GrafanaDownload endpointId={endpointId} />
-          <RangePicker value={range} onChange={setRange} />
-        </div>
-      </div>
+      <PanelHead title="Live metrics">
+        <GrafanaDownload endpointId={endpointId} />
+        <RangePicker value={range} onChange={setRange} />
+      </PanelHead>
       <ChartGrid pending={charts.isPending} data={charts.data} />
     </div>
   );

@@ -7,6 +7,7 @@ import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
 import { Field } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { budgetText, burnText, COLOUR_CLASS, COLOUR_TEXT, objectiveText, SLI_NAME } from "./sla-format";
+import { PanelHead } from "@/components/ui/page-head";
 
 interface SloFields {
   id: string;
@@ -24,16 +25,24 @@ export function EndpointSla({ endpoint, canWrite }: { endpoint: SloFields; canWr
   const [editing, setEditing] = useState(false);
   return (
     <div className="panel" role="region" aria-label="SLA">
-      <div className="page-head" style={{ marginBottom: 8 }}>
-        <h2 style={{ margin: 0 }}>
-          SLA {mine && <span className={COLOUR_CLASS[mine.status]} data-colour={mine.status}>{COLOUR_TEXT[mine.status]}</span>}
-        </h2>
+      <PanelHead
+        title={
+          <>
+            SLA{" "}
+            {mine && (
+              <span className={COLOUR_CLASS[mine.status]} data-colour={mine.status}>
+                {COLOUR_TEXT[mine.status]}
+              </span>
+            )}
+          </>
+        }
+      >
         {canWrite && !editing && (
           <button type="button" onClick={() => setEditing(true)}>
             Edit SLOs
           </button>
         )}
-      </div>
+      </PanelHead>
       {sla.data && !sla.data.prometheus.available && <p className="muted">Status unknown: {sla.data.prometheus.reason}</p>}
       {mine && (
         <table>
@@ -93,11 +102,21 @@ function SloForm({ endpoint, onDone }: { endpoint: SloFields; onDone: () => void
     <form
       onSubmit={(ev) => {
         ev.preventDefault();
-        save.mutate({ endpointId: endpoint.id, expectedRevision: endpoint.revision, sloAvailabilityPct: num(availability), sloP99LatencyMs: num(p99), sloTtftMs: ttft.trim() === "" ? null : num(ttft) });
+        save.mutate({
+          endpointId: endpoint.id,
+          expectedRevision: endpoint.revision,
+          sloAvailabilityPct: num(availability),
+          sloP99LatencyMs: num(p99),
+          sloTtftMs: ttft.trim() === "" ? null : num(ttft),
+        });
       }}
       style={{ marginTop: 12 }}
     >
-      {save.error && <div className="form-error" role="alert">{formErrorOf(save.error)}</div>}
+      {save.error && (
+        <div className="form-error" role="alert">
+          {formErrorOf(save.error)}
+        </div>
+      )}
       <div className="grid-2">
         <Field id="slo-availability" label="Availability (%)" hint="e.g. 99.9" errors={errors.sloAvailabilityPct}>
           <input id="slo-availability" inputMode="decimal" value={availability} onChange={(e) => setAvailability(e.target.value)} />

@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { RangePicker, type Range } from "./range-picker";
 import { ChartGrid } from "./chart-grid";
+import { PanelHead } from "@/components/ui/page-head";
 
 /** A tenant's own traffic: the server scopes every query to the signed-in user's tenant. */
 export function TenantCharts() {
@@ -13,10 +14,9 @@ export function TenantCharts() {
   const charts = useQuery(trpc.metrics.tenantCharts.queryOptions({ range }, { refetchInterval: 5000, placeholderData: (prev) => prev }));
   return (
     <div className="panel">
-      <div className="page-head" style={{ marginBottom: 8 }}>
-        <h2 style={{ margin: 0 }}>Your usage and latency</h2>
+      <PanelHead title="Your usage and latency">
         <RangePicker value={range} onChange={setRange} />
-      </div>
+      </PanelHead>
       <ChartGrid pending={charts.isPending} data={charts.data} />
     </div>
   );

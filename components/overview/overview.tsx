@@ -3,26 +3,24 @@
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { Empty, Loading } from "@/components/ui/field";
+import { Empty } from "@/components/ui/field";
+import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { SlaBoard } from "@/components/metrics/sla-board";
 import { TenantCharts } from "@/components/metrics/tenant-charts";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/routers/root";
+import { PageHead } from "@/components/ui/page-head";
+import { regionBadge } from "@/components/cluster/types";
 
 export function StaffOverview({ canSeeEndpoints }: { canSeeEndpoints: boolean }) {
   const trpc = useTRPC();
-  const pools = useQuery(trpc.cluster.nodePools.queryOptions());
+  const pools = useQuery(trpc.cluster.nodePools.queryOptions(undefined, PANEL_QUERY));
   const status = useQuery(trpc.system.status.queryOptions(undefined, { refetchInterval: 10_000 }));
   const endpoints = useQuery(trpc.endpoint.list.queryOptions(undefined, { enabled: canSeeEndpoints }));
   const totals = (pools.data ?? []).reduce((t, p) => ({ nodes: t.nodes + p.nodes, ready: t.ready + p.readyNodes, gpus: t.gpus + p.gpus }), { nodes: 0, ready: 0, gpus: 0 });
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>Overview</h1>
-          <p>The cluster and what it serves.</p>
-        </div>
-      </div>
+      <PageHead title="Overview">The cluster and what it serves.</PageHead>
       {canSeeEndpoints && <SlaBoard />}
       {status.data && <SystemNotices status={status.data} />}
       <div className="stats">
@@ -49,36 +47,42 @@ export function StaffOverview({ canSeeEndpoints }: { canSeeEndpoints: boolean })
       </div>
       <div className="panel">
         <h2>Node pools</h2>
-        {pools.isPending ? (
-          <Loading what="node pools" />
-        ) : !pools.data?.length ? (
-          <Empty title="No cluster yet">Run <code>npm run db:seed</code> to load the reference cluster.</Empty>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th>Pool</th>
-                <th>Region</th>
-                <th>Nodes</th>
-                <th>GPUs</th>
-              </tr>
-            </thead>
-            <tbody>
-              {pools.data.map((p) => (
-                <tr key={p.id}>
-                  <td>{p.name}</td>
-                  <td>
-                    <span className={`badge ${p.region.startsWith("tr-") ? "badge-kvkk" : ""}`}>{p.region}</span>
-                  </td>
-                  <td>
-                    {p.readyNodes}/{p.nodes} ready
-                  </td>
-                  <td>{p.gpus ? `${p.gpus} × ${p.gpuModels.join(", ")}` : <span className="muted">CPU only</span>}</td>
+        <QueryState
+          query={pools}
+          what="node pools"
+          empty={
+            <Empty title="No cluster yet">
+              Run <code>npm run db:seed</code> to load the reference cluster.
+            </Empty>
+          }
+        >
+          {(data) => (
+            <table>
+              <thead>
+                <tr>
+                  <th>Pool</th>
+                  <th>Region</th>
+                  <th>Nodes</th>
+                  <th>GPUs</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+              </thead>
+              <tbody>
+                {data.map((p) => (
+                  <tr key={p.id}>
+                    <td>{p.name}</td>
+                    <td>
+                      <span className={regionBadge(p.region)}>{p.region}</span>
+                    </td>
+                    <td>
+                      {p.readyNodes}/{p.nodes} ready
+                    </td>
+                    <td>{p.gpus ? `${p.gpus} × ${p.gpuModels.join(", ")}` : <span className="muted">CPU only</span>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </QueryState>
       </div>
     </>
   );
@@ -91,8 +95,8 @@ function SystemNotices({ status }: { status: Status }) {
   return (
     <>
       <div className="notice" role="note">
-        This cluster is simulated: Kule&apos;s built-in simulator plays the seeded nodes and GPUs and speaks the real exporters&apos; metrics and serving
-        APIs. <Link href="/cluster">Open the cluster</Link>.
+        This cluster is simulated: Kule&apos;s built-in simulator plays the seeded nodes and GPUs and speaks the real exporters&apos; metrics and serving APIs.{" "}
+        <Link href="/cluster">Open the cluster</Link>.
       </div>
       {!status.simulator.reachable && (
         <div className="form-error" role="note" style={{ marginBottom: 18 }}>
@@ -112,49 +116,48 @@ function SystemNotices({ status }: { status: Status }) {
 export function TenantOverview({ tenantId }: { tenantId: string }) {
   const trpc = useTRPC();
   const tenant = useQuery(trpc.tenant.get.queryOptions({ id: tenantId }));
-  const catalog = useQuery(trpc.endpoint.catalog.queryOptions());
+  const catalog = useQuery(trpc.endpoint.catalog.queryOptions(undefined, PANEL_QUERY));
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>{tenant.data?.name ?? "Your tenant"}</h1>
-          <p>{tenant.data?.kvkk ? "KVKK: your calls are served only from Turkish regions." : "Your models, keys and usage."}</p>
-        </div>
-        <Link className="button primary" href="/keys">
-          Manage API keys
-        </Link>
-      </div>
+      <PageHead
+        title={tenant.data?.name ?? "Your tenant"}
+        action={
+          <Link className="button primary" href="/api-keys">
+            Manage API keys
+          </Link>
+        }
+      >
+        {tenant.data?.kvkk ? "KVKK: your calls are served only from Turkish regions." : "Your models, keys and usage."}
+      </PageHead>
       <TenantCharts />
       <div className="panel">
         <h2>Models you can call</h2>
-        {catalog.isPending ? (
-          <Loading what="models" />
-        ) : !catalog.data?.length ? (
-          <Empty title="No endpoints yet">Your operator has not published any model yet.</Empty>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th>Endpoint</th>
-                <th>
-                  API <code>model</code>
-                </th>
-                <th>Task</th>
-              </tr>
-            </thead>
-            <tbody>
-              {catalog.data.map((e) => (
-                <tr key={e.id}>
-                  <td>{e.name}</td>
-                  <td>
-                    <code>{e.slug}</code>
-                  </td>
-                  <td>{e.model.task}</td>
+        <QueryState query={catalog} what="models" empty={<Empty title="No endpoints yet">Your operator has not published any model yet.</Empty>}>
+          {(data) => (
+            <table>
+              <thead>
+                <tr>
+                  <th>Endpoint</th>
+                  <th>
+                    API <code>model</code>
+                  </th>
+                  <th>Task</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+              </thead>
+              <tbody>
+                {data.map((e) => (
+                  <tr key={e.id}>
+                    <td>{e.name}</td>
+                    <td>
+                      <code>{e.slug}</code>
+                    </td>
+                    <td>{e.model.task}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </QueryState>
       </div>
     </>
   );

@@ -3,29 +3,9 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { Permission } from "@/server/auth/permissions";
+import { NAV_PAGES } from "./routes";
 
-interface NavItem {
-  href: string;
-  label: string;
-  permission: Permission;
-}
-
-// Each entry shows only to roles holding its permission (the same table the server enforces).
-const ITEMS: NavItem[] = [
-  { href: "/models", label: "Models", permission: "model:read" },
-  { href: "/endpoints", label: "Endpoints", permission: "endpoint:read" },
-  { href: "/cluster", label: "Cluster", permission: "cluster:read" },
-  { href: "/explore", label: "Explore metrics", permission: "metrics:explore" },
-  { href: "/tenants", label: "Tenants", permission: "tenant:read" },
-  { href: "/usage", label: "Usage & cost", permission: "usage:read" },
-  { href: "/costs", label: "Costs", permission: "usage:admin" },
-  { href: "/keys", label: "API keys", permission: "apikey:read" },
-  { href: "/users", label: "Users & roles", permission: "user:read" },
-  { href: "/audit", label: "Audit log", permission: "audit:read" },
-  { href: "/calls", label: "Call log", permission: "calllog:read" },
-  { href: "/kvkk", label: "KVKK", permission: "kvkk:read" },
-];
-
+/** Each entry shows only to roles holding its page's permission (the same table the server enforces). */
 export function Nav({ permissions }: { permissions: Permission[] }) {
   const path = usePathname();
   const allowed = new Set(permissions);
@@ -34,9 +14,9 @@ export function Nav({ permissions }: { permissions: Permission[] }) {
       <Link href="/" aria-current={path === "/" ? "page" : undefined}>
         Overview
       </Link>
-      {ITEMS.filter((i) => allowed.has(i.permission)).map((i) => (
-        <Link key={i.href} href={i.href} aria-current={path.startsWith(i.href) ? "page" : undefined}>
-          {i.label}
+      {NAV_PAGES.filter((p) => allowed.has(p.permission)).map((p) => (
+        <Link key={p.href} href={p.href} aria-current={path.startsWith(p.href) ? "page" : undefined}>
+          {p.label}
         </Link>
       ))}
     </nav>

@@ -5,87 +5,81 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
-import { Empty, Field, Loading } from "@/components/ui/field";
+import { Empty, Field } from "@/components/ui/field";
+import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { PageHead, FormActions } from "@/components/ui/page-head";
 import { useToast } from "@/components/ui/toast";
 
 export function TenantsPage({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const tenants = useQuery(trpc.tenant.list.queryOptions());
+  const tenants = useQuery(trpc.tenant.list.queryOptions(undefined, PANEL_QUERY));
   const [creating, setCreating] = useState(false);
-  const update = useMutation(
-    trpc.tenant.update.mutationOptions({ onSuccess: () => qc.invalidateQueries({ queryKey: trpc.tenant.list.queryKey() }) }),
-  );
+  const update = useMutation(trpc.tenant.update.mutationOptions({ onSuccess: () => qc.invalidateQueries({ queryKey: trpc.tenant.list.queryKey() }) }));
   return (
     <>
       <PageHead
         title="Tenants"
-        action={canWrite && !creating && (
+        action={
+          canWrite &&
+          !creating && (
             <button className="primary" onClick={() => setCreating(true)}>
               New tenant
             </button>
-          )}
+          )
+        }
       >
         Companies that call the models with their API keys. KVKK tenants are served only from Turkish regions.
       </PageHead>
       {creating && <CreateTenantForm onDone={() => setCreating(false)} />}
       <div className="panel">
-        {tenants.isPending ? (
-          <Loading what="tenants" />
-        ) : !tenants.data?.length ? (
-          <Empty title="No tenants yet">{canWrite ? "Create one with “New tenant”, then give it an API key." : "An admin creates tenants."}</Empty>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th>Tenant</th>
-                <th>Slug</th>
-                <th>Data residency</th>
-                <th>Status</th>
-                <th>Price plan</th>
-                <th>Active keys</th>
-                <th>Users</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tenants.data.map((t) => (
-                <tr key={t.id}>
-                  <td>
-                    <Link href={`/tenants/${t.id}`}>{t.name}</Link>
-                  </td>
-                  <td>
-                    <code>{t.slug}</code>
-                  </td>
-                  <td>
-                    {canWrite ? (
-                      <label>
-                        <input
-                          type="checkbox"
-                          checked={t.kvkk}
-                          disabled={update.isPending}
-                          onChange={(e) => update.mutate({ id: t.id, kvkk: e.target.checked })}
-                          aria-label={`KVKK for ${t.name}`}
-                        />{" "}
-                        {t.kvkk ? <span className="badge badge-kvkk">KVKK · Turkey only</span> : <span className="muted">anywhere</span>}
-                      </label>
-                    ) : t.kvkk ? (
-                      <span className="badge badge-kvkk">KVKK · Turkey only</span>
-                    ) : (
-                      <span className="muted">anywhere</span>
-                    )}
-                  </td>
-                  <td>
-                    <span className={`badge ${t.status === "active" ? "badge-ok" : "badge-danger"}`}>{t.status}</span>
-                  </td>
-                  <td>{t.pricePlan?.name ?? <span className="muted">none</span>}</td>
-                  <td>{t._count.apiKeys}</td>
-                  <td>{t._count.memberships}</td>
+        <QueryState query={tenants} what="tenants" empty={<Empty title="No tenants yet">{canWrite ? "Create one with “New tenant”, then give it an API key." : "An admin creates tenants."}</Empty>}>
+          {(data) => (
+            <table>
+              <thead>
+                <tr>
+                  <th>Tenant</th>
+                  <th>Slug</th>
+                  <th>Data residency</th>
+                  <th>Status</th>
+                  <th>Price plan</th>
+                  <th>Active keys</th>
+                  <th>Users</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+              </thead>
+              <tbody>
+                {data.map((t) => (
+                  <tr key={t.id}>
+                    <td>
+                      <Link href={`/tenants/${t.id}`}>{t.name}</Link>
+                    </td>
+                    <td>
+                      <code>{t.slug}</code>
+                    </td>
+                    <td>
+                      {canWrite ? (
+                        <label>
+                          <input type="checkbox" checked={t.kvkk} disabled={update.isPending} onChange={(e) => update.mutate({ id: t.id, kvkk: e.target.checked })} aria-label={`KVKK for ${t.name}`} />{" "}
+                          {t.kvkk ? <span className="badge badge-kvkk">KVKK · Turkey only</span> : <span className="muted">anywhere</span>}
+                        </label>
+                      ) : t.kvkk ? (
+                        <span className="badge badge-kvkk">KVKK · Turkey only</span>
+                      ) : (
+                        <span className="muted">anywhere</span>
+                      )}
+                    </td>
+                    <td>
+                      <span className={`badge ${t.status === "active" ? "badge-ok" : "badge-danger"}`}>{t.status}</span>
+                    </td>
+                    <td>{t.pricePlan?.name ?? <span className="muted">none</span>}</td>
+                    <td>{t._count.apiKeys}</td>
+                    <td>{t._count.memberships}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </QueryState>
       </div>
     </>
   );
@@ -138,8 +132,7 @@ function CreateTenantForm({ onDone }: { onDone: () => void }) {
           </Field>
         </div>
         <label>
-          <input type="checkbox" checked={f.kvkk} onChange={(e) => setF({ ...f, kvkk: e.target.checked })} /> KVKK: this tenant&apos;s calls and
-          data must stay in Turkey
+          <input type="checkbox" checked={f.kvkk} onChange={(e) => setF({ ...f, kvkk: e.target.checked })} /> KVKK: this tenant&apos;s calls and data must stay in Turkey
         </label>
         <FormActions submit="Create tenant" pending={create.isPending} onCancel={onDone} />
       </form>

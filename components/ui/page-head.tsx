@@ -13,6 +13,16 @@ export function PageHead({ title, children, action }: { title: ReactNode; childr
   );
 }
 
+/** A panel's title with its actions on the right (a range picker, a "New …" button). */
+export function PanelHead({ title, children }: { title: ReactNode; children?: ReactNode }) {
+  return (
+    <div className="page-head panel-head">
+      <h2>{title}</h2>
+      {children && <div className="actions">{children}</div>}
+    </div>
+  );
+}
+
 /** A form's submit and cancel buttons; submit is disabled while the mutation runs. */
 export function FormActions({ submit, pending, onCancel }: { submit: string; pending: boolean; onCancel: () => void }) {
   return (

@@ -5,11 +5,13 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
-import { Empty, Loading } from "@/components/ui/field";
+import { Empty } from "@/components/ui/field";
+import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime } from "@/components/ui/format";
 import { formatMoney } from "./adapters";
 import { PeriodSelect, type Period } from "./period-select";
+import { PageHead } from "@/components/ui/page-head";
 
 const CUR = "TRY";
 
@@ -17,17 +19,13 @@ const CUR = "TRY";
 export function CostsPage({ canEditPricing }: { canEditPricing: boolean }) {
   const trpc = useTRPC();
   const [days, setDays] = useState<Period>(30);
-  const ranking = useQuery(trpc.usage.ranking.queryOptions({ days }, { refetchInterval: 30_000 }));
+  const ranking = useQuery(trpc.usage.ranking.queryOptions({ days }, { ...PANEL_QUERY, refetchInterval: 30_000 }));
   const economics = useQuery(trpc.usage.economics.queryOptions({ days }, { refetchInterval: 30_000 }));
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>Costs</h1>
-          <p>Revenue from the call log at the prices in force, against what the replicas cost to run (GPU-hours × the hardware rates below).</p>
-        </div>
-        <PeriodSelect value={days} onChange={setDays} />
-      </div>
+      <PageHead title="Costs" action={<PeriodSelect value={days} onChange={setDays} />}>
+        Revenue from the call log at the prices in force, against what the replicas cost to run (GPU-hours × the hardware rates below).
+      </PageHead>
       {economics.data && (
         <div className="stats">
           <div className="stat">
@@ -50,40 +48,38 @@ export function CostsPage({ canEditPricing }: { canEditPricing: boolean }) {
       )}
       <div className="panel">
         <h2>Tenants by charges</h2>
-        {ranking.isPending ? (
-          <Loading what="the ranking" />
-        ) : !ranking.data?.length ? (
-          <Empty title="No usage in this period">Tenants appear here once their calls have been rolled up (within a minute).</Empty>
-        ) : (
-          <table data-testid="ranking">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Tenant</th>
-                <th>Requests</th>
-                <th>Tokens</th>
-                <th>Charged</th>
-                <th>Infrastructure cost</th>
-                <th>Margin</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ranking.data.map((r, i) => (
-                <tr key={r.tenantId}>
-                  <td>{i + 1}</td>
-                  <td>
-                    <Link href={`/usage?tenant=${r.tenantId}`}>{r.name}</Link>
-                  </td>
-                  <td>{r.requests.toLocaleString("tr-TR")}</td>
-                  <td>{r.tokens.toLocaleString("tr-TR")}</td>
-                  <td>{formatMoney(r.charged, CUR)}</td>
-                  <td>{formatMoney(r.infraCost, CUR)}</td>
-                  <td className={Number(r.margin) < 0 ? "error" : undefined}>{formatMoney(r.margin, CUR)}</td>
+        <QueryState query={ranking} what="the ranking" empty={<Empty title="No usage in this period">Tenants appear here once their calls have been rolled up (within a minute).</Empty>}>
+          {(data) => (
+            <table data-testid="ranking">
+              <thead>
+                <tr>
+                  <th>#</th>
+                  <th>Tenant</th>
+                  <th>Requests</th>
+                  <th>Tokens</th>
+                  <th>Charged</th>
+                  <th>Infrastructure cost</th>
+                  <th>Margin</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+              </thead>
+              <tbody>
+                {data.map((r, i) => (
+                  <tr key={r.tenantId}>
+                    <td>{i + 1}</td>
+                    <td>
+                      <Link href={`/usage?tenant=${r.tenantId}`}>{r.name}</Link>
+                    </td>
+                    <td>{r.requests.toLocaleString("tr-TR")}</td>
+                    <td>{r.tokens.toLocaleString("tr-TR")}</td>
+                    <td>{formatMoney(r.charged, CUR)}</td>
+                    <td>{formatMoney(r.infraCost, CUR)}</td>
+                    <td className={Number(r.margin) < 0 ? "error" : undefined}>{formatMoney(r.margin, CUR)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </QueryState>
       </div>
       <div className="panel">
         <h2>Endpoints: price against running cost</h2>
@@ -146,7 +142,10 @@ function Pricing({ canEdit }: { canEdit: boolean }) {
         <h2>Price plans</h2>
         {pricing.data.plans.map((p) => (
           <div key={p.id} style={{ marginBottom: 12 }}>
-            <b>{p.name}</b> <span className="muted">({p._count.tenants} tenants, {p.currency})</span>
+            <b>{p.name}</b>{" "}
+            <span className="muted">
+              ({p._count.tenants} tenants, {p.currency})
+            </span>
             <table>
               <thead>
                 <tr>

@@ -9,6 +9,7 @@ import { Empty, Loading } from "@/components/ui/field";
 import { costRows, formatMoney, recentMonths, tokenRows, usageRows } from "./adapters";
 import { BudgetCard } from "./budget-card";
 import { PeriodSelect, type Period } from "./period-select";
+import { PageHead } from "@/components/ui/page-head";
 
 const COLORS = ["#1f5fbf", "#e08a00", "#2e9d5b", "#a23fbf", "#c0392b", "#5d6878", "#0f8a8a"];
 
@@ -32,22 +33,21 @@ export function UsagePage({ tenantId, canSetBudget, staff }: { tenantId?: string
   const cur = u.tenant.currency;
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>Usage and cost{staff ? `: ${u.tenant.name}` : ""}</h1>
-          <p>
-            {u.tenant.name} · plan {u.tenant.plan ?? "none"} {u.tenant.kvkk && <span className="badge badge-kvkk">KVKK</span>} · {staff ? "as the tenant sees it" : "your calls through the Kule gateway"}
-          </p>
-        </div>
-        <div className="actions">
-          <PeriodSelect value={days} onChange={setDays} />
-          <select aria-label="Split by" value={by} onChange={(e) => setBy(e.target.value as typeof by)}>
-            <option value="endpoint">by endpoint</option>
-            <option value="model">by model</option>
-            <option value="key">by API key</option>
-          </select>
-        </div>
-      </div>
+      <PageHead
+        title={`Usage and cost${staff ? `: ${u.tenant.name}` : ""}`}
+        action={
+          <div className="actions">
+            <PeriodSelect value={days} onChange={setDays} />
+            <select aria-label="Split by" value={by} onChange={(e) => setBy(e.target.value as typeof by)}>
+              <option value="endpoint">by endpoint</option>
+              <option value="model">by model</option>
+              <option value="key">by API key</option>
+            </select>
+          </div>
+        }
+      >
+        {u.tenant.name} · plan {u.tenant.plan ?? "none"} {u.tenant.kvkk && <span className="badge badge-kvkk">KVKK</span>} · {staff ? "as the tenant sees it" : "your calls through the Kule gateway"}
+      </PageHead>
       <div className="stats">
         <div className="stat">
           <b data-testid="total-requests">{u.totals.requests.toLocaleString("tr-TR")}</b>
@@ -74,7 +74,7 @@ export function UsagePage({ tenantId, canSetBudget, staff }: { tenantId?: string
       {u.series.length === 0 ? (
         <div className="panel">
           <Empty title="No calls in this period">
-            Calls made with {staff ? "this tenant's" : "your"} <Link href="/keys">API keys</Link> through the gateway show here within a minute.
+            Calls made with {staff ? "this tenant's" : "your"} <Link href="/api-keys">API keys</Link> through the gateway show here within a minute.
           </Empty>
         </div>
       ) : (
@@ -84,7 +84,14 @@ export function UsagePage({ tenantId, canSetBudget, staff }: { tenantId?: string
               <CartesianGrid stroke="#eef1f5" vertical={false} />
               <XAxis dataKey="t" tickFormatter={tickTime(u.bucket)} tick={{ fontSize: 11 }} />
               <YAxis tick={{ fontSize: 11 }} width={48} />
-              <Tooltip labelFormatter={(t) => new Date(Number(t)).toISOString().slice(0, u.bucket === "hour" ? 16 : 10).replace("T", " ")} />
+              <Tooltip
+                labelFormatter={(t) =>
+                  new Date(Number(t))
+                    .toISOString()
+                    .slice(0, u.bucket === "hour" ? 16 : 10)
+                    .replace("T", " ")
+                }
+              />
               <Legend wrapperStyle={{ fontSize: 12 }} />
               {u.seriesKeys.map((k, i) => (
                 <Bar key={k} dataKey={k} stackId="a" fill={COLORS[i % COLORS.length]} />

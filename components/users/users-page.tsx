@@ -4,8 +4,9 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
-import { Empty, Field, Loading } from "@/components/ui/field";
-import { FormActions } from "@/components/ui/page-head";
+import { Empty, Field } from "@/components/ui/field";
+import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
+import { FormActions, PageHead } from "@/components/ui/page-head";
 import { useToast } from "@/components/ui/toast";
 
 const ROLES = ["admin", "operator", "tenant", "auditor"] as const;
@@ -20,69 +21,68 @@ const ROLE_HINT: Record<RoleName, string> = {
 export function UsersPage() {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const users = useQuery(trpc.user.list.queryOptions());
+  const users = useQuery(trpc.user.list.queryOptions(undefined, PANEL_QUERY));
   const tenants = useQuery(trpc.tenant.list.queryOptions());
   const [creating, setCreating] = useState(false);
   const setRole = useMutation(trpc.user.setRole.mutationOptions({ onSuccess: () => qc.invalidateQueries({ queryKey: trpc.user.list.queryKey() }) }));
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>Users &amp; roles</h1>
-          <p>Who can sign in, and what each role may do.</p>
-        </div>
-        {!creating && (
-          <button className="primary" onClick={() => setCreating(true)}>
-            New user
-          </button>
-        )}
-      </div>
+      <PageHead
+        title="Users & roles"
+        action={
+          !creating && (
+            <button className="primary" onClick={() => setCreating(true)}>
+              New user
+            </button>
+          )
+        }
+      >
+        Who can sign in, and what each role may do.
+      </PageHead>
       {creating && <CreateUserForm tenants={tenants.data ?? []} onDone={() => setCreating(false)} />}
       <div className="panel">
-        {users.isPending ? (
-          <Loading what="users" />
-        ) : !users.data?.length ? (
-          <Empty title="No users" />
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th>User</th>
-                <th>Role</th>
-                <th>Tenant</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.map((u) => (
-                <tr key={u.id}>
-                  <td>
-                    {u.name}
-                    <div className="muted">{u.email}</div>
-                  </td>
-                  <td>
-                    <select
-                      aria-label={`Role of ${u.email}`}
-                      value={u.membership?.role ?? ""}
-                      disabled={setRole.isPending}
-                      onChange={(e) => {
-                        const role = e.target.value as RoleName;
-                        // A tenant user needs a tenant: switching to it keeps the current one or asks on the form instead.
-                        if (role === "tenant" && !u.membership?.tenantId) return alert("Create tenant users with “New user”, choosing their tenant.");
-                        setRole.mutate({ userId: u.id, role, tenantId: role === "tenant" ? u.membership?.tenantId : null });
-                      }}
-                      style={{ maxWidth: 160 }}
-                    >
-                      {ROLES.map((r) => (
-                        <option key={r}>{r}</option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>{u.membership?.tenant?.name ?? <span className="muted">—</span>}</td>
+        <QueryState query={users} what="users" empty={<Empty title="No users" />}>
+          {(data) => (
+            <table>
+              <thead>
+                <tr>
+                  <th>User</th>
+                  <th>Role</th>
+                  <th>Tenant</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+              </thead>
+              <tbody>
+                {data.map((u) => (
+                  <tr key={u.id}>
+                    <td>
+                      {u.name}
+                      <div className="muted">{u.email}</div>
+                    </td>
+                    <td>
+                      <select
+                        aria-label={`Role of ${u.email}`}
+                        value={u.membership?.role ?? ""}
+                        disabled={setRole.isPending}
+                        onChange={(e) => {
+                          const role = e.target.value as RoleName;
+                          // A tenant user needs a tenant: switching to it keeps the current one or asks on the form instead.
+                          if (role === "tenant" && !u.membership?.tenantId) return alert("Create tenant users with “New user”, choosing their tenant.");
+                          setRole.mutate({ userId: u.id, role, tenantId: role === "tenant" ? u.membership?.tenantId : null });
+                        }}
+                        style={{ maxWidth: 160 }}
+                      >
+                        {ROLES.map((r) => (
+                          <option key={r}>{r}</option>
+                        ))}
+                      </select>
+                    </td>
+                    <td>{u.membership?.tenant?.name ?? <span className="muted">—</span>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </QueryState>
       </div>
     </>
   );

@@ -2,7 +2,7 @@ import type { Db } from "../db/client.ts";
 import { pgPool } from "../db/pg-pool.ts";
 import { sealAll } from "./seal/seal.ts";
 import { destructionIfDue } from "../kvkk/destruction.ts";
-import { failAbandonedExports } from "../calllog/export/jobs.ts";
+import { failAbandonedExports } from "../call-log/export/jobs.ts";
 
 const EVERY_MS = 5 * 60_000;
 

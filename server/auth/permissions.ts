@@ -3,7 +3,7 @@ import type { Role } from "../db/generated/enums.ts";
 /**
  * Who may do what: the one table. Procedure builders enforce it (server/trpc/init.ts), pages use
  * it to show "not allowed", and the client uses it to hide what a role cannot do.
- * Tenant users also pass through the data layer's tenant scoping: `apikey:*` is theirs only
+ * Tenant users also pass through the data layer's tenant scoping: `api-key:*` is theirs only
  * for their own tenant.
  */
 export const PERMISSIONS = {
@@ -24,8 +24,8 @@ export const PERMISSIONS = {
   "metrics:explore": ["admin", "operator"],
   "tenant:read": ["admin", "operator", "auditor"],
   "tenant:write": ["admin"],
-  "apikey:read": ["admin", "operator", "tenant"],
-  "apikey:write": ["admin", "tenant"],
+  "api-key:read": ["admin", "operator", "tenant"],
+  "api-key:write": ["admin", "tenant"],
   "priceplan:read": ["admin", "operator"],
   /** Usage, cost and SLA as served: a tenant user sees only its own tenant (server/usage/queries.ts). */
   "usage:read": ["admin", "operator", "tenant"],
@@ -41,8 +41,8 @@ export const PERMISSIONS = {
   /** Check the sealed chain (a read: it changes nothing, and is itself audited). */
   "audit:verify": ["admin", "auditor"],
   /** The call-log explorer and its exports; a tenant sees and exports only its own rows. */
-  "calllog:read": ["admin", "auditor", "tenant"],
-  "calllog:export": ["admin", "auditor", "tenant"],
+  "call-log:read": ["admin", "auditor", "tenant"],
+  "call-log:export": ["admin", "auditor", "tenant"],
   /** Retention settings, destruction records, the residency map and the transfer register. */
   "kvkk:read": ["admin", "auditor"],
   /** Retention, destruction runs and erasing a data subject's rows: changes, so never the auditor. */

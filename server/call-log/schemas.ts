@@ -14,7 +14,7 @@ export const callLogFilter = z.object({
   requestId: id.nullish(),
   from: z.coerce.date().nullish(),
   to: z.coerce.date().nullish(),
-  /** A data subject's keyed hash (server/calllog/subject-hash.ts): set by data-subject requests. */
+  /** A data subject's keyed hash (server/call-log/subject-hash.ts): set by data-subject requests. */
   subjectHash: z.string().regex(/^[0-9a-f]{64}$/, "a subject hash").nullish(),
 });
 export type CallLogFilter = z.infer<typeof callLogFilter>;

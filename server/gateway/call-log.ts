@@ -22,7 +22,7 @@ export interface CallLogRow {
   errorClass: string | null;
   promptTokens: number;
   completionTokens: number;
-  /** Keyed hash of the request's `user` field (server/calllog/subject-hash.ts); absent in spools written before it existed. */
+  /** Keyed hash of the request's `user` field (server/call-log/subject-hash.ts); absent in spools written before it existed. */
   userHash?: string | null;
 }
 

@@ -5,7 +5,7 @@ import { caller, makeActor, testDb, testDrivers } from "../test/harness.ts";
 import { servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
 import { startClusterSync } from "../cluster/sync.ts";
 import { countTokens } from "../cluster/sim/tokens.ts";
-import { hashSubject } from "../calllog/subject-hash.ts";
+import { hashSubject } from "../call-log/subject-hash.ts";
 
 let gw: Awaited<ReturnType<typeof startTestGateway>>;
 let stopSync: () => void;

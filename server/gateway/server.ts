@@ -2,7 +2,7 @@ import http from "node:http";
 import { Pool as UpstreamPool } from "undici";
 import type pg from "pg";
 import { DomainError, httpStatusOf, isDomainError, NotFoundError, UnavailableError } from "../errors.ts";
-import { hashSubject, subjectHashKey } from "../calllog/subject-hash.ts";
+import { hashSubject, subjectHashKey } from "../call-log/subject-hash.ts";
 import { ConfigStore, type GatewayConfig } from "./config.ts";
 import { MemoryLimiter, type Limiter } from "./limits.ts";
 import { CallLogThread } from "./call-log-thread.ts";
@@ -23,7 +23,7 @@ export interface GatewayOptions {
   limiter?: Limiter;
   /** Consecutive failures after which a replica is taken out, and for how long. */
   cooldown?: { failures: number; ms: number };
-  /** Key of the HMAC over the `user` field; defaults to the machine's (server/calllog/subject-hash.ts). */
+  /** Key of the HMAC over the `user` field; defaults to the machine's (server/call-log/subject-hash.ts). */
   subjectHashKey?: string;
   /** What /metrics serves; a worker of a multi-process gateway serves every worker's sum (workers.ts). */
   metricsText?: () => Promise<string>;

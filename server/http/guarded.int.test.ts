@@ -5,10 +5,10 @@ import { testDrivers } from "../test/harness.ts";
 import { PrometheusClient } from "../metrics/prometheus-client.ts";
 import type { Actor } from "../auth/actor.ts";
 import { handleGuarded } from "./guarded.ts";
-import { downloadExportInput, streamExportInput } from "../calllog/export/schemas.ts";
-import { downloadExport } from "../calllog/export/download.ts";
-import { streamExportResponse } from "../calllog/export/direct.ts";
-import { runExport, startExport } from "../calllog/export/jobs.ts";
+import { downloadExportInput, streamExportInput } from "../call-log/export/schemas.ts";
+import { downloadExport } from "../call-log/export/download.ts";
+import { streamExportResponse } from "../call-log/export/direct.ts";
+import { runExport, startExport } from "../call-log/export/jobs.ts";
 
 let own: Awaited<ReturnType<typeof ownDatabase>>;
 let a: string;
@@ -25,8 +25,8 @@ function get(actor: Actor | null, path: string, params: Record<string, string>, 
   const ctx = { db: own.db, actor, ip: "203.0.113.9", drivers: testDrivers(), prometheus: new PrometheusClient(null) };
   const req = new Request(`http://kule.test${path}`);
   return route === "download"
-    ? handleGuarded(ctx, req, params, { permission: "calllog:export", input: downloadExportInput }, downloadExport)
-    : handleGuarded(ctx, req, params, { permission: "calllog:export", input: streamExportInput }, streamExportResponse);
+    ? handleGuarded(ctx, req, params, { permission: "call-log:export", input: downloadExportInput }, downloadExport)
+    : handleGuarded(ctx, req, params, { permission: "call-log:export", input: streamExportInput }, streamExportResponse);
 }
 
 beforeAll(async () => {
@@ -43,16 +43,16 @@ afterAll(() => own?.close());
 
 describe("route handlers are guarded like procedures", () => {
   it("answers 401 signed out and 403 to a role without the permission, saying why", async () => {
-    const out = await get(null, "/api/calllog/export", {}, "stream");
+    const out = await get(null, "/api/call-log/export", {}, "stream");
     expect([out.status, (await out.json()).error]).toEqual([401, "Sign in first."]);
-    const op = await get(people.operator, "/api/calllog/export", {}, "stream");
+    const op = await get(people.operator, "/api/call-log/export", {}, "stream");
     expect(op.status).toBe(403);
-    expect((await op.json()).error).toMatch(/operator.*may not calllog export/);
+    expect((await op.json()).error).toMatch(/operator.*may not call-log export/);
   });
 
   it("answers 400 naming the field for bad input, and writes no audit event", async () => {
     const before = await own.db.auditEvent.count();
-    const res = await get(people.auditor, "/api/calllog/export?status=42&format=xml", {}, "stream");
+    const res = await get(people.auditor, "/api/call-log/export?status=42&format=xml", {}, "stream");
     expect(res.status).toBe(400);
     expect(Object.keys((await res.json()).fieldErrors).sort()).toEqual(["format", "status"]);
     const bad = await get(people.auditor, "/api/exports/x;y", { id: "x;y" }, "download");
@@ -61,7 +61,7 @@ describe("route handlers are guarded like procedures", () => {
   });
 
   it("streams a tenant only its own rows, whatever tenant it names", async () => {
-    const res = await get(people.tenantA, `/api/calllog/export?format=jsonl&tenantId=${b}`, {}, "stream");
+    const res = await get(people.tenantA, `/api/call-log/export?format=jsonl&tenantId=${b}`, {}, "stream");
     expect(res.status).toBe(200);
     const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l) as { tenantId: string });
     expect(lines.map((l) => l.tenantId)).toEqual([a, a, a, a]);

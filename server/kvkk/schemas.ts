@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { exportFormat } from "../calllog/export/schemas.ts";
+import { exportFormat } from "../call-log/export/schemas.ts";
 
 const tenantId = z.string().trim().min(1).max(100).regex(/^[\w-]+$/, "a tenant id");
 const requestId = z.string().trim().min(1).max(40).regex(/^\w+$/, "a request id");

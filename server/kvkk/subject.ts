@@ -3,9 +3,9 @@ import type { ActorContext } from "../auth/actor.ts";
 import { searchTenant, tenantWhere } from "../auth/scope.ts";
 import { recordAudit } from "../audit/record.ts";
 import { NotFoundError } from "../errors.ts";
-import { hashSubject } from "../calllog/subject-hash.ts";
-import { whereSql } from "../calllog/where.ts";
-import { startExport } from "../calllog/export/jobs.ts";
+import { hashSubject } from "../call-log/subject-hash.ts";
+import { whereSql } from "../call-log/where.ts";
+import { startExport } from "../call-log/export/jobs.ts";
 import { removeRows } from "./remove-rows.ts";
 import type { SubjectDestroyInput, SubjectExportInput, SubjectFindInput } from "./schemas.ts";
 

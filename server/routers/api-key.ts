@@ -3,7 +3,7 @@ import { createApiKeyInput, listApiKeysInput, revokeApiKeyInput } from "../api-k
 import { createApiKey, listApiKeys, revokeApiKey } from "../api-keys/api-keys.ts";
 
 export const apiKeyRouter = router({
-  list: procedure("apikey:read").input(listApiKeysInput).query(({ ctx, input }) => listApiKeys(ctx, input)),
-  create: procedure("apikey:write").input(createApiKeyInput).mutation(({ ctx, input }) => createApiKey(ctx, input)),
-  revoke: procedure("apikey:write").input(revokeApiKeyInput).mutation(({ ctx, input }) => revokeApiKey(ctx, input)),
+  list: procedure("api-key:read").input(listApiKeysInput).query(({ ctx, input }) => listApiKeys(ctx, input)),
+  create: procedure("api-key:write").input(createApiKeyInput).mutation(({ ctx, input }) => createApiKey(ctx, input)),
+  revoke: procedure("api-key:write").input(revokeApiKeyInput).mutation(({ ctx, input }) => revokeApiKey(ctx, input)),
 });

@@ -10,7 +10,7 @@ import { systemRouter } from "./system.ts";
 import { metricsRouter } from "./metrics.ts";
 import { rolloutRouter } from "./rollout.ts";
 import { usageRouter } from "./usage.ts";
-import { callLogRouter } from "./calllog.ts";
+import { callLogRouter } from "./call-log.ts";
 import { kvkkRouter } from "./kvkk.ts";
 
 export const appRouter = router({

@@ -1,7 +1,8 @@
 import { Guarded } from "@/app/(app)/guarded";
-import { ApiKeysPanel } from "@/components/keys/api-keys-panel";
+import { ApiKeysPanel } from "@/components/api-keys/api-keys-panel";
 import { requireActor } from "@/server/auth/page-guard";
 import { can } from "@/server/auth/permissions";
+import { PageHead } from "@/components/ui/page-head";
 
 export const metadata = { title: "API keys" };
 
@@ -9,14 +10,9 @@ export default async function Page() {
   const actor = await requireActor();
   const own = actor.role === "tenant";
   return (
-    <Guarded permission="apikey:read" what="API keys">
-      <div className="page-head">
-        <div>
-          <h1>API keys</h1>
-          <p>{own ? "Keys your applications use to call the gateway." : "Every tenant's keys, by prefix. Secrets are never stored."}</p>
-        </div>
-      </div>
-      <ApiKeysPanel tenantId={own ? actor.tenantId : null} canWrite={can(actor.role, "apikey:write")} chooseTenant={!own} />
+    <Guarded page="apiKeys">
+      <PageHead title="API keys">{own ? "Keys your applications use to call the gateway." : "Every tenant's keys, by prefix. Secrets are never stored."}</PageHead>
+      <ApiKeysPanel tenantId={own ? actor.tenantId : null} canWrite={can(actor.role, "api-key:write")} chooseTenant={!own} />
     </Guarded>
   );
 }

@@ -5,7 +5,7 @@ export const metadata = { title: "Audit log" };
 
 export default function Page() {
   return (
-    <Guarded permission="audit:read" what="the audit log">
+    <Guarded page="audit">
       <AuditPage />
     </Guarded>
   );

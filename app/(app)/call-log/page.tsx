@@ -1,14 +1,14 @@
 import { Guarded } from "@/app/(app)/guarded";
 import { requireActor } from "@/server/auth/page-guard";
 import { can } from "@/server/auth/permissions";
-import { CallLogPage } from "@/components/calllog/call-log-page";
+import { CallLogPage } from "@/components/call-log/call-log-page";
 
 export const metadata = { title: "Call log" };
 
 export default async function Page() {
   const actor = await requireActor();
   return (
-    <Guarded permission="calllog:read" what="the call log">
+    <Guarded page="callLog">
       <CallLogPage staff={actor.role !== "tenant"} canVerify={can(actor.role, "audit:verify")} />
     </Guarded>
   );

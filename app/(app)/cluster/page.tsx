@@ -8,7 +8,7 @@ export const metadata = { title: "Cluster" };
 export default async function Page() {
   const actor = await requireActor();
   return (
-    <Guarded permission="cluster:read" what="the cluster">
+    <Guarded page="cluster">
       <ClusterPage canWrite={can(actor.role, "cluster:write")} />
     </Guarded>
   );

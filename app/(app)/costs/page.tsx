@@ -8,7 +8,7 @@ export const metadata = { title: "Costs" };
 export default async function Page() {
   const actor = await requireActor();
   return (
-    <Guarded permission="usage:admin" what="costs">
+    <Guarded page="costs">
       <CostsPage canEditPricing={can(actor.role, "billing:write")} />
     </Guarded>
   );

@@ -8,7 +8,7 @@ export const metadata = { title: "Endpoints" };
 export default async function Page() {
   const actor = await requireActor();
   return (
-    <Guarded permission="endpoint:read" what="endpoints">
+    <Guarded page="endpoints">
       <EndpointsPage canWrite={can(actor.role, "endpoint:write")} />
     </Guarded>
   );

@@ -8,7 +8,7 @@ export const metadata = { title: "KVKK" };
 export default async function Page() {
   const actor = await requireActor();
   return (
-    <Guarded permission="kvkk:read" what="the KVKK records">
+    <Guarded page="kvkk">
       <KvkkPage canWrite={can(actor.role, "kvkk:write")} />
     </Guarded>
   );

@@ -8,7 +8,7 @@ export const metadata = { title: "Models" };
 export default async function Page() {
   const actor = await requireActor();
   return (
-    <Guarded permission="model:read" what="the model registry">
+    <Guarded page="models">
       <ModelsPage canWrite={can(actor.role, "model:write")} />
     </Guarded>
   );

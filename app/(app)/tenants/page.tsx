@@ -8,7 +8,7 @@ export const metadata = { title: "Tenants" };
 export default async function Page() {
   const actor = await requireActor();
   return (
-    <Guarded permission="tenant:read" what="the tenant list">
+    <Guarded page="tenants">
       <TenantsPage canWrite={can(actor.role, "tenant:write")} />
     </Guarded>
   );

@@ -10,7 +10,7 @@ export default async function Page({ searchParams }: { searchParams: Promise<{ t
   const actor = await requireActor();
   const staff = actor.role !== "tenant";
   return (
-    <Guarded permission="usage:read" what="usage and cost">
+    <Guarded page="usage">
       <UsagePage tenantId={staff ? tenant : undefined} staff={staff} canSetBudget={can(actor.role, "budget:write")} />
     </Guarded>
   );

@@ -5,7 +5,7 @@ export const metadata = { title: "Users & roles" };
 
 export default function Page() {
   return (
-    <Guarded permission="user:read" what="users and roles">
+    <Guarded page="users">
       <UsersPage />
     </Guarded>
   );

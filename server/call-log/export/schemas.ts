@@ -12,7 +12,7 @@ export const exportIdInput = z.object({ id: z.string().trim().min(1).max(40).reg
 export const downloadExportInput = exportIdInput.extend({ part: z.enum(["data", "manifest"]).default("data") });
 export type DownloadExportInput = z.infer<typeof downloadExportInput>;
 
-/** GET /api/calllog/export?format=csv&…: a filter and a format. */
+/** GET /api/call-log/export?format=csv&…: a filter and a format. */
 export const streamExportInput = callLogFilter.extend({ format: exportFormat.default("csv") });
 export type StreamExportInput = z.infer<typeof streamExportInput>;
 export type ExportIdInput = z.infer<typeof exportIdInput>;

@@ -9,7 +9,7 @@ export default async function Page({ params }: { params: Promise<{ id: string }>
   const { id } = await params;
   const actor = await requireActor();
   return (
-    <Guarded permission="endpoint:read" what="endpoints">
+    <Guarded page="endpoints">
       <EndpointDetail id={id} canWrite={can(actor.role, "endpoint:write")} />
     </Guarded>
   );

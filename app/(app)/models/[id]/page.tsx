@@ -9,7 +9,7 @@ export default async function Page({ params }: { params: Promise<{ id: string }>
   const { id } = await params;
   const actor = await requireActor();
   return (
-    <Guarded permission="model:read" what="the model registry">
+    <Guarded page="models">
       <ModelDetail id={id} canWrite={can(actor.role, "model:write")} />
     </Guarded>
   );

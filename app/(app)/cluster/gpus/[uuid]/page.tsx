@@ -1,21 +1,17 @@
 import Link from "next/link";
 import { Guarded } from "@/app/(app)/guarded";
 import { DcgmCharts } from "@/components/metrics/dcgm-charts";
+import { PageHead } from "@/components/ui/page-head";
 
 export const metadata = { title: "GPU" };
 
 export default async function Page({ params }: { params: Promise<{ uuid: string }> }) {
   const uuid = decodeURIComponent((await params).uuid);
   return (
-    <Guarded permission="metrics:read" what="GPU metrics">
-      <div className="page-head">
-        <div>
-          <h1>GPU {uuid}</h1>
-          <p>
-            <Link href="/cluster">Cluster</Link> · the whole GPU and each MIG instance, as dcgm-exporter reports them
-          </p>
-        </div>
-      </div>
+    <Guarded page="gpuMetrics">
+      <PageHead title={`GPU ${uuid}`}>
+        <Link href="/cluster">Cluster</Link> · the whole GPU and each MIG instance, as dcgm-exporter reports them
+      </PageHead>
       <DcgmCharts scope={{ kind: "gpu", uuid }} />
     </Guarded>
   );
