@@ -2,16 +2,15 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { fieldErrorsOf } from "@/components/trpc/errors";
 import { Empty, Field } from "@/components/ui/field";
 import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { PageHead, FormActions } from "@/components/ui/page-head";
-import { useToast } from "@/components/ui/toast";
 import { WeightsBar } from "./weights-bar";
 import { SERVING_ENGINES } from "@/server/shared/catalog";
-
+import { FormPanel, useSaveOptions } from "@/components/ui/form-panel";
 
 export function EndpointsPage({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
@@ -89,114 +88,100 @@ export function EndpointsPage({ canWrite }: { canWrite: boolean }) {
 
 function CreateEndpointForm({ onDone }: { onDone: () => void }) {
   const trpc = useTRPC();
-  const qc = useQueryClient();
-  const toast = useToast();
+  const saved = useSaveOptions();
   const models = useQuery(trpc.model.list.queryOptions());
   const pools = useQuery(trpc.cluster.nodePools.queryOptions());
   const [f, setF] = useState({ name: "", slug: "", modelId: "", modelVersionId: "", engine: "vllm", nodePoolId: "", avail: "99.9", p99: "2000", ttft: "", region: "", sticky: false });
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
-  const create = useMutation(
-    trpc.endpoint.create.mutationOptions({
-      meta: { handlesErrors: true },
-      onSuccess: async (ep) => {
-        await qc.invalidateQueries({ queryKey: trpc.endpoint.pathKey() });
-        toast.success(`Endpoint ${ep.name} created`);
-        onDone();
-      },
-    }),
-  );
+  const create = useMutation(trpc.endpoint.create.mutationOptions(saved({ refresh: trpc.endpoint.pathKey(), toast: (ep) => `Endpoint ${ep.name} created`, then: onDone })));
   const errors = fieldErrorsOf(create.error);
   const versions = models.data?.find((m) => m.id === f.modelId)?.versions ?? [];
   return (
-    <div className="panel">
-      <h2>New endpoint</h2>
-      <form
-        className="stack"
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate({
-            name: f.name,
-            slug: f.slug,
-            modelId: f.modelId,
-            modelVersionId: f.modelVersionId,
-            engine: f.engine as (typeof SERVING_ENGINES)[number],
-            nodePoolId: f.nodePoolId,
-            sloAvailabilityPct: Number(f.avail),
-            sloP99LatencyMs: Number(f.p99),
-            sloTtftMs: f.ttft ? Number(f.ttft) : null,
-            regionConstraint: f.region || null,
-            stickySessions: f.sticky,
-          });
-        }}
-      >
-        {create.error && <div className="form-error">{formErrorOf(create.error)}</div>}
-        <div className="form-row">
-          <Field id="ep-name" label="Name" errors={errors.name}>
-            <input id="ep-name" value={f.name} onChange={set("name")} aria-invalid={!!errors.name} />
-          </Field>
-          <Field id="ep-slug" label="API name (slug)" hint="Clients pass it as model, like chat-large" errors={errors.slug}>
-            <input id="ep-slug" value={f.slug} onChange={set("slug")} aria-invalid={!!errors.slug} />
-          </Field>
-        </div>
-        <div className="form-row">
-          <Field id="ep-model" label="Model" errors={errors.modelId}>
-            <select id="ep-model" value={f.modelId} onChange={(e) => setF({ ...f, modelId: e.target.value, modelVersionId: "" })} aria-invalid={!!errors.modelId}>
-              <option value="">Choose a model…</option>
-              {models.data?.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field id="ep-version" label="First version (takes 100%)" errors={errors.modelVersionId}>
-            <select id="ep-version" value={f.modelVersionId} onChange={set("modelVersionId")} aria-invalid={!!errors.modelVersionId}>
-              <option value="">{f.modelId && !versions.length ? "This model has no version yet" : "Choose a version…"}</option>
-              {versions.map((v) => (
-                <option key={v.id} value={v.id}>
-                  {v.version} ({v.precision})
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field id="ep-engine" label="Serving engine" errors={errors.engine}>
-            <select id="ep-engine" value={f.engine} onChange={set("engine")}>
-              {SERVING_ENGINES.map((x) => (
-                <option key={x}>{x}</option>
-              ))}
-            </select>
-          </Field>
-          <Field id="ep-pool" label="Node pool" errors={errors.nodePoolId}>
-            <select id="ep-pool" value={f.nodePoolId} onChange={set("nodePoolId")} aria-invalid={!!errors.nodePoolId}>
-              <option value="">Choose a pool…</option>
-              {pools.data?.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name} ({p.region}, {p.gpus ? `${p.gpus} GPUs` : "CPU only"})
-                </option>
-              ))}
-            </select>
-          </Field>
-        </div>
-        <div className="form-row">
-          <Field id="ep-avail" label="Availability SLO (%)" errors={errors.sloAvailabilityPct}>
-            <input id="ep-avail" inputMode="decimal" value={f.avail} onChange={set("avail")} aria-invalid={!!errors.sloAvailabilityPct} />
-          </Field>
-          <Field id="ep-p99" label="p99 latency SLO (ms)" errors={errors.sloP99LatencyMs}>
-            <input id="ep-p99" inputMode="numeric" value={f.p99} onChange={set("p99")} aria-invalid={!!errors.sloP99LatencyMs} />
-          </Field>
-          <Field id="ep-ttft" label="TTFT SLO (ms)" hint="For LLMs; leave empty otherwise" errors={errors.sloTtftMs}>
-            <input id="ep-ttft" inputMode="numeric" value={f.ttft} onChange={set("ttft")} aria-invalid={!!errors.sloTtftMs} />
-          </Field>
-          <Field id="ep-region" label="Region constraint" hint="Optional, like tr- for Turkey only" errors={errors.regionConstraint}>
-            <input id="ep-region" value={f.region} onChange={set("region")} aria-invalid={!!errors.regionConstraint} />
-          </Field>
-        </div>
-        <label>
-          <input type="checkbox" checked={f.sticky} onChange={(e) => setF({ ...f, sticky: e.target.checked })} /> Sticky sessions (route a caller to one version by its <code>user</code> field or{" "}
-          <code>X-Kule-Session</code> header)
-        </label>
-        <FormActions submit="Create endpoint" pending={create.isPending} onCancel={onDone} />
-      </form>
-    </div>
+    <FormPanel
+      title="New endpoint"
+      error={create.error}
+      onSubmit={() => {
+        create.mutate({
+          name: f.name,
+          slug: f.slug,
+          modelId: f.modelId,
+          modelVersionId: f.modelVersionId,
+          engine: f.engine as (typeof SERVING_ENGINES)[number],
+          nodePoolId: f.nodePoolId,
+          sloAvailabilityPct: Number(f.avail),
+          sloP99LatencyMs: Number(f.p99),
+          sloTtftMs: f.ttft ? Number(f.ttft) : null,
+          regionConstraint: f.region || null,
+          stickySessions: f.sticky,
+        });
+      }}
+    >
+      <div className="form-row">
+        <Field id="ep-name" label="Name" errors={errors.name}>
+          <input id="ep-name" value={f.name} onChange={set("name")} aria-invalid={!!errors.name} />
+        </Field>
+        <Field id="ep-slug" label="API name (slug)" hint="Clients pass it as model, like chat-large" errors={errors.slug}>
+          <input id="ep-slug" value={f.slug} onChange={set("slug")} aria-invalid={!!errors.slug} />
+        </Field>
+      </div>
+      <div className="form-row">
+        <Field id="ep-model" label="Model" errors={errors.modelId}>
+          <select id="ep-model" value={f.modelId} onChange={(e) => setF({ ...f, modelId: e.target.value, modelVersionId: "" })} aria-invalid={!!errors.modelId}>
+            <option value="">Choose a model…</option>
+            {models.data?.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="ep-version" label="First version (takes 100%)" errors={errors.modelVersionId}>
+          <select id="ep-version" value={f.modelVersionId} onChange={set("modelVersionId")} aria-invalid={!!errors.modelVersionId}>
+            <option value="">{f.modelId && !versions.length ? "This model has no version yet" : "Choose a version…"}</option>
+            {versions.map((v) => (
+              <option key={v.id} value={v.id}>
+                {v.version} ({v.precision})
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="ep-engine" label="Serving engine" errors={errors.engine}>
+          <select id="ep-engine" value={f.engine} onChange={set("engine")}>
+            {SERVING_ENGINES.map((x) => (
+              <option key={x}>{x}</option>
+            ))}
+          </select>
+        </Field>
+        <Field id="ep-pool" label="Node pool" errors={errors.nodePoolId}>
+          <select id="ep-pool" value={f.nodePoolId} onChange={set("nodePoolId")} aria-invalid={!!errors.nodePoolId}>
+            <option value="">Choose a pool…</option>
+            {pools.data?.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name} ({p.region}, {p.gpus ? `${p.gpus} GPUs` : "CPU only"})
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <div className="form-row">
+        <Field id="ep-avail" label="Availability SLO (%)" errors={errors.sloAvailabilityPct}>
+          <input id="ep-avail" inputMode="decimal" value={f.avail} onChange={set("avail")} aria-invalid={!!errors.sloAvailabilityPct} />
+        </Field>
+        <Field id="ep-p99" label="p99 latency SLO (ms)" errors={errors.sloP99LatencyMs}>
+          <input id="ep-p99" inputMode="numeric" value={f.p99} onChange={set("p99")} aria-invalid={!!errors.sloP99LatencyMs} />
+        </Field>
+        <Field id="ep-ttft" label="TTFT SLO (ms)" hint="For LLMs; leave empty otherwise" errors={errors.sloTtftMs}>
+          <input id="ep-ttft" inputMode="numeric" value={f.ttft} onChange={set("ttft")} aria-invalid={!!errors.sloTtftMs} />
+        </Field>
+        <Field id="ep-region" label="Region constraint" hint="Optional, like tr- for Turkey only" errors={errors.regionConstraint}>
+          <input id="ep-region" value={f.region} onChange={set("region")} aria-invalid={!!errors.regionConstraint} />
+        </Field>
+      </div>
+      <label>
+        <input type="checkbox" checked={f.sticky} onChange={(e) => setF({ ...f, sticky: e.target.checked })} /> Sticky sessions (route a caller to one version by its <code>user</code> field or{" "}
+        <code>X-Kule-Session</code> header)
+      </label>
+      <FormActions submit="Create endpoint" pending={create.isPending} onCancel={onDone} />
+    </FormPanel>
   );
 }

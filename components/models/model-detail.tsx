@@ -2,15 +2,15 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { fieldErrorsOf } from "@/components/trpc/errors";
 import { Empty, Field } from "@/components/ui/field";
 import { PANEL_QUERY, queryGate } from "@/components/ui/query-state";
 import { FormActions, PageHead } from "@/components/ui/page-head";
-import { useToast } from "@/components/ui/toast";
 import { formatDateTime, formatGB, formatParams, gbToBytes } from "@/components/ui/format";
 import { MODEL_FORMATS, PRECISIONS } from "@/server/shared/catalog";
+import { FormPanel, useSaveOptions } from "@/components/ui/form-panel";
 
 export function ModelDetail({ id, canWrite }: { id: string; canWrite: boolean }) {
   const trpc = useTRPC();
@@ -98,77 +98,63 @@ export function ModelDetail({ id, canWrite }: { id: string; canWrite: boolean })
 
 function AddVersionForm({ modelId, onDone }: { modelId: string; onDone: () => void }) {
   const trpc = useTRPC();
-  const qc = useQueryClient();
-  const toast = useToast();
+  const saved = useSaveOptions();
   const [f, setF] = useState({ version: "", artifactUri: "", format: "vllm", precision: "fp16", parameterCount: "", weightGb: "", minGpuGb: "" });
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
-  const add = useMutation(
-    trpc.model.addVersion.mutationOptions({
-      meta: { handlesErrors: true },
-      onSuccess: async (v) => {
-        await qc.invalidateQueries({ queryKey: trpc.model.pathKey() });
-        toast.success(`Version ${v.version} added`);
-        onDone();
-      },
-    }),
-  );
+  const add = useMutation(trpc.model.addVersion.mutationOptions(saved({ refresh: trpc.model.pathKey(), toast: (v) => `Version ${v.version} added`, then: onDone })));
   const errors = fieldErrorsOf(add.error);
   return (
-    <div className="panel">
-      <h2>Add a version</h2>
-      <form
-        className="stack"
-        onSubmit={(e) => {
-          e.preventDefault();
-          add.mutate({
-            modelId,
-            version: f.version,
-            artifactUri: f.artifactUri,
-            format: f.format as (typeof MODEL_FORMATS)[number],
-            precision: f.precision as (typeof PRECISIONS)[number],
-            parameterCount: f.parameterCount.replace(/[_,\s]/g, ""),
-            // Sizes are typed in GB; an unparsable one is sent as-is so the server names the field.
-            weightBytes: gbToBytes(f.weightGb) ?? f.weightGb,
-            minGpuMemoryBytes: gbToBytes(f.minGpuGb) ?? f.minGpuGb,
-          });
-        }}
-      >
-        {add.error && <div className="form-error">{formErrorOf(add.error)}</div>}
-        <div className="form-row">
-          <Field id="v-version" label="Version" hint="Like 1.1" errors={errors.version}>
-            <input id="v-version" value={f.version} onChange={set("version")} aria-invalid={!!errors.version} />
-          </Field>
-          <Field id="v-format" label="Format" errors={errors.format}>
-            <select id="v-format" value={f.format} onChange={set("format")}>
-              {MODEL_FORMATS.map((x) => (
-                <option key={x}>{x}</option>
-              ))}
-            </select>
-          </Field>
-          <Field id="v-precision" label="Precision" errors={errors.precision}>
-            <select id="v-precision" value={f.precision} onChange={set("precision")}>
-              {PRECISIONS.map((x) => (
-                <option key={x}>{x}</option>
-              ))}
-            </select>
-          </Field>
-        </div>
-        <Field id="v-artifact" label="Artifact URI" hint="s3://, gs://, hf://, oci:// or https://" errors={errors.artifactUri}>
-          <input id="v-artifact" value={f.artifactUri} onChange={set("artifactUri")} aria-invalid={!!errors.artifactUri} />
+    <FormPanel
+      title="Add a version"
+      error={add.error}
+      onSubmit={() => {
+        add.mutate({
+          modelId,
+          version: f.version,
+          artifactUri: f.artifactUri,
+          format: f.format as (typeof MODEL_FORMATS)[number],
+          precision: f.precision as (typeof PRECISIONS)[number],
+          parameterCount: f.parameterCount.replace(/[_,\s]/g, ""),
+          // Sizes are typed in GB; an unparsable one is sent as-is so the server names the field.
+          weightBytes: gbToBytes(f.weightGb) ?? f.weightGb,
+          minGpuMemoryBytes: gbToBytes(f.minGpuGb) ?? f.minGpuGb,
+        });
+      }}
+    >
+      <div className="form-row">
+        <Field id="v-version" label="Version" hint="Like 1.1" errors={errors.version}>
+          <input id="v-version" value={f.version} onChange={set("version")} aria-invalid={!!errors.version} />
         </Field>
-        <div className="form-row">
-          <Field id="v-params" label="Parameter count" hint="Whole number, like 8030000000" errors={errors.parameterCount}>
-            <input id="v-params" inputMode="numeric" value={f.parameterCount} onChange={set("parameterCount")} aria-invalid={!!errors.parameterCount} />
-          </Field>
-          <Field id="v-weights" label="Weights (GB)" errors={errors.weightBytes}>
-            <input id="v-weights" inputMode="decimal" value={f.weightGb} onChange={set("weightGb")} aria-invalid={!!errors.weightBytes} />
-          </Field>
-          <Field id="v-mingpu" label="Minimum GPU memory (GB)" hint="Weights plus the smallest useful KV cache" errors={errors.minGpuMemoryBytes}>
-            <input id="v-mingpu" inputMode="decimal" value={f.minGpuGb} onChange={set("minGpuGb")} aria-invalid={!!errors.minGpuMemoryBytes} />
-          </Field>
-        </div>
-        <FormActions submit="Add version" pending={add.isPending} onCancel={onDone} />
-      </form>
-    </div>
+        <Field id="v-format" label="Format" errors={errors.format}>
+          <select id="v-format" value={f.format} onChange={set("format")}>
+            {MODEL_FORMATS.map((x) => (
+              <option key={x}>{x}</option>
+            ))}
+          </select>
+        </Field>
+        <Field id="v-precision" label="Precision" errors={errors.precision}>
+          <select id="v-precision" value={f.precision} onChange={set("precision")}>
+            {PRECISIONS.map((x) => (
+              <option key={x}>{x}</option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <Field id="v-artifact" label="Artifact URI" hint="s3://, gs://, hf://, oci:// or https://" errors={errors.artifactUri}>
+        <input id="v-artifact" value={f.artifactUri} onChange={set("artifactUri")} aria-invalid={!!errors.artifactUri} />
+      </Field>
+      <div className="form-row">
+        <Field id="v-params" label="Parameter count" hint="Whole number, like 8030000000" errors={errors.parameterCount}>
+          <input id="v-params" inputMode="numeric" value={f.parameterCount} onChange={set("parameterCount")} aria-invalid={!!errors.parameterCount} />
+        </Field>
+        <Field id="v-weights" label="Weights (GB)" errors={errors.weightBytes}>
+          <input id="v-weights" inputMode="decimal" value={f.weightGb} onChange={set("weightGb")} aria-invalid={!!errors.weightBytes} />
+        </Field>
+        <Field id="v-mingpu" label="Minimum GPU memory (GB)" hint="Weights plus the smallest useful KV cache" errors={errors.minGpuMemoryBytes}>
+          <input id="v-mingpu" inputMode="decimal" value={f.minGpuGb} onChange={set("minGpuGb")} aria-invalid={!!errors.minGpuMemoryBytes} />
+        </Field>
+      </div>
+      <FormActions submit="Add version" pending={add.isPending} onCancel={onDone} />
+    </FormPanel>
   );
 }

@@ -2,16 +2,15 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { fieldErrorsOf } from "@/components/trpc/errors";
 import { Empty, Field } from "@/components/ui/field";
 import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { PageHead, FormActions } from "@/components/ui/page-head";
-import { useToast } from "@/components/ui/toast";
 import { formatDateTime } from "@/components/ui/format";
 import { MODEL_TASKS } from "@/server/shared/catalog";
-
+import { FormPanel, useSaveOptions } from "@/components/ui/form-panel";
 
 export function ModelsPage({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
@@ -76,50 +75,36 @@ export function ModelsPage({ canWrite }: { canWrite: boolean }) {
 
 function CreateModelForm({ onDone }: { onDone: () => void }) {
   const trpc = useTRPC();
-  const qc = useQueryClient();
-  const toast = useToast();
+  const saved = useSaveOptions();
   const [name, setName] = useState("");
   const [task, setTask] = useState<(typeof MODEL_TASKS)[number]>("llm");
   const [description, setDescription] = useState("");
-  const create = useMutation(
-    trpc.model.create.mutationOptions({
-      meta: { handlesErrors: true },
-      onSuccess: async (m) => {
-        await qc.invalidateQueries({ queryKey: trpc.model.list.queryKey() });
-        toast.success(`Model ${m.name} created`);
-        onDone();
-      },
-    }),
-  );
+  const create = useMutation(trpc.model.create.mutationOptions(saved({ refresh: trpc.model.list.queryKey(), toast: (m) => `Model ${m.name} created`, then: onDone })));
   const errors = fieldErrorsOf(create.error);
   return (
-    <div className="panel">
-      <h2>New model</h2>
-      <form
-        className="stack"
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate({ name, task, description });
-        }}
-      >
-        {create.error && <div className="form-error">{formErrorOf(create.error)}</div>}
-        <div className="form-row">
-          <Field id="model-name" label="Name" hint="Lowercase, like llama-3.1-8b-instruct" errors={errors.name}>
-            <input id="model-name" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={!!errors.name} />
-          </Field>
-          <Field id="model-task" label="Task" errors={errors.task}>
-            <select id="model-task" value={task} onChange={(e) => setTask(e.target.value as (typeof MODEL_TASKS)[number])}>
-              {MODEL_TASKS.map((t) => (
-                <option key={t}>{t}</option>
-              ))}
-            </select>
-          </Field>
-        </div>
-        <Field id="model-description" label="Description" errors={errors.description}>
-          <textarea id="model-description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
+    <FormPanel
+      title="New model"
+      error={create.error}
+      onSubmit={() => {
+        create.mutate({ name, task, description });
+      }}
+    >
+      <div className="form-row">
+        <Field id="model-name" label="Name" hint="Lowercase, like llama-3.1-8b-instruct" errors={errors.name}>
+          <input id="model-name" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={!!errors.name} />
         </Field>
-        <FormActions submit="Create model" pending={create.isPending} onCancel={onDone} />
-      </form>
-    </div>
+        <Field id="model-task" label="Task" errors={errors.task}>
+          <select id="model-task" value={task} onChange={(e) => setTask(e.target.value as (typeof MODEL_TASKS)[number])}>
+            {MODEL_TASKS.map((t) => (
+              <option key={t}>{t}</option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <Field id="model-description" label="Description" errors={errors.description}>
+        <textarea id="model-description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
+      </Field>
+      <FormActions submit="Create model" pending={create.isPending} onCancel={onDone} />
+    </FormPanel>
   );
 }

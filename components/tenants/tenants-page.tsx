@@ -4,11 +4,11 @@ import Link from "next/link";
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { fieldErrorsOf } from "@/components/trpc/errors";
 import { Empty, Field } from "@/components/ui/field";
 import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { PageHead, FormActions } from "@/components/ui/page-head";
-import { useToast } from "@/components/ui/toast";
+import { FormPanel, useSaveOptions } from "@/components/ui/form-panel";
 
 export function TenantsPage({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
@@ -87,55 +87,41 @@ export function TenantsPage({ canWrite }: { canWrite: boolean }) {
 
 function CreateTenantForm({ onDone }: { onDone: () => void }) {
   const trpc = useTRPC();
-  const qc = useQueryClient();
-  const toast = useToast();
+  const saved = useSaveOptions();
   const plans = useQuery(trpc.tenant.pricePlans.queryOptions());
   const [f, setF] = useState({ name: "", slug: "", kvkk: false, pricePlanId: "" });
-  const create = useMutation(
-    trpc.tenant.create.mutationOptions({
-      meta: { handlesErrors: true },
-      onSuccess: async (t) => {
-        await qc.invalidateQueries({ queryKey: trpc.tenant.list.queryKey() });
-        toast.success(`Tenant ${t.name} created`);
-        onDone();
-      },
-    }),
-  );
+  const create = useMutation(trpc.tenant.create.mutationOptions(saved({ refresh: trpc.tenant.list.queryKey(), toast: (t) => `Tenant ${t.name} created`, then: onDone })));
   const errors = fieldErrorsOf(create.error);
   return (
-    <div className="panel">
-      <h2>New tenant</h2>
-      <form
-        className="stack"
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate({ name: f.name, slug: f.slug, kvkk: f.kvkk, pricePlanId: f.pricePlanId || null });
-        }}
-      >
-        {create.error && <div className="form-error">{formErrorOf(create.error)}</div>}
-        <div className="form-row">
-          <Field id="t-name" label="Name" errors={errors.name}>
-            <input id="t-name" value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} aria-invalid={!!errors.name} />
-          </Field>
-          <Field id="t-slug" label="Slug" hint="Like anadolu-bank" errors={errors.slug}>
-            <input id="t-slug" value={f.slug} onChange={(e) => setF({ ...f, slug: e.target.value })} aria-invalid={!!errors.slug} />
-          </Field>
-          <Field id="t-plan" label="Price plan" errors={errors.pricePlanId}>
-            <select id="t-plan" value={f.pricePlanId} onChange={(e) => setF({ ...f, pricePlanId: e.target.value })}>
-              <option value="">None yet</option>
-              {plans.data?.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </Field>
-        </div>
-        <label>
-          <input type="checkbox" checked={f.kvkk} onChange={(e) => setF({ ...f, kvkk: e.target.checked })} /> KVKK: this tenant&apos;s calls and data must stay in Turkey
-        </label>
-        <FormActions submit="Create tenant" pending={create.isPending} onCancel={onDone} />
-      </form>
-    </div>
+    <FormPanel
+      title="New tenant"
+      error={create.error}
+      onSubmit={() => {
+        create.mutate({ name: f.name, slug: f.slug, kvkk: f.kvkk, pricePlanId: f.pricePlanId || null });
+      }}
+    >
+      <div className="form-row">
+        <Field id="t-name" label="Name" errors={errors.name}>
+          <input id="t-name" value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} aria-invalid={!!errors.name} />
+        </Field>
+        <Field id="t-slug" label="Slug" hint="Like anadolu-bank" errors={errors.slug}>
+          <input id="t-slug" value={f.slug} onChange={(e) => setF({ ...f, slug: e.target.value })} aria-invalid={!!errors.slug} />
+        </Field>
+        <Field id="t-plan" label="Price plan" errors={errors.pricePlanId}>
+          <select id="t-plan" value={f.pricePlanId} onChange={(e) => setF({ ...f, pricePlanId: e.target.value })}>
+            <option value="">None yet</option>
+            {plans.data?.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <label>
+        <input type="checkbox" checked={f.kvkk} onChange={(e) => setF({ ...f, kvkk: e.target.checked })} /> KVKK: this tenant&apos;s calls and data must stay in Turkey
+      </label>
+      <FormActions submit="Create tenant" pending={create.isPending} onCancel={onDone} />
+    </FormPanel>
   );
 }

@@ -3,11 +3,11 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { fieldErrorsOf } from "@/components/trpc/errors";
 import { Empty, Field } from "@/components/ui/field";
 import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { FormActions, PageHead } from "@/components/ui/page-head";
-import { useToast } from "@/components/ui/toast";
+import { FormPanel, useSaveOptions } from "@/components/ui/form-panel";
 
 const ROLES = ["admin", "operator", "tenant", "auditor"] as const;
 type RoleName = (typeof ROLES)[number];
@@ -90,65 +90,45 @@ export function UsersPage() {
 
 function CreateUserForm({ tenants, onDone }: { tenants: { id: string; name: string }[]; onDone: () => void }) {
   const trpc = useTRPC();
-  const qc = useQueryClient();
-  const toast = useToast();
+  const saved = useSaveOptions();
   const [f, setF] = useState({ email: "", name: "", password: "", role: "operator" as RoleName, tenantId: "" });
-  const create = useMutation(
-    trpc.user.create.mutationOptions({
-      meta: { handlesErrors: true },
-      onSuccess: async (u) => {
-        await qc.invalidateQueries({ queryKey: trpc.user.list.queryKey() });
-        toast.success(`${u.email} can now sign in`);
-        onDone();
-      },
-    }),
-  );
+  const create = useMutation(trpc.user.create.mutationOptions(saved({ refresh: trpc.user.list.queryKey(), toast: (u) => `${u.email} can now sign in`, then: onDone })));
   const errors = fieldErrorsOf(create.error);
   return (
-    <div className="panel">
-      <h2>New user</h2>
-      <form
-        className="stack"
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate({ ...f, tenantId: f.role === "tenant" ? f.tenantId || null : null });
-        }}
-      >
-        {create.error && <div className="form-error">{formErrorOf(create.error)}</div>}
-        <div className="form-row">
-          <Field id="u-email" label="E-mail" errors={errors.email}>
-            <input id="u-email" type="email" value={f.email} onChange={(e) => setF({ ...f, email: e.target.value })} aria-invalid={!!errors.email} />
-          </Field>
-          <Field id="u-name" label="Name" errors={errors.name}>
-            <input id="u-name" value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} aria-invalid={!!errors.name} />
-          </Field>
-          <Field id="u-password" label="Initial password" hint="At least 10 characters" errors={errors.password}>
-            <input id="u-password" type="password" autoComplete="new-password" value={f.password} onChange={(e) => setF({ ...f, password: e.target.value })} aria-invalid={!!errors.password} />
-          </Field>
-        </div>
-        <div className="form-row">
-          <Field id="u-role" label="Role" hint={ROLE_HINT[f.role]} errors={errors.role}>
-            <select id="u-role" value={f.role} onChange={(e) => setF({ ...f, role: e.target.value as RoleName })}>
-              {ROLES.map((r) => (
-                <option key={r}>{r}</option>
+    <FormPanel title="New user" error={create.error} onSubmit={() => create.mutate({ ...f, tenantId: f.role === "tenant" ? f.tenantId || null : null })}>
+      <div className="form-row">
+        <Field id="u-email" label="E-mail" errors={errors.email}>
+          <input id="u-email" type="email" value={f.email} onChange={(e) => setF({ ...f, email: e.target.value })} aria-invalid={!!errors.email} />
+        </Field>
+        <Field id="u-name" label="Name" errors={errors.name}>
+          <input id="u-name" value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} aria-invalid={!!errors.name} />
+        </Field>
+        <Field id="u-password" label="Initial password" hint="At least 10 characters" errors={errors.password}>
+          <input id="u-password" type="password" autoComplete="new-password" value={f.password} onChange={(e) => setF({ ...f, password: e.target.value })} aria-invalid={!!errors.password} />
+        </Field>
+      </div>
+      <div className="form-row">
+        <Field id="u-role" label="Role" hint={ROLE_HINT[f.role]} errors={errors.role}>
+          <select id="u-role" value={f.role} onChange={(e) => setF({ ...f, role: e.target.value as RoleName })}>
+            {ROLES.map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        </Field>
+        {f.role === "tenant" && (
+          <Field id="u-tenant" label="Tenant" errors={errors.tenantId}>
+            <select id="u-tenant" value={f.tenantId} onChange={(e) => setF({ ...f, tenantId: e.target.value })} aria-invalid={!!errors.tenantId}>
+              <option value="">Choose a tenant…</option>
+              {tenants.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
               ))}
             </select>
           </Field>
-          {f.role === "tenant" && (
-            <Field id="u-tenant" label="Tenant" errors={errors.tenantId}>
-              <select id="u-tenant" value={f.tenantId} onChange={(e) => setF({ ...f, tenantId: e.target.value })} aria-invalid={!!errors.tenantId}>
-                <option value="">Choose a tenant…</option>
-                {tenants.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                  </option>
-                ))}
-              </select>
-            </Field>
-          )}
-        </div>
-        <FormActions submit="Create user" pending={create.isPending} onCancel={onDone} />
-      </form>
-    </div>
+        )}
+      </div>
+      <FormActions submit="Create user" pending={create.isPending} onCancel={onDone} />
+    </FormPanel>
   );
 }
