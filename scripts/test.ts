@@ -76,6 +76,16 @@ async function e2e() {
 }
 
 async function main() {
+  // One database server for every stage (the embedded one unless DATABASE_URL is set): a machine
+  // where it cannot start is told so once, with the ways out, instead of in every stage.
+  let server: Awaited<ReturnType<typeof resolveDatabaseUrl>>;
+  try {
+    server = await resolveDatabaseUrl();
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  }
+  process.env.DATABASE_URL = server.url;
   const failedStages: string[] = [];
   const attempt = async (name: string, fn: () => Promise<void>) => {
     try {
@@ -93,6 +103,7 @@ async function main() {
   await attempt("integration", () => vitest("integration"));
   await attempt("e2e", e2e);
   if (unhandled.length) console.error(`\nErrors outside any test (each fails the run):\n${unhandled.join("\n").slice(0, 4000)}`);
+  await server.stop();
   if (failedStages.length) console.error(`\nFailed stages: ${failedStages.join(", ")}`);
   console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
   if (failedStages.length || totals.failed > 0) process.exit(1);

