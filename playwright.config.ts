@@ -9,6 +9,8 @@ const simPort = port + 1;
 // Prometheus (e2e/prometheus-server.ts) scrapes the simulator and a gateway, so charts have data.
 const promPort = port + 2;
 const gatewayPort = port + 3;
+// The gateway's /metrics and /sd answer on its admin listener, not on the API port.
+const gatewayAdminPort = port + 4;
 const promDir = path.join(os.tmpdir(), `kule-e2e-prometheus-${port}`);
 const database = process.env.KULE_E2E_DATABASE_URL ?? "";
 
@@ -40,7 +42,7 @@ export default defineConfig({
       env: { DATABASE_URL: database, KULE_SIM_PORT: String(simPort), KULE_SIM_STORAGE_BANDWIDTH: "20000000000", KULE_SIM_LATENCY_SCALE: "0.2" },
     },
     {
-      command: `node node_modules/next/dist/bin/next start -p ${port} -H 127.0.0.1`,
+      command: `node node_modules/tsx/dist/cli.mjs scripts/app-server.ts -p ${port} -H 127.0.0.1`,
       url: `http://127.0.0.1:${port}/login`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -58,7 +60,7 @@ export default defineConfig({
       url: `http://127.0.0.1:${gatewayPort}/healthz`,
       reuseExistingServer: false,
       timeout: 30_000,
-      env: { DATABASE_URL: database, KULE_GATEWAY_PORT: String(gatewayPort), KULE_GATEWAY_SPOOL_DIR: path.join(os.tmpdir(), `kule-e2e-spool-${port}`) },
+      env: { DATABASE_URL: database, KULE_GATEWAY_PORT: String(gatewayPort), KULE_GATEWAY_ADMIN_PORT: String(gatewayAdminPort), KULE_GATEWAY_SPOOL_DIR: path.join(os.tmpdir(), `kule-e2e-spool-${port}`) },
     },
     {
       command: "node node_modules/tsx/dist/cli.mjs e2e/prometheus-server.ts",
@@ -69,7 +71,7 @@ export default defineConfig({
         KULE_E2E_PROMETHEUS_DIR: promDir,
         KULE_E2E_PROMETHEUS_PORT: String(promPort),
         KULE_SIM_URL: `http://127.0.0.1:${simPort}`,
-        KULE_GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
+        KULE_GATEWAY_ADMIN_URL: `http://127.0.0.1:${gatewayAdminPort}`,
       },
     },
   ],

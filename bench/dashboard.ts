@@ -100,16 +100,17 @@ export async function benchDashboard() {
     await db.$disconnect();
 
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    children.push(start("gateway", process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], { ...env, KULE_GATEWAY_PORT: String(gatewayPort) }));
+    const gatewayAdminPort = await freePort();
+    children.push(start("gateway", process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], { ...env, KULE_GATEWAY_PORT: String(gatewayPort), KULE_GATEWAY_ADMIN_PORT: String(gatewayAdminPort) }));
     await waitForHttp(`${gatewayUrl}/healthz`, 30_000);
     children.push(start("load", process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/load-generator.ts"], { ...env, KULE_GATEWAY_URL: gatewayUrl, KULE_LOAD_KEYS: seeded.apiKeys.map((k) => k.secret).join(",") }));
-    prometheus = await startPrometheus({ dataDir, port: promPort, sdTargets: [{ job: "kule-sim", url: `${env.KULE_SIM_URL}/sd` }, { job: "kule-gateway", url: `${gatewayUrl}/sd` }] });
+    prometheus = await startPrometheus({ dataDir, port: promPort, sdTargets: [{ job: "kule-sim", url: `${env.KULE_SIM_URL}/sd` }, { job: "kule-gateway", url: `http://127.0.0.1:${gatewayAdminPort}/sd` }] });
     if (!prometheus) throw new Error("No prometheus binary: apt-get install -y prometheus");
 
     await buildIfStale();
     const appUrl = `http://127.0.0.1:${appPort}`;
     children.push(
-      start("app", process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(appPort), "-H", "127.0.0.1"], {
+      start("app", process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/app-server.ts", "-p", String(appPort), "-H", "127.0.0.1"], {
         ...env,
         AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
         KULE_PROMETHEUS_URL: prometheus.url,

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { expect, test } from "@playwright/test";
 import { signIn, unique } from "./helpers";
 
@@ -40,4 +41,23 @@ test("a tenant user cannot open admin pages or another tenant's page", async ({ 
   await page.goto(otherTenantUrl);
   await expect(page.getByRole("region", { name: "Not allowed" })).toBeVisible();
   await expect(page.getByText("Boğaziçi Retail")).toHaveCount(0);
+});
+
+test("a forged X-Forwarded-For does not choose the address written into the audit log", async ({ page }) => {
+  const name = `forged-${unique()}`;
+  await page.setExtraHTTPHeaders({ "x-forwarded-for": "6.6.6.6", "x-kule-client-ip": "7.7.7.7" });
+  await signIn(page, "tenant");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API keys" }).click();
+  await page.getByRole("button", { name: "New API key" }).click();
+  await page.getByLabel("Key name").fill(name);
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByTestId("new-key-secret")).toBeVisible();
+  const pool = new pg.Pool({ connectionString: process.env.KULE_E2E_DATABASE_URL, max: 1 });
+  try {
+    const { rows } = await pool.query(`SELECT ip FROM "AuditEvent" WHERE action = 'apikey.create' AND after->>'name' = $1`, [name]);
+    // No proxy is trusted here: the address is the browser's socket peer, not what it claimed.
+    expect(rows).toEqual([{ ip: "127.0.0.1" }]);
+  } finally {
+    await pool.end();
+  }
 });

@@ -13,7 +13,7 @@ const prometheus = await startPrometheus({
   port: Number(process.env.KULE_E2E_PROMETHEUS_PORT),
   sdTargets: [
     { job: "kule-sim", url: `${process.env.KULE_SIM_URL}/sd` },
-    { job: "kule-gateway", url: `${process.env.KULE_GATEWAY_URL}/sd` },
+    { job: "kule-gateway", url: `${process.env.KULE_GATEWAY_ADMIN_URL}/sd` },
   ],
   scrapeIntervalSeconds: 1,
 });

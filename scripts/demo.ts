@@ -23,6 +23,8 @@ const port = Number(process.env.PORT ?? 3000);
 const simPort = Number(process.env.KULE_SIM_PORT ?? 7400);
 const promPort = Number(process.env.KULE_PROMETHEUS_PORT ?? 9090);
 const gatewayPort = Number(process.env.KULE_GATEWAY_PORT ?? 8080);
+// The gateway's /metrics and /sd are on its admin listener (loopback), not on the port tenants call.
+const gatewayAdminPort = Number(process.env.KULE_GATEWAY_ADMIN_PORT ?? gatewayPort + 1000);
 let prometheus: Awaited<ReturnType<typeof startPrometheus>> = null;
 
 async function main() {
@@ -78,7 +80,7 @@ async function main() {
     port: promPort,
     sdTargets: [
       { job: "kule-sim", url: `${env.KULE_SIM_URL}/sd` },
-      { job: "kule-gateway", url: `${gatewayUrl}/sd` },
+      { job: "kule-gateway", url: `http://127.0.0.1:${gatewayAdminPort}/sd` },
     ],
   });
   const promUrl = prometheus?.url;
@@ -86,7 +88,7 @@ async function main() {
   await buildIfStale();
   const appEnv = { ...env, AUTH_SECRET: authSecret(dataDir), PORT: String(port), ...(prometheus ? { KULE_PROMETHEUS_URL: prometheus.url, KULE_PROMETHEUS_RULES_DIR: prometheus.rulesDir } : {}) };
   // Next's own binary, not npx: a signal to it then reaches the server itself.
-  watch("app", start("app", process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], appEnv));
+  watch("app", start("app", process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/app-server.ts", "-p", String(port), "-H", "127.0.0.1"], appEnv));
 
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/login`, 60_000);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { trustedProxiesOf } from "./http/client-ip.ts";
 
 // The one place configuration is read. Everything else imports `env` rather than process.env.
 const schema = z.object({
@@ -31,6 +32,23 @@ const schema = z.object({
   KULE_GATEWAY_SPOOL_DIR: z.string().optional(),
   /** Gateway processes sharing the port; default 1 without REDIS_URL, one per core with it (server/gateway/workers.ts). */
   KULE_GATEWAY_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  /** The gateway's admin listener (/metrics, /sd): its port (default: the gateway's + 1000) and address. */
+  KULE_GATEWAY_ADMIN_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  KULE_GATEWAY_ADMIN_HOST: z.string().default("127.0.0.1"),
+  /** Required when the admin listener is off loopback: Prometheus sends it as a bearer token. */
+  KULE_METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
+  /** Proxies whose X-Forwarded-For the gateway and the app believe: comma-separated CIDRs; none by default. */
+  KULE_TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .refine((v) => {
+      try {
+        trustedProxiesOf(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "comma-separated addresses or CIDR ranges, like 10.0.0.0/8,127.0.0.1"),
   /** Set by the gateway's primary on each worker it forks: the worker's slot, which names its spool. */
   KULE_GATEWAY_WORKER_SLOT: z.coerce.number().int().min(0).optional(),
   /** Set: rate limits are shared by every gateway through Redis; unset: each gateway limits on its own. */

@@ -100,13 +100,13 @@ function SystemNotices({ status }: { status: Status }) {
       </div>
       {!status.simulator.reachable && (
         <div className="form-error" role="note" style={{ marginBottom: 18 }}>
-          The cluster simulator does not answer at {status.simulator.url}. Start it with <code>npm run sim</code> (or <code>npm run demo</code>).
+          The cluster simulator does not answer{status.simulator.url && ` at ${status.simulator.url}`}. Start it with <code>npm run sim</code> (or <code>npm run demo</code>).
         </div>
       )}
       {!status.prometheus.reachable && (
         <div className="form-error" role="note" style={{ marginBottom: 18 }} data-testid="metrics-off">
           <b>Metrics are off</b>
-          {status.prometheus.configured ? `: Prometheus at ${status.prometheus.url} does not answer.` : ": no Prometheus is configured."} {status.prometheus.howTo}
+          {status.prometheus.configured ? `: Prometheus${status.prometheus.url ? ` at ${status.prometheus.url}` : ""} does not answer.` : ": no Prometheus is configured."} {status.prometheus.howTo}
         </div>
       )}
     </>

@@ -14,6 +14,8 @@ export const PERMISSIONS = {
   /** The endpoints a tenant can call, without their internals. */
   "catalog:read": ["admin", "operator", "tenant"],
   "cluster:read": ["admin", "operator", "auditor"],
+  /** Where Kule's own parts run (the simulator's and Prometheus' addresses): staff only, never tenants. */
+  "system:internals": ["admin", "operator", "auditor"],
   /** Start and stop replicas, MIG layouts, cordon, and the simulator's faults. */
   "cluster:write": ["admin", "operator"],
   /** Endpoint and GPU charts and SLA status from Prometheus, across every tenant. */

@@ -12,9 +12,12 @@ import { env } from "../env.ts";
 import { resolveDatabaseUrl } from "../db/url.ts";
 import { Gateway } from "./server.ts";
 import { RedisLimiter } from "./redis-limits.ts";
+import { trustedProxiesOf } from "../http/client-ip.ts";
 import { clusterMetricsText, joinSupervisor, superviseWorkers, workerCount } from "./workers.ts";
 
 const limitsNote = () => (env.REDIS_URL ? "shared through Redis" : "per process");
+const adminPort = () => env.KULE_GATEWAY_ADMIN_PORT ?? env.KULE_GATEWAY_PORT + 1000;
+const adminNote = () => `metrics and service discovery on http://${env.KULE_GATEWAY_ADMIN_HOST}:${adminPort()}`;
 
 /** One gateway process: serves until SIGTERM/SIGINT, then drains its call log and exits. */
 async function serve(databaseUrl: string, opts: { slot: number | null; stopDatabase: () => Promise<void> }) {
@@ -31,8 +34,13 @@ async function serve(databaseUrl: string, opts: { slot: number | null; stopDatab
     maxBodyBytes: env.KULE_GATEWAY_MAX_BODY_BYTES,
     limiter,
     metricsText: opts.slot === null ? undefined : clusterMetricsText,
+    trustedProxies: trustedProxiesOf(env.KULE_TRUSTED_PROXIES),
   });
-  const url = await gateway.listen(env.KULE_GATEWAY_PORT);
+  const url = await gateway.listen(env.KULE_GATEWAY_PORT, "127.0.0.1", {
+    port: adminPort(),
+    host: env.KULE_GATEWAY_ADMIN_HOST,
+    token: env.KULE_METRICS_TOKEN ?? null,
+  });
   exitOnSignal(async () => {
     await gateway.close();
     await limiter?.close();
@@ -69,7 +77,7 @@ async function main() {
   const database = await resolveDatabaseUrl();
   if (workers === 1) {
     const { url } = await serve(database.url, { slot: null, stopDatabase: database.stop });
-    console.log(`Gateway on ${url} (limits ${limitsNote()})`);
+    console.log(`Gateway on ${url} (limits ${limitsNote()}; ${adminNote()})`);
     return;
   }
   // The workers connect to the database resolved here (an embedded one is started once, here).
@@ -81,7 +89,7 @@ async function main() {
     process.exit(1);
   });
   const url = await supervisor.listening;
-  console.log(`Gateway on ${url}: ${workers} worker processes (limits ${limitsNote()})`);
+  console.log(`Gateway on ${url}: ${workers} worker processes (limits ${limitsNote()}; ${adminNote()})`);
   exitOnSignal(async () => {
     await supervisor.stop();
     await database.stop();

@@ -1,4 +1,5 @@
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { Pool as UpstreamPool } from "undici";
 import type pg from "pg";
 import { DomainError, httpStatusOf, isDomainError, NotFoundError, UnavailableError } from "../errors.ts";
@@ -14,6 +15,8 @@ import { authenticate, endpointFor, keyMayCall } from "./authenticate.ts";
 import { chargeTokens, checkLimits } from "./call-limits.ts";
 import { ReplicaHealth } from "./replica-health.ts";
 import { proxyCall } from "./proxy.ts";
+import { startAdminServer, type AdminOptions } from "./admin-server.ts";
+import { TrustedProxies } from "../http/client-ip.ts";
 
 export interface GatewayOptions {
   pool: pg.Pool;
@@ -27,6 +30,8 @@ export interface GatewayOptions {
   subjectHashKey?: string;
   /** What /metrics serves; a worker of a multi-process gateway serves every worker's sum (workers.ts). */
   metricsText?: () => Promise<string>;
+  /** Whose X-Forwarded-For to believe for the call log's client address (none by default). */
+  trustedProxies?: TrustedProxies;
 }
 
 const ROUTES_HINT = "Kule serves /v1/chat/completions, /v1/completions, /v1/embeddings, /v1/models and /v2/models/{endpoint}/infer.";
@@ -42,18 +47,23 @@ export class Gateway {
   readonly metrics: ReturnType<typeof gatewayMetrics>;
   private readonly limiter: Limiter;
   private readonly health: ReplicaHealth;
+  private readonly trustedProxies: TrustedProxies;
   private readonly upstreams = new Map<string, UpstreamPool>();
   private readonly lastUsed = new Map<string, number>();
   private readonly lastUsedTimer: NodeJS.Timeout;
   private readonly subjectKey: string;
   private inFlight = 0;
   private server: http.Server | null = null;
+  private admin: http.Server | null = null;
+  /** Where /metrics and /sd answer (admin-server.ts), once listening. */
+  adminUrl: string | null = null;
 
   constructor(private readonly opts: GatewayOptions) {
     this.config = new ConfigStore(opts.pool, opts.databaseUrl);
     this.callLog = new CallLogThread({ databaseUrl: opts.databaseUrl, spoolDir: opts.spoolDir, connectTimeoutMs: opts.pool.options.connectionTimeoutMillis || 1000 });
     this.limiter = opts.limiter ?? new MemoryLimiter();
     this.health = new ReplicaHealth(opts.cooldown);
+    this.trustedProxies = opts.trustedProxies ?? new TrustedProxies([]);
     this.subjectKey = opts.subjectHashKey ?? subjectHashKey();
     this.metrics = gatewayMetrics({ inFlight: () => this.inFlight, spoolDepth: () => this.callLog.spooledRows, configAge: () => this.config.ageSeconds });
     // `last used at` is kept in memory and written once every 30 s, not once per request.
@@ -61,19 +71,28 @@ export class Gateway {
     this.lastUsedTimer.unref();
   }
 
-  async listen(port: number, host = "127.0.0.1"): Promise<string> {
+  /** Serves the API on `port` and the internals on the admin listener (by default any free loopback port). */
+  async listen(port: number, host = "127.0.0.1", admin: AdminOptions = { port: 0, host: "127.0.0.1", token: null }): Promise<string> {
     await this.config.start();
+    this.admin = await startAdminServer(admin, { metrics: () => this.metricsText() });
+    this.adminUrl = `http://${admin.host}:${(this.admin.address() as AddressInfo).port}`;
     this.server = http.createServer((req, res) => void this.handle(req, res));
     this.server.keepAliveTimeout = 65_000;
     await new Promise<void>((r) => this.server!.listen(port, host, () => r()));
-    const a = this.server.address() as { port: number };
-    return `http://${host}:${a.port}`;
+    return `http://${host}:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  private async metricsText() {
+    const text = await (this.opts.metricsText ?? (() => this.metrics.registry.metrics()))();
+    return { text, contentType: this.metrics.registry.contentType };
   }
 
   async close() {
     clearInterval(this.lastUsedTimer);
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
     this.server?.closeAllConnections();
+    this.admin?.closeAllConnections();
+    await new Promise<void>((r) => (this.admin ? this.admin.close(() => r()) : r()));
     await this.callLog.close();
     await this.flushLastUsed();
     await this.config.close();
@@ -96,9 +115,9 @@ export class Gateway {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const path = (req.url ?? "/").split("?")[0]!;
-    if (req.method === "GET" && (path === "/healthz" || path === "/sd" || path === "/metrics" || path === "/v2/health/ready")) return this.serveInternal(path, res);
+    if (req.method === "GET" && (path === "/healthz" || path === "/v2/health/ready")) return this.serveHealth(path, res);
     const route = inferenceRoute(req.method, path);
-    const call = newCall(route?.kind === "infer" ? "kserve" : "openai", (req.headers["x-forwarded-for"] as string | undefined)?.split(",")[0]?.trim() ?? req.socket.remoteAddress ?? null);
+    const call = newCall(route?.kind === "infer" ? "kserve" : "openai", this.trustedProxies.clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]));
     this.inFlight++;
     try {
       if (req.method === "GET" && path === "/v1/models") return this.listModels(req, res, call);
@@ -135,27 +154,11 @@ export class Gateway {
     sendError(res, call.api, err, call.status);
   }
 
-  /** Health, Prometheus service discovery and metrics: answers about the gateway itself. */
-  private async serveInternal(path: string, res: http.ServerResponse) {
+  /** Health for load balancers: the gateway is up, and ready once it has its routing config. */
+  private serveHealth(path: string, res: http.ServerResponse) {
     if (path === "/healthz") return void res.end("ok");
-    if (path === "/v2/health/ready") {
-      res.writeHead(this.config.current ? 200 : 503);
-      return void res.end();
-    }
-    if (path === "/sd") {
-      // Prometheus http_sd: the gateway announces itself, so every gateway started is scraped.
-      const a = this.server!.address() as { address: string; port: number };
-      res.writeHead(200, { "content-type": "application/json" });
-      return void res.end(JSON.stringify([{ targets: [`${a.address}:${a.port}`], labels: { job: "kule-gateway" } }]));
-    }
-    try {
-      const text = await (this.opts.metricsText ?? (() => this.metrics.registry.metrics()))();
-      res.writeHead(200, { "content-type": this.metrics.registry.contentType });
-      res.end(text);
-    } catch (e) {
-      res.writeHead(503, { "content-type": "text/plain" });
-      res.end(`Metrics are unavailable: ${(e as Error).message}\n`);
-    }
+    res.writeHead(this.config.current ? 200 : 503);
+    res.end();
   }
 
   private authenticate(req: http.IncomingMessage, call: GatewayCall) {

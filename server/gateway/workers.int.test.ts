@@ -28,7 +28,8 @@ afterAll(() => {
 function startGateway(extra: Record<string, string | undefined>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kule-gw-workers-"));
   const port = String(21000 + Math.floor(Math.random() * 4000));
-  const envs = childEnv({ DATABASE_URL: inject("databaseUrl"), KULE_DATA_DIR: dataDir, KULE_GATEWAY_PORT: port, REDIS_URL: undefined, KULE_GATEWAY_WORKERS: undefined, KULE_GATEWAY_SPOOL_DIR: undefined, ...extra });
+  const adminPort = String(Number(port) + 5000);
+  const envs = childEnv({ DATABASE_URL: inject("databaseUrl"), KULE_DATA_DIR: dataDir, KULE_GATEWAY_PORT: port, KULE_GATEWAY_ADMIN_PORT: adminPort, REDIS_URL: undefined, KULE_GATEWAY_WORKERS: undefined, KULE_GATEWAY_SPOOL_DIR: undefined, ...extra });
   const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], { env: envs, stdio: ["ignore", "pipe", "pipe"] });
   started.push(child);
   const first = new Promise<{ line: string; code: number | null }>((resolve) => {
@@ -37,7 +38,7 @@ function startGateway(extra: Record<string, string | undefined>) {
     child.stderr!.on("data", (d) => (err += d));
     child.once("exit", (code) => resolve({ line: err.trim(), code }));
   });
-  return { child, first, base: `http://127.0.0.1:${port}`, dataDir };
+  return { child, first, base: `http://127.0.0.1:${port}`, admin: `http://127.0.0.1:${adminPort}`, dataDir };
 }
 
 /** One request on a connection of its own, so the kernel deals connections out to the workers. */
@@ -77,7 +78,7 @@ describe("the gateway as several worker processes", () => {
     const g = startGateway({ KULE_GATEWAY_WORKERS: "2", REDIS_URL: redisUrl });
     try {
       const { line } = await g.first;
-      expect(line).toMatch(/Gateway on http:\/\/127\.0\.0\.1:\d+: 2 worker processes \(limits shared through Redis\)/);
+      expect(line).toMatch(/Gateway on http:\/\/127\.0\.0\.1:\d+: 2 worker processes \(limits shared through Redis; metrics and service discovery on http:\/\/127\.0\.0\.1:\d+\)/);
       const body = JSON.stringify({ model: ep.endpoint.slug, messages: [{ role: "user", content: "Merhaba" }], max_tokens: 3 });
       const headers = { authorization: `Bearer ${t.secret}`, "content-type": "application/json" };
       const answers = await Promise.all(Array.from({ length: 40 }, () => request(g.base, "/v1/chat/completions", { method: "POST", headers, body })));
@@ -90,7 +91,7 @@ describe("the gateway as several worker processes", () => {
           .filter((l) => l.startsWith("kule_gateway_requests_total{") && l.includes(`tenant="${t.tenant.slug}"`))
           .reduce((n, l) => n + Number(l.split(" ").pop()), 0);
       for (let i = 0; i < 4; i++) {
-        const scrape = await request(g.base, "/metrics");
+        const scrape = await request(g.admin, "/metrics");
         expect(scrape.status).toBe(200);
         expect(served(scrape.body)).toBe(40);
       }

@@ -1,5 +1,6 @@
 import { env } from "../env.ts";
-import type { Drivers } from "../cluster/drivers.ts";
+import type { ClusterContext } from "../cluster/drivers.ts";
+import { can } from "../auth/permissions.ts";
 
 export const PROMETHEUS_HOW_TO =
   "Install Prometheus (Debian/Ubuntu: sudo apt-get install -y prometheus; macOS: brew install prometheus) and restart `npm run demo`; or set KULE_PROMETHEUS_URL to a Prometheus that scrapes Kule.";
@@ -12,12 +13,16 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** Whether the parts Kule leans on answer: the cluster simulator and Prometheus. */
-export async function systemStatus({ drivers }: { drivers: Drivers }) {
+/**
+ * Whether the parts Kule leans on answer: the cluster simulator and Prometheus. Where they run
+ * (their addresses) is told to staff only; a tenant learns whether metrics are on, not where.
+ */
+export async function systemStatus({ drivers, actor }: ClusterContext) {
   const promUrl = env.KULE_PROMETHEUS_URL ?? null;
   const [sim, prom] = await Promise.all([answers(`${drivers.sim.baseUrl}/healthz`), promUrl ? answers(`${promUrl}/-/ready`) : Promise.resolve(false)]);
+  const internals = can(actor.role, "system:internals");
   return {
-    simulator: { url: drivers.sim.baseUrl, reachable: sim },
-    prometheus: { url: promUrl, configured: promUrl !== null, reachable: prom, howTo: PROMETHEUS_HOW_TO },
+    simulator: { url: internals ? drivers.sim.baseUrl : null, reachable: sim },
+    prometheus: { url: internals ? promUrl : null, configured: promUrl !== null, reachable: prom, howTo: internals ? PROMETHEUS_HOW_TO : "Ask your operator to turn metrics on." },
   };
 }

@@ -6,6 +6,8 @@ import pg from "pg";
 import { inject } from "vitest";
 import { Gateway } from "../gateway/server.ts";
 import type { Limiter } from "../gateway/limits.ts";
+import type { AdminOptions } from "../gateway/admin-server.ts";
+import type { TrustedProxies } from "../http/client-ip.ts";
 import type { CallLogRow } from "../gateway/call-log.ts";
 import { caller, makeActor, makeModelWithVersions, testDb, uid } from "./harness.ts";
 import { apiKeyRecord } from "../auth/api-key-secret.ts";
@@ -61,7 +63,7 @@ export async function databaseProxy(): Promise<CuttableProxy> {
   return proxy;
 }
 
-export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter } = {}) {
+export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter; trustedProxies?: TrustedProxies; admin?: AdminOptions } = {}) {
   const url = new URL(inject("databaseUrl"));
   if (opts.viaProxy) {
     url.hostname = "127.0.0.1";
@@ -69,8 +71,8 @@ export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter
   }
   const pool = new pg.Pool({ connectionString: url.toString(), max: 4, connectionTimeoutMillis: 500 });
   pool.on("error", () => {});
-  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 }, limiter: opts.limiter });
-  const base = await gateway.listen(0);
+  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 }, limiter: opts.limiter, trustedProxies: opts.trustedProxies });
+  const base = await gateway.listen(0, "127.0.0.1", opts.admin);
   return {
     gateway,
     base,
