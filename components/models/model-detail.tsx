@@ -99,7 +99,7 @@ export function ModelDetail({ id, canWrite }: { id: string; canWrite: boolean })
 function AddVersionForm({ modelId, onDone }: { modelId: string; onDone: () => void }) {
   const trpc = useTRPC();
   const saved = useSaveOptions();
-  const [f, setF] = useState({ version: "", artifactUri: "", format: "vllm", precision: "fp16", parameterCount: "", weightGb: "", minGpuGb: "" });
+  const [f, setF] = useState({ version: "", artifactUri: "", format: "vllm", precision: "fp16", parameterCount: "", weightGb: "", minGpuGb: "", contextTokens: "" });
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
   const add = useMutation(trpc.model.addVersion.mutationOptions(saved({ refresh: trpc.model.pathKey(), toast: (v) => `Version ${v.version} added`, then: onDone })));
   const errors = fieldErrorsOf(add.error);
@@ -118,6 +118,7 @@ function AddVersionForm({ modelId, onDone }: { modelId: string; onDone: () => vo
           // Sizes are typed in GB; an unparsable one is sent as-is so the server names the field.
           weightBytes: gbToBytes(f.weightGb) ?? f.weightGb,
           minGpuMemoryBytes: gbToBytes(f.minGpuGb) ?? f.minGpuGb,
+          contextTokens: f.contextTokens.trim() ? Number(f.contextTokens.replace(/[_,\s]/g, "")) : null,
         });
       }}
     >
@@ -152,6 +153,9 @@ function AddVersionForm({ modelId, onDone }: { modelId: string; onDone: () => vo
         </Field>
         <Field id="v-mingpu" label="Minimum GPU memory (GB)" hint="Weights plus the smallest useful KV cache" errors={errors.minGpuMemoryBytes}>
           <input id="v-mingpu" inputMode="decimal" value={f.minGpuGb} onChange={set("minGpuGb")} aria-invalid={!!errors.minGpuMemoryBytes} />
+        </Field>
+        <Field id="v-context" label="Context length (tokens)" hint="LLMs: the engine's max_model_len; the gateway refuses a larger max_tokens" errors={errors.contextTokens}>
+          <input id="v-context" inputMode="numeric" value={f.contextTokens} onChange={set("contextTokens")} aria-invalid={!!errors.contextTokens} />
         </Field>
       </div>
       <FormActions submit="Add version" pending={add.isPending} onCancel={onDone} />

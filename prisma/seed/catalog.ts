@@ -19,6 +19,8 @@ interface ModelSpec {
   precision: Precision;
   parameterCount: number;
   versions: [string, string];
+  /** vLLM's --max-model-len the demo serves it with (the simulator's replicas answer up to 8192). */
+  contextTokens?: number;
 }
 
 const MODELS: ModelSpec[] = [
@@ -30,6 +32,7 @@ const MODELS: ModelSpec[] = [
     precision: Precision.fp8,
     parameterCount: 8.03e9,
     versions: ["1.0", "1.1"],
+    contextTokens: 8192,
   },
   {
     name: "yolov8-detector",
@@ -123,6 +126,7 @@ export async function seedModels(db: PrismaClient): Promise<Map<string, { modelI
           weightBytes: BigInt(weights),
           // Weights plus ~20% for activations, KV cache floor and runtime overhead.
           minGpuMemoryBytes: BigInt(Math.round(weights * 1.2)),
+          contextTokens: spec.contextTokens ?? null,
         },
         update: {},
       });

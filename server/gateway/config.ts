@@ -46,6 +46,8 @@ export interface VersionConfig {
   weight: number;
   /** Smooth weighted round robin's running credit (routing.ts). */
   credit: number;
+  /** The model version's context length (max_model_len), when known. */
+  contextTokens: number | null;
   replicas: ReplicaConfig[];
 }
 
@@ -66,8 +68,8 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
               CASE WHEN t."budgetBlockedAt" IS NOT NULL THEN t."monthlyBudget"::text || ' ' || coalesce(p.currency, 'TRY') END AS budget
          FROM "Tenant" t LEFT JOIN "PricePlan" p ON p.id = t."pricePlanId"`,
     ),
-    client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; revision: number; versionId: string | null; label: string | null; weight: number | null }>(
-      `SELECT e.id, e.slug, m.task, e."stickySessions", e."regionConstraint", e.revision, ev.id AS "versionId", mv.version AS label, ev.weight
+    client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; revision: number; versionId: string | null; label: string | null; weight: number | null; contextTokens: number | null }>(
+      `SELECT e.id, e.slug, m.task, e."stickySessions", e."regionConstraint", e.revision, ev.id AS "versionId", mv.version AS label, ev.weight, mv."contextTokens"
          FROM "Endpoint" e JOIN "Model" m ON m.id = e."modelId"
          LEFT JOIN "EndpointVersion" ev ON ev."endpointId" = e.id AND ev.state <> 'retired'
          LEFT JOIN "ModelVersion" mv ON mv.id = ev."modelVersionId"
@@ -98,7 +100,7 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
       cfg.endpointsBySlug.set(row.slug, e);
     }
     if (row.versionId) {
-      const v: VersionConfig = { id: row.versionId, label: row.label ?? "?", weight: row.weight ?? 0, credit: 0, replicas: [] };
+      const v: VersionConfig = { id: row.versionId, label: row.label ?? "?", weight: row.weight ?? 0, credit: 0, contextTokens: row.contextTokens, replicas: [] };
       e.versions.push(v);
       versions.set(v.id, v);
     }

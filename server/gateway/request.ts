@@ -46,18 +46,7 @@ export function parseJson(raw: Buffer): Record<string, unknown> {
 
 /** The endpoint an OpenAI request names in `model`. */
 export function modelOf(body: Record<string, unknown>): string {
-  if (typeof body.model !== "string" || !body.model) throw new InvalidInputError("model", "model: required, the endpoint's name (e.g. chat).");
+  if (body.model === undefined || body.model === null) throw new InvalidInputError("model", "Missing required parameter: 'model'. Name the endpoint to call, e.g. chat.", { code: "missing_required_parameter" });
+  if (typeof body.model !== "string" || !body.model) throw new InvalidInputError("model", `Invalid type for 'model': expected a string, the endpoint's name (e.g. chat).`, { code: "invalid_type" });
   return body.model;
-}
-
-/** The fields the gateway relies on, checked before anything is routed. */
-export function validate(kind: Kind, b: Record<string, unknown>) {
-  if (kind === "chat" && (!Array.isArray(b.messages) || b.messages.length === 0)) throw new InvalidInputError("messages", "messages: must be a non-empty array of {role, content}.");
-  if (kind === "completions" && typeof b.prompt !== "string" && !(Array.isArray(b.prompt) && b.prompt.length)) throw new InvalidInputError("prompt", "prompt: must be a string or an array of strings.");
-  if (kind === "embeddings" && typeof b.input !== "string" && !(Array.isArray(b.input) && b.input.length)) throw new InvalidInputError("input", "input: must be a string or a non-empty array.");
-  if (b.stream !== undefined && typeof b.stream !== "boolean") throw new InvalidInputError("stream", "stream: must be true or false.");
-  for (const f of ["max_tokens", "max_completion_tokens"]) {
-    const v = b[f];
-    if (v !== undefined && v !== null && (typeof v !== "number" || !Number.isInteger(v) || v < 1)) throw new InvalidInputError(f, `${f}: must be a positive integer.`);
-  }
 }

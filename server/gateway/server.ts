@@ -10,7 +10,10 @@ import { CallLogThread } from "./call-log-thread.ts";
 import { gatewayMetrics } from "./metrics.ts";
 import { errorClassOf, sendError } from "./errors.ts";
 import { callLogRow, newCall, type GatewayCall } from "./call.ts";
-import { inferenceRoute, modelOf, parseJson, readBody, validate } from "./request.ts";
+import { inferenceRoute, modelOf, parseJson, readBody } from "./request.ts";
+import { validateOpenAi } from "./openai-rules.ts";
+import { validateInfer } from "./kserve-rules.ts";
+import { kserveGetRoute, serveKserveGet, type KserveDeps } from "./kserve-routes.ts";
 import { authenticate, endpointFor, keyMayCall } from "./authenticate.ts";
 import { chargeTokens, checkLimits } from "./call-limits.ts";
 import { ReplicaHealth } from "./replica-health.ts";
@@ -48,6 +51,8 @@ export class Gateway {
   private readonly limiter: Limiter;
   private readonly health: ReplicaHealth;
   private readonly trustedProxies: TrustedProxies;
+  /** What the KServe v2 routes beside infer need; model routes log no endpoint, so they are never charged. */
+  private readonly kserveDeps: KserveDeps;
   private readonly upstreams = new Map<string, UpstreamPool>();
   private readonly lastUsed = new Map<string, number>();
   private readonly lastUsedTimer: NodeJS.Timeout;
@@ -64,6 +69,7 @@ export class Gateway {
     this.limiter = opts.limiter ?? new MemoryLimiter();
     this.health = new ReplicaHealth(opts.cooldown);
     this.trustedProxies = opts.trustedProxies ?? new TrustedProxies([]);
+    this.kserveDeps = { config: () => this.config.current, endpointFor: (call, slug) => endpointFor(this.cfg, call.key!, slug), upstream: (url) => this.upstream(url), health: this.health };
     this.subjectKey = opts.subjectHashKey ?? subjectHashKey();
     this.metrics = gatewayMetrics({ inFlight: () => this.inFlight, spoolDepth: () => this.callLog.spooledRows, configAge: () => this.config.ageSeconds });
     // `last used at` is kept in memory and written once every 30 s, not once per request.
@@ -115,19 +121,28 @@ export class Gateway {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const path = (req.url ?? "/").split("?")[0]!;
-    if (req.method === "GET" && (path === "/healthz" || path === "/v2/health/ready")) return this.serveHealth(path, res);
+    const kserve = req.method === "GET" ? kserveGetRoute(path) : null;
+    // Liveness, readiness and server metadata answer anyone, as load balancers and probes expect.
+    if (req.method === "GET" && path === "/healthz") return void res.end("ok");
+    if (kserve && (kserve.kind === "live" || kserve.kind === "ready" || kserve.kind === "server")) return serveKserveGet(kserve, null, res, this.kserveDeps);
     const route = inferenceRoute(req.method, path);
-    const call = newCall(route?.kind === "infer" ? "kserve" : "openai", this.trustedProxies.clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]));
+    const call = newCall(route?.kind === "infer" || kserve ? "kserve" : "openai", this.trustedProxies.clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]));
     this.inFlight++;
     try {
       if (req.method === "GET" && path === "/v1/models") return this.listModels(req, res, call);
+      if (kserve) {
+        this.authenticate(req, call);
+        await serveKserveGet(kserve, call, res, this.kserveDeps);
+        return void (call.status = res.statusCode);
+      }
       if (!route) throw new NotFoundError("Route", { message: `No route for ${req.method} ${path}. ${ROUTES_HINT}` });
       this.authenticate(req, call);
       const raw = await readBody(req, this.opts.maxBodyBytes);
       const body = parseJson(raw);
       if (typeof body.user === "string" && body.user) call.userHash = hashSubject(body.user, this.subjectKey);
       call.endpoint = endpointFor(this.cfg, call.key!, route.slug ?? modelOf(body));
-      if (route.kind !== "infer") validate(route.kind, body);
+      if (route.kind === "infer") validateInfer(body);
+      else validateOpenAi(route.kind, body, call.endpoint);
       await checkLimits(this.limiter, call);
       await proxyCall({ upstream: this.upstream, health: this.health }, call, { req, res, kind: route.kind, body, raw, path });
     } catch (e) {
@@ -154,12 +169,7 @@ export class Gateway {
     sendError(res, call.api, err, call.status);
   }
 
-  /** Health for load balancers: the gateway is up, and ready once it has its routing config. */
-  private serveHealth(path: string, res: http.ServerResponse) {
-    if (path === "/healthz") return void res.end("ok");
-    res.writeHead(this.config.current ? 200 : 503);
-    res.end();
-  }
+
 
   private authenticate(req: http.IncomingMessage, call: GatewayCall) {
     const { key, tenant } = authenticate(this.cfg, req.headers.authorization);

@@ -30,6 +30,8 @@ export const addModelVersionInput = z
     parameterCount: positiveBigInt,
     weightBytes: positiveBigInt,
     minGpuMemoryBytes: positiveBigInt,
+    /** For LLMs: the engine's max_model_len; the gateway refuses a larger max_tokens. */
+    contextTokens: z.number().int("a whole number of tokens").min(256, "at least 256 tokens").max(10_000_000, "at most 10,000,000 tokens").nullish(),
   })
   .refine((v) => v.minGpuMemoryBytes >= v.weightBytes, {
     path: ["minGpuMemoryBytes"],

@@ -8,7 +8,9 @@ import { markDayDirty } from "./daily.ts";
  * that carry tokens; the per-request price to calls that carry none (vision, classifiers).
  * Only answered calls (2xx) are charged. All in NUMERIC: exact, never floating point.
  */
-const CHARGE_SQL = `CASE WHEN c.status BETWEEN 200 AND 299 THEN
+// Only answered inference is charged: a call routed to an endpoint (a model listing or a KServe
+// metadata request names none) that answered 2xx.
+const CHARGE_SQL = `CASE WHEN c.status BETWEEN 200 AND 299 AND c."endpointId" IS NOT NULL THEN
     CASE WHEN c."promptTokens" + c."completionTokens" > 0
       THEN c."promptTokens" * coalesce(pp."inputPer1M", 0) / 1000000 + c."completionTokens" * coalesce(pp."outputPer1M", 0) / 1000000
       ELSE coalesce(pp."perRequest", 0) END

@@ -53,7 +53,7 @@ async function expectedFromRaw(tenantId: string) {
       .filter((p) => p.effectiveFrom <= c.startedAt && (p.endpointId === null || p.endpointId === c.endpointId))
       .sort((a, b) => Number(b.endpointId !== null) - Number(a.endpointId !== null) || b.effectiveFrom.getTime() - a.effectiveFrom.getTime())[0];
     let charge = new D(0);
-    if (price && c.status >= 200 && c.status < 300) {
+    if (price && c.endpointId && c.status >= 200 && c.status < 300) {
       charge = c.promptTokens + c.completionTokens > 0 ? new D(c.promptTokens).mul(price.inputPer1M).div(1e6).add(new D(c.completionTokens).mul(price.outputPer1M).div(1e6)) : new D(price.perRequest);
     }
     const hour = new Date(Math.floor(c.startedAt.getTime() / HOUR) * HOUR).toISOString();
@@ -121,6 +121,18 @@ describe("hourly roll-ups", () => {
     await rollupHour(testDb(), new Date(base.getTime() + HOUR));
     expectSame(expected, await rolledUp(t.tenant.id));
   }, 60_000);
+
+  it("charges nothing for a call that routed nowhere, such as a model listing", async () => {
+    const t = await tenantWithKey();
+    const plan = await planWithPrices([{ from: new Date(Date.UTC(2026, 0, 1)), input: "10", output: "30", perRequest: "0.5" }]);
+    await testDb().tenant.update({ where: { id: t.tenant.id }, data: { pricePlanId: plan.id } });
+    const at = new Date(Date.UTC(2027, 3, 2, 9, 15));
+    await testDb().$executeRaw`INSERT INTO "CallLog" ("requestId", "tenantId", "apiKeyId", "startedAt", "endedAt", status, region) VALUES (${randomUUID()}, ${t.tenant.id}, ${t.key.id}, ${at}, ${at}, 200, NULL)`;
+    await rollupDirtyHours(testDb());
+    const [row] = await testDb().usageHour.findMany({ where: { tenantId: t.tenant.id } });
+    expect(row).toMatchObject({ requests: 1, endpointId: "" });
+    expect(new D(row!.charged).toFixed(2)).toBe("0.00");
+  });
 
   it("charges calls before and after a mid-month price change at their own prices", async () => {
     const model = await makeModelWithVersions(["1.0"]);

@@ -237,7 +237,8 @@ async function infer(r: SimReplica, res: http.ServerResponse, name: string, raw:
     return send(res, 400, { error: "inputs[0] must have a name, a positive integer shape, a datatype and data" });
   }
   const elements = input.shape.reduce((a, b) => a * b, 1);
-  if (input.data.length !== elements) return send(res, 400, { error: `inputs[0] has ${input.data.length} elements but its shape [${input.shape.join(",")}] needs ${elements}` });
+  // The protocol allows data flat or nested (row-major), as Triton does.
+  if (input.data.flat(Infinity).length !== elements) return send(res, 400, { error: `inputs[0] has ${input.data.flat(Infinity).length} elements but its shape [${input.shape.join(",")}] needs ${elements}` });
   if (r.errorShare() > 0 && Math.random() < r.errorShare()) {
     r.recordFailure();
     return send(res, 500, { error: "Internal server error (injected fault)." });

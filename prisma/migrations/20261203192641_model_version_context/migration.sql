@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ModelVersion" ADD COLUMN     "contextTokens" INTEGER;
