@@ -53,6 +53,8 @@ const schema = z.object({
   KULE_GATEWAY_WORKER_SLOT: z.coerce.number().int().min(0).optional(),
   /** Set: rate limits are shared by every gateway through Redis; unset: each gateway limits on its own. */
   REDIS_URL: z.string().optional(),
+  /** The Ed25519 key that signs sealed chain heads (PKCS#8 PEM); unset: generated once as KULE_DATA_DIR/seal-signing-key.pem. */
+  KULE_SEAL_KEY_FILE: z.string().optional(),
   /** Key of the HMAC that stores a call's `user` identifier; unset: generated once under KULE_DATA_DIR. */
   KULE_SUBJECT_HASH_KEY: z.string().min(16).optional(),
 });

@@ -21,15 +21,22 @@ export function VerifyPanel() {
               : "nothing sealed yet (hours are sealed once their grace period has passed)"}
           </span>
         </div>
-        <button onClick={() => verify.mutate()} disabled={verify.isPending}>
-          {verify.isPending ? "Verifying…" : "Verify chain"}
-        </button>
+        <div className="actions">
+          <a className="button" href="/api/audit/heads" download title="The signed chain heads and the seal's public key: keep them outside Kule, and check the database against them with npm run audit:verify -- --heads">
+            Download signed heads
+          </a>
+          <button onClick={() => verify.mutate()} disabled={verify.isPending}>
+            {verify.isPending ? "Verifying…" : "Verify chain"}
+          </button>
+        </div>
       </div>
       {r && (
         <p role="status" className={r.ok ? "" : "error"}>
           {r.ok
-            ? `Chain intact: ${r.rows.toLocaleString("en")} sealed rows checked in ${r.ms} ms.`
-            : `First bad segment: ${r.firstBad!.stream} ${r.firstBad!.start} – ${r.firstBad!.end}: ${r.firstBad!.reason} (sealed ${r.firstBad!.sealedRows} rows, now ${r.firstBad!.actualRows}).`}
+            ? `Chain intact: ${r.rows.toLocaleString("en")} sealed rows checked in ${r.ms} ms; ${r.heads.checked} signed heads hold.`
+            : r.firstBad
+              ? `First bad segment: ${r.firstBad.stream} ${r.firstBad.start} – ${r.firstBad.end}: ${r.firstBad.reason} (sealed ${r.firstBad.sealedRows} rows, now ${r.firstBad.actualRows}).`
+              : `A signed head fails: ${r.heads.problem}`}
         </p>
       )}
       {verify.isError && <p className="error">{verify.error.message}</p>}

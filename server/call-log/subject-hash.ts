@@ -1,7 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { env } from "../env.ts";
+import { secretFile } from "../auth/secret-file.ts";
 
 let cached: string | null = null;
 
@@ -13,17 +12,7 @@ let cached: string | null = null;
 export function subjectHashKey(): string {
   if (cached) return cached;
   if (env.KULE_SUBJECT_HASH_KEY) return (cached = env.KULE_SUBJECT_HASH_KEY);
-  const file = path.resolve(env.KULE_DATA_DIR, "subject-hash-key");
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    // "wx": two processes starting together keep whichever key was written first.
-    try {
-      fs.writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    }
-  }
-  return (cached = fs.readFileSync(file, "utf8").trim());
+  return (cached = secretFile("subject-hash-key", () => randomBytes(32).toString("base64url")));
 }
 
 /** HMAC-SHA256 (hex) of the `user` identifier a tenant passes in its calls; the identifier is never stored. */

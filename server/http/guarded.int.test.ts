@@ -78,7 +78,10 @@ describe("route handlers are guarded like procedures", () => {
     const mine = await get(people.tenantA, `/api/exports/${queued.id}?part=manifest`, { id: queued.id }, "download");
     expect(mine.status).toBe(200);
     expect(mine.headers.get("content-disposition")).toBe(`attachment; filename="kule-calls-${queued.id}.manifest.json"`);
-    expect((await mine.json()).rows).toBe(4);
+    const manifest = await mine.json();
+    expect(manifest.rows).toBe(4);
+    // The platform's seal (every tenant's hourly counts) is not the tenant's to see.
+    expect(manifest.seal).toBeNull();
     expect(await own.db.auditEvent.count({ where: { action: "calllog.export.download", targetId: queued.id, actorId: people.tenantA.userId } })).toBe(1);
   });
 });

@@ -2,6 +2,8 @@ import type pg from "pg";
 import { EMPTY_HOUR, GENESIS, HOUR_MS, floorHour, segmentHash } from "./digest.ts";
 import { hourDigests, hoursBetween } from "./hour-digests.ts";
 import { STREAMS, STREAM_NAMES, type StreamName } from "./streams.ts";
+import { sealKey, type SealKey } from "./signing-key.ts";
+import { signHeadIfNew } from "./heads.ts";
 
 export interface SealResult {
   stream: StreamName;
@@ -16,7 +18,7 @@ export interface SealResult {
  * that arrive late (a gateway replaying its spool after a database outage): a row that lands in
  * an hour already sealed is, to the check, indistinguishable from one inserted by hand.
  */
-export async function sealStream(pool: pg.Pool, stream: StreamName, opts: { now?: Date; graceMinutes: number }): Promise<SealResult> {
+export async function sealStream(pool: pg.Pool, stream: StreamName, opts: { now?: Date; graceMinutes: number; key?: SealKey }): Promise<SealResult> {
   const now = opts.now ?? new Date();
   const s = STREAMS[stream];
   const client = await pool.connect();
@@ -40,6 +42,8 @@ export async function sealStream(pool: pg.Pool, stream: StreamName, opts: { now?
     }
     const to = floorHour(now.getTime() - opts.graceMinutes * 60_000);
     if (from >= to) {
+      // A chain sealed before heads were signed gets its head signed once.
+      await signHeadIfNew(client, stream, opts.key ?? sealKey());
       await client.query("COMMIT");
       return { stream, segments: 0, rows: 0, through: last.rows[0] ? new Date(from) : null };
     }
@@ -69,6 +73,7 @@ export async function sealStream(pool: pg.Pool, stream: StreamName, opts: { now?
        SELECT $1, s AT TIME ZONE 'UTC', c, d, p, h FROM unnest($2::timestamptz[], $3::int[], $4::text[], $5::text[], $6::text[]) AS u(s, c, d, p, h)`,
       [stream, starts, counts, digestHex, prevs, hashes],
     );
+    await signHeadIfNew(client, stream, opts.key ?? sealKey());
     await client.query("COMMIT");
     return { stream, segments: starts.length, rows, through: new Date(to) };
   } catch (e) {

@@ -3,6 +3,8 @@ import { EMPTY_HOUR, GENESIS, HOUR_MS, segmentHash } from "./digest.ts";
 import { hourDigests, tsLiteral } from "./hour-digests.ts";
 import { STREAMS, STREAM_NAMES, type StreamName } from "./streams.ts";
 import { expectedNow, loadAdjustments, type RecordedAdjustment } from "./adjustments.ts";
+import { checkHeads, signedHeads } from "./heads.ts";
+import { sealKey } from "./signing-key.ts";
 
 export interface BadSegment {
   stream: StreamName;
@@ -23,6 +25,8 @@ export interface StreamReport {
 
 export interface VerifyReport {
   ok: boolean;
+  /** The database's own signed heads, checked under the seal key: how many, and the first that fails. */
+  heads: { checked: number; otherKeys: number; problem: string | null };
   rows: number;
   ms: number;
   rowsPerSecond: number;
@@ -105,6 +109,11 @@ export async function verifyChains(pool: pg.Pool): Promise<VerifyReport> {
     const { byHour, forged } = await loadAdjustments(client);
     const streams: StreamReport[] = [];
     for (const stream of STREAM_NAMES) streams.push(await verifyStream([client, helper], stream, stream === "call_log" ? byHour : new Map()));
+    const key = sealKey();
+    const stored = await signedHeads(client);
+    const mine = stored.filter((h) => h.keyId === key.keyId);
+    const headCheck = await checkHeads(client, mine, key.publicKeyPem);
+    const heads = { checked: headCheck.checked, otherKeys: stored.length - mine.length, problem: headCheck.firstBad ? `signed head ${headCheck.firstBad.head.stream} through ${headCheck.firstBad.head.through}: ${headCheck.firstBad.reason}` : null };
     await helper.query("COMMIT");
     await client.query("COMMIT");
     if (forged) {
@@ -117,7 +126,7 @@ export async function verifyChains(pool: pg.Pool): Promise<VerifyReport> {
     const ms = performance.now() - t0;
     const rows = streams.reduce((n, s) => n + s.rows, 0);
     const firstBad = streams.map((s) => s.firstBad).filter((b): b is BadSegment => !!b).sort((a, b) => a.start.localeCompare(b.start))[0] ?? null;
-    return { ok: !firstBad, rows, ms: Math.round(ms), rowsPerSecond: Math.round(rows / (ms / 1000)), streams, firstBad };
+    return { ok: !firstBad && !heads.problem, heads, rows, ms: Math.round(ms), rowsPerSecond: Math.round(rows / (ms / 1000)), streams, firstBad };
   } catch (e) {
     await helper.query("ROLLBACK").catch(() => {});
     await client.query("ROLLBACK").catch(() => {});

@@ -57,7 +57,9 @@ export async function runExport(db: Db, id: string): Promise<void> {
     });
     await progress;
     fs.renameSync(partial, file);
-    const seal = await sealSegmentsFor(pool, filter.from ?? null, filter.to ?? null);
+    // The seal covers every tenant's rows: a tenant's manifest carries none of it (not even the
+    // hourly row counts, which would tell it the other tenants' combined volume).
+    const seal = job.tenantScope ? null : await sealSegmentsFor(pool, filter.from ?? null, filter.to ?? null);
     const manifest = buildManifest({ id, format: job.format, filter, tenantScope: job.tenantScope, rows: result.rows, bytes: result.bytes, sha256: result.sha256, requestedBy: { id: job.requestedById, email: job.requestedByEmail }, requestedAt: job.createdAt, seal });
     fs.writeFileSync(exportFile(id, job.format, "manifest"), JSON.stringify(manifest, null, 2));
     await db.exportJob.update({ where: { id }, data: { state: "done", rowsDone: result.rows, bytes: BigInt(result.bytes), sha256: result.sha256, manifest: JSON.parse(JSON.stringify(manifest)), finishedAt: new Date() } });

@@ -54,7 +54,8 @@ export function buildManifest(opts: {
   sha256: string;
   requestedBy: { id: string; email: string };
   requestedAt: Date;
-  seal: Awaited<ReturnType<typeof sealSegmentsFor>>;
+  /** Null for a tenant's export: the platform's seal says nothing about one tenant alone. */
+  seal: Awaited<ReturnType<typeof sealSegmentsFor>> | null;
 }) {
   return {
     kuleExport: 1,
@@ -71,7 +72,7 @@ export function buildManifest(opts: {
     requestedAt: opts.requestedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     order: "startedAt, then requestId byte-wise",
-    seal: { complete: isComplete(opts.filter, opts.tenantScope), chainHead: opts.seal.chainHead, segments: opts.seal.segments },
+    seal: opts.seal ? { complete: isComplete(opts.filter, opts.tenantScope), chainHead: opts.seal.chainHead, segments: opts.seal.segments } : null,
     recheck: `node scripts/verify-export.mjs <file> <manifest.json>   (or: sha256sum <file>  → ${opts.sha256})`,
   };
 }
