@@ -1,4 +1,5 @@
 import { procedure, router } from "../trpc/init.ts";
+import { noInput } from "../schemas/common.ts";
 import { getCallInput, listCallsInput } from "../call-log/schemas.ts";
 import { listCalls } from "../call-log/list.ts";
 import { getCall } from "../call-log/get.ts";
@@ -17,6 +18,6 @@ export const callLogRouter = router({
   seal: router({
     status: procedure("audit:verify").query(({ ctx }) => sealStatus(ctx)),
     // A mutation only so the browser never caches or prefetches it: it reads, and records that it did.
-    verify: procedure("audit:verify").mutation(({ ctx }) => verifyChainFor(ctx)),
+    verify: procedure("audit:verify").input(noInput).mutation(({ ctx }) => verifyChainFor(ctx)),
   }),
 });

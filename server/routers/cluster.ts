@@ -1,4 +1,5 @@
 import { procedure, router } from "../trpc/init.ts";
+import { noInput } from "../schemas/common.ts";
 import { listNodePools } from "../cluster/node-pools.ts";
 import { cordonInput, faultInput, freeDevicesInput, migLayoutInput, registerExternalInput, startReplicaInput, stopReplicaInput } from "../cluster/schemas.ts";
 import { registerExternal, startReplica, stopReplica } from "../cluster/replicas.ts";
@@ -15,5 +16,5 @@ export const clusterRouter = router({
   applyMig: procedure("cluster:write").input(migLayoutInput).mutation(({ ctx, input }) => applyMigLayout(ctx, input)),
   setCordon: procedure("cluster:write").input(cordonInput).mutation(({ ctx, input }) => setCordon(ctx, input)),
   injectFault: procedure("cluster:write").input(faultInput).mutation(({ ctx, input }) => injectFault(ctx, input)),
-  clearFaults: procedure("cluster:write").mutation(({ ctx }) => clearFaults(ctx)),
+  clearFaults: procedure("cluster:write").input(noInput).mutation(({ ctx }) => clearFaults(ctx)),
 });

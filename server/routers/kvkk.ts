@@ -1,4 +1,5 @@
 import { procedure, router } from "../trpc/init.ts";
+import { noInput } from "../schemas/common.ts";
 import { listDestructionsInput, residencyInput, subjectDestroyInput, subjectExportInput, subjectFindInput, tenantRetentionInput, updateSettingsInput } from "../kvkk/schemas.ts";
 import { getSettings, setTenantRetention, updateSettings } from "../kvkk/settings.ts";
 import { listDestructions, listSubjectRequests } from "../kvkk/records.ts";
@@ -11,7 +12,7 @@ export const kvkkRouter = router({
   updateSettings: procedure("kvkk:write").input(updateSettingsInput).mutation(({ ctx, input }) => updateSettings(ctx, input)),
   setTenantRetention: procedure("kvkk:write").input(tenantRetentionInput).mutation(({ ctx, input }) => setTenantRetention(ctx, input)),
   destructions: procedure("kvkk:read").input(listDestructionsInput).query(({ ctx, input }) => listDestructions(ctx, input)),
-  runDestruction: procedure("kvkk:write").mutation(({ ctx }) => runDestructionNow(ctx)),
+  runDestruction: procedure("kvkk:write").input(noInput).mutation(({ ctx }) => runDestructionNow(ctx)),
   residency: procedure("kvkk:read").input(residencyInput).query(({ ctx, input }) => residencyMap(ctx, input)),
   transfers: procedure("kvkk:read").input(residencyInput).query(({ ctx, input }) => transferRegister(ctx, input)),
   subject: router({

@@ -16,3 +16,6 @@ export const positiveBigInt = z
   .union([z.bigint(), z.number().int("a whole number"), z.string().trim().regex(/^\d+$/, "a whole number")])
   .transform((v) => BigInt(v))
   .refine((v) => v > 0n, "must be greater than 0");
+
+/** The input of a call that takes none: anything sent is refused, naming the key (not silently ignored). */
+export const noInput = z.strictObject({}).optional();

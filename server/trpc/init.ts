@@ -16,12 +16,22 @@ const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     const cause = error.cause;
     let fieldErrors: FieldErrors | null = null;
-    if (cause instanceof ZodError) fieldErrors = z.flattenError(cause).fieldErrors as FieldErrors;
+    if (cause instanceof ZodError) fieldErrors = zodFieldErrors(cause);
     else if (isDomainError(cause) && cause.field) fieldErrors = { [cause.field]: [cause.message] };
     const current = isErrorKind(cause, "conflict") ? ((cause as ConflictError).current ?? null) : null;
     return { ...shape, data: { ...shape.data, stack: undefined, fieldErrors, current } };
   },
 });
+
+/** Zod's per-field messages; a key the call does not take is named as a field too. */
+function zodFieldErrors(e: ZodError): FieldErrors {
+  const fields = z.flattenError(e).fieldErrors as FieldErrors;
+  for (const issue of e.issues) {
+    if (issue.code !== "unrecognized_keys") continue;
+    for (const key of issue.keys) (fields[key] ??= []).push("not a parameter of this call");
+  }
+  return fields;
+}
 
 const TRPC_CODE: Record<ErrorKind, TRPCError["code"]> = {
   invalid: "BAD_REQUEST",

@@ -1,0 +1,83 @@
+import { httpMutation, uid } from "./harness.ts";
+import type { Actor } from "../auth/actor.ts";
+
+export interface Fixtures {
+  otherModelVersionId: string;
+  tenantId: string;
+  endpointId: string;
+  revision: number;
+  versionId: string;
+  modelId: string;
+  modelVersionId: string;
+  poolId: string;
+}
+
+/** One mutation called with one bad field over HTTP, and the field its 400 must name. */
+export interface BadInput {
+  path: string;
+  name: string;
+  field: string;
+  run: (a: Actor) => ReturnType<typeof httpMutation>;
+}
+
+const call = httpMutation;
+const version = (fx: Fixtures, v: string, over: object) => ({ modelId: fx.modelId, version: v, artifactUri: "s3://a/b", format: "vllm", precision: "fp8", parameterCount: "1", weightBytes: "100", minGpuMemoryBytes: "200", ...over });
+const endpoint = (fx: Fixtures, over: object) => ({ name: "Bad", slug: `s-${uid()}`, modelId: fx.modelId, modelVersionId: fx.modelVersionId, engine: "vllm", nodePoolId: fx.poolId, sloAvailabilityPct: 99.9, sloP99LatencyMs: 100, ...over });
+const ref = (fx: Fixtures) => ({ endpointId: fx.endpointId, expectedRevision: fx.revision });
+
+/** At least one bad input for every mutation of the app (validation.int.test.ts checks none is missing). */
+export function badInputs(fx: Fixtures): BadInput[] {
+  const c = (path: string, name: string, field: string, input: unknown): BadInput => ({ path, name: `${path} ${name}`, field, run: (a) => call(a, path, input) });
+  return [
+    c("model.create", "with an uppercase name", "name", { name: "Bad Name!", task: "llm" }),
+    c("model.create", "with an unknown task", "task", { name: `ok-${uid()}`, task: "poetry" }),
+    c("model.addVersion", "with a non-URI artifact", "artifactUri", version(fx, "3.0", { artifactUri: "not a uri" })),
+    c("model.addVersion", "with GPU memory below the weights", "minGpuMemoryBytes", version(fx, "3.1", { minGpuMemoryBytes: "10" })),
+    c("model.addVersion", "with a negative parameter count", "parameterCount", version(fx, "3.2", { parameterCount: "-5" })),
+    c("model.addVersion", "with a context of 12 tokens", "contextTokens", version(fx, "3.3", { contextTokens: 12 })),
+    c("endpoint.create", "with a bad slug", "slug", endpoint(fx, { slug: "Has Spaces" })),
+    c("endpoint.create", "with an availability over 99.999", "sloAvailabilityPct", endpoint(fx, { sloAvailabilityPct: 100 })),
+    c("endpoint.create", "with a version of another model", "modelVersionId", endpoint(fx, { modelVersionId: fx.otherModelVersionId })),
+    c("endpoint.addVersion", "with a version of another model", "modelVersionId", { ...ref(fx), modelVersionId: fx.otherModelVersionId }),
+    c("endpoint.updateSlo", "with an availability of 100%", "sloAvailabilityPct", { ...ref(fx), sloAvailabilityPct: 100, sloP99LatencyMs: 500, sloTtftMs: null }),
+    c("endpoint.updateSlo", "with a p99 latency of 0 ms", "sloP99LatencyMs", { ...ref(fx), sloAvailabilityPct: 99.9, sloP99LatencyMs: 0, sloTtftMs: null }),
+    c("rollout.setWeights", "not summing to 100", "weights", { ...ref(fx), weights: [{ endpointVersionId: fx.versionId, weight: 90 }] }),
+    c("rollout.setWeights", "with a weight over 100", "weights", { ...ref(fx), weights: [{ endpointVersionId: fx.versionId, weight: 101 }] }),
+    c("rollout.deploy", "of no replica", "replicas", { ...ref(fx), modelVersionId: fx.modelVersionId, replicas: 0 }),
+    c("rollout.promote", "with a negative drain time", "drainTimeoutSeconds", { ...ref(fx), endpointVersionId: fx.versionId, drainTimeoutSeconds: -1 }),
+    c("rollout.blueGreen", "kept warm for two days", "keepWarmSeconds", { ...ref(fx), endpointVersionId: fx.versionId, keepWarmSeconds: 172_800 }),
+    c("rollout.rollback", "from a revision that is not a whole number", "expectedRevision", { endpointId: fx.endpointId, expectedRevision: 1.5 }),
+    c("rollout.removeVersion", "with a drain of two hours", "drainTimeoutSeconds", { ...ref(fx), endpointVersionId: fx.versionId, drainTimeoutSeconds: 7200 }),
+    c("rollout.startPlan", "whose steps do not end at 100", "steps", { ...ref(fx), canaryVersionId: fx.versionId, steps: [{ weight: 5, holdSeconds: 60 }] }),
+    c("rollout.planAction", "with an unknown action", "action", { rolloutId: "r1", action: "explode", expectedRevision: 1 }),
+    c("tenant.create", "with an empty name", "name", { name: " ", slug: `t-${uid()}` }),
+    c("tenant.update", "with an unknown status", "status", { id: fx.tenantId, status: "deleted" }),
+    c("apiKey.create", "with an expiry in the past", "expiresAt", { tenantId: fx.tenantId, name: "old", expiresAt: new Date("2020-01-01") }),
+    c("apiKey.create", "for an unknown endpoint", "allowedEndpointIds", { tenantId: fx.tenantId, name: "key", allowedEndpointIds: ["nope"] }),
+    c("apiKey.create", "by an admin without a tenant", "tenantId", { name: "key" }),
+    c("apiKey.revoke", "of an empty id", "id", { id: "" }),
+    c("user.create", "with a short password", "password", { email: `x-${uid()}@t.local`, name: "X Y", password: "short", role: "operator" }),
+    c("user.create", "with a bad e-mail", "email", { email: "not-an-email", name: "X Y", password: "long-enough-pw", role: "operator" }),
+    c("user.create", "of a tenant user without a tenant", "tenantId", { email: `x-${uid()}@t.local`, name: "X Y", password: "long-enough-pw", role: "tenant" }),
+    { path: "user.setRole", name: "user.setRole taking away one's own admin", field: "role", run: (a) => call(a, "user.setRole", { userId: a.userId, role: "operator" }) },
+    c("cluster.startReplica", "on a device kind that does not exist", "device", { endpointVersionId: fx.versionId, device: { kind: "tpu", gpuId: "g1" } }),
+    c("cluster.registerExternal", "with an FTP URL", "url", { endpointVersionId: fx.versionId, url: "ftp://10.0.0.5", region: "tr-ist" }),
+    c("cluster.registerExternal", "with a region that is not one", "region", { endpointVersionId: fx.versionId, url: "http://10.0.0.5:8000", region: "Istanbul" }),
+    c("cluster.stopReplica", "with a drain of a day", "drainSeconds", { replicaId: "r1", drainSeconds: 86_400 }),
+    c("cluster.applyMig", "with a profile that is not one", "layout", { gpuId: "g1", layout: [{ profile: "9x.1tb", startSlot: 0 }] }),
+    c("cluster.setCordon", "with cordoned as a word", "cordoned", { nodeId: "n1", cordoned: "yes" }),
+    c("cluster.injectFault", "slowing a replica 500 times", "factor", { type: "slow-replica", replicaId: "r1", factor: 500 }),
+    c("cluster.clearFaults", "given a parameter it does not take", "everything", { everything: true }),
+    c("usage.setBudget", "of a word", "monthlyBudget", { tenantId: fx.tenantId, monthlyBudget: "lots", hardCap: false }),
+    c("usage.addPlanPrice", "from a date in the past", "effectiveFrom", { planId: "p1", effectiveFrom: new Date("2020-01-01"), inputPer1M: "1", outputPer1M: "1", perRequest: "0" }),
+    c("usage.setHardwareRate", "for a kind of hardware Kule has not", "kind", { kind: "tpu", key: "v5e", perHour: "1", effectiveFrom: new Date() }),
+    c("callLog.export.start", "as XML", "format", { format: "xml", filter: {} }),
+    c("callLog.seal.verify", "given a parameter it does not take", "deep", { deep: true }),
+    c("kvkk.updateSettings", "destroying once a year", "destructionIntervalDays", { defaultRetentionDays: 365, destructionIntervalDays: 365, sealGraceMinutes: 60 }),
+    c("kvkk.setTenantRetention", "of 0 days", "days", { tenantId: fx.tenantId, days: 0 }),
+    c("kvkk.runDestruction", "given a parameter it does not take", "now", { now: "2030-01-01" }),
+    c("kvkk.subject.find", "for an empty identifier", "user", { user: "" }),
+    c("kvkk.subject.export", "as PDF", "format", { requestId: "req1", format: "pdf" }),
+    c("kvkk.subject.destroy", "by shredding", "method", { requestId: "req1", method: "shred" }),
+  ];
+}
