@@ -127,7 +127,7 @@ describe("keys, limits and bad requests", () => {
     await gw.gateway.config.reload();
     const body = { model: chat.endpoint.slug, messages: [{ role: "user", content: "Merhaba, nasılsın bugün?" }], max_tokens: 12 };
     expect((await post("/v1/chat/completions", t.secret, body)).status).toBe(200); // its tokens put the key's bucket in debt
-    await expect.poll(async () => (await post("/v1/chat/completions", t.secret, body)).status, { timeout: 2000, interval: 50 }).toBe(429);
+    await expect.poll(async () => (await post("/v1/chat/completions", t.secret, body)).status, { timeout: 10_000, interval: 50 }).toBe(429);
     const refused = await post("/v1/chat/completions", t.secret, body);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
@@ -185,7 +185,7 @@ describe("KVKK residency", () => {
     // The version's only replica in Turkey stops; a server in Frankfurt is registered in its place.
     const backing = ep.replicas[0]!;
     const abroad = await caller(operator).cluster.registerExternal({ endpointVersionId: ep.versions[0]!.id, url: backing.url!, region: "eu-fra" });
-    await expect.poll(async () => (await testDb().replica.findUniqueOrThrow({ where: { id: abroad.id } })).state, { timeout: 5000 }).toBe("ready");
+    await expect.poll(async () => (await testDb().replica.findUniqueOrThrow({ where: { id: abroad.id } })).state, { timeout: 20_000 }).toBe("ready");
     await testDb().replica.update({ where: { id: backing.id }, data: { state: "failed", reason: "test: taken out" } });
     await gw.gateway.config.reload();
     const kvkk = await tenantWithKey({ kvkk: true });
@@ -256,7 +256,7 @@ describe("traffic split and the call log", () => {
       ],
     });
     const body = { model: ep.endpoint.slug, messages: [{ role: "user", content: "x" }], max_tokens: 1 };
-    await expect.poll(async () => (await post("/v1/chat/completions", t.secret, body)).headers.get("x-kule-version"), { timeout: 1000, interval: 20 }).toBe("2.0");
+    await expect.poll(async () => (await post("/v1/chat/completions", t.secret, body)).headers.get("x-kule-version"), { timeout: 5000, interval: 20 }).toBe("2.0");
     expect(Date.now() - saved).toBeLessThan(1000);
   });
 });

@@ -15,7 +15,7 @@ let prom: RunningPrometheus;
 beforeAll(async () => {
   stopSync = startClusterSync(testDb(), testDrivers());
   gw = await startTestGateway();
-  prom = await prometheusScrapingGateway(gw.base);
+  prom = await prometheusScrapingGateway(gw.gateway.adminUrl!);
 });
 afterAll(async () => {
   await prom?.stop();
@@ -47,7 +47,7 @@ describe("endpoint charts from a real Prometheus scraping the gateway", () => {
             const rps = c.charts.find((x) => x.id === "rps")!;
             return Math.max(0, ...rps.rows.map((r) => r["v1.0"] ?? 0));
           },
-          { timeout: 30_000, interval: 1000 },
+          { timeout: 90_000, interval: 1000 },
         )
         .toBeGreaterThan(1);
       const before = prometheus.queriesSent;
@@ -62,7 +62,7 @@ describe("endpoint charts from a real Prometheus scraping the gateway", () => {
       running = false;
       await load;
     }
-  }, 60_000);
+  }, 150_000);
 
   it("says metrics are off, without failing, when Prometheus does not answer", async () => {
     const operator = await makeActor("operator");

@@ -14,7 +14,7 @@ let prom: RunningPrometheus;
 beforeAll(async () => {
   stopSync = startClusterSync(testDb(), testDrivers());
   gw = await startTestGateway();
-  prom = await prometheusScrapingGateway(gw.base);
+  prom = await prometheusScrapingGateway(gw.gateway.adminUrl!);
 });
 afterAll(async () => {
   await prom?.stop();
@@ -62,14 +62,15 @@ describe("automatic canary against a real Prometheus", () => {
       const start = async (ep: typeof bad) =>
         operator.rollout.startPlan({ endpointId: ep.endpoint.id, canaryVersionId: ep.versions[1]!.id, expectedRevision: (await operator.endpoint.get({ id: ep.endpoint.id })).revision, steps, analysis });
       const [badPlan, goodPlan] = [await start(bad), await start(good)];
-      const startedAt = Date.now();
       const stateOf = async (id: string) => (await testDb().rollout.findUniqueOrThrow({ where: { id } })).state;
-      await expect.poll(() => stateOf(badPlan.id), { timeout: 30_000, interval: 250 }).toBe("rolled_back");
-      const rolledBackAfter = Date.now() - startedAt;
-      await expect.poll(() => stateOf(goodPlan.id), { timeout: 40_000, interval: 250 }).toBe("succeeded");
+      await expect.poll(() => stateOf(badPlan.id), { timeout: 90_000, interval: 250 }).toBe("rolled_back");
+      await expect.poll(() => stateOf(goodPlan.id), { timeout: 120_000, interval: 250 }).toBe("succeeded");
 
-      // The failing canary went back within its analysis window plus a scrape or two, before reaching 100%.
-      expect(rolledBackAfter).toBeLessThan(analysis.windowSeconds * 1000 + steps[0]!.holdSeconds * 1000);
+      // The failing canary went back before it ever reached 100% (however slow the machine was to show it).
+      const badRollout = await testDb().rollout.findUniqueOrThrow({ where: { id: badPlan.id } });
+      expect(badRollout.stepIndex).toBeLessThan(steps.length - 1);
+      const badActions = (await operator.rollout.history({ endpointId: bad.endpoint.id })).map((h) => h.action);
+      expect(badActions).not.toContain("rollout.auto.promote");
       const weightsOf = async (ep: typeof bad) => {
         const versions = (await operator.endpoint.get({ id: ep.endpoint.id })).versions;
         return ep.versions.map((asked) => versions.find((v) => v.id === asked.id)!);
@@ -88,5 +89,5 @@ describe("automatic canary against a real Prometheus", () => {
       await worker.stop();
       for (const s of stopLoads) await s();
     }
-  }, 90_000);
+  }, 240_000);
 });

@@ -3,6 +3,7 @@ import OpenAI from "openai";
 import { SimCluster } from "./cluster.ts";
 import { smallTopology, LLAMA_8B } from "./fixtures.ts";
 import { countTokens } from "./tokens.ts";
+import { LLM_DEFAULTS, tpotMs, ttftMs } from "./latency-model.ts";
 import type { ReplicaSpec } from "../driver.ts";
 
 let cluster: SimCluster;
@@ -85,10 +86,17 @@ describe("injected faults show in answers and metrics", () => {
       await client.chat.completions.create({ model: "slow", messages: [{ role: "user", content: "time me" }], max_tokens: 4 });
       return performance.now() - t0;
     };
-    const before = await timed();
+    await timed();
     cluster.slowReplica("slow", 10);
     const after = await timed();
-    expect(after).toBeGreaterThan(before * 4);
+    // The model's own floor for 4 tokens at 10 × this cluster's scale (prefill, then 3 decode
+    // steps): timers never fire early, so a busy machine can only add to it, never take away.
+    const slowed = { ...LLM_DEFAULTS, scale: 0.2 * 10 };
+    const floor = ttftMs(slowed, 0, 0) + 3 * tpotMs(slowed, 1);
+    expect(after).toBeGreaterThanOrEqual(floor);
+    // …which is over 4 times the unslowed replica's whole answer, to the model.
+    const unslowed = { ...LLM_DEFAULTS, scale: 0.2 };
+    expect(floor).toBeGreaterThan(4 * (ttftMs(unslowed, 64, 1) + 3 * tpotMs(unslowed, 2)));
     const sum = await metric(url, 'vllm:time_to_first_token_seconds_sum{model_name="slow-model"}');
     expect(sum).toBeGreaterThan(0.05);
   });

@@ -42,7 +42,7 @@ beforeAll(async () => {
     port: await freePort(),
     sdTargets: [
       { job: "kule-sim", url: `${inject("simUrl")}/sd` },
-      { job: "kule-gateway", url: `${gw.base}/sd` },
+      { job: "kule-gateway", url: `${gw.gateway.adminUrl}/sd` },
     ],
     scrapeIntervalSeconds: 1,
   });
@@ -103,7 +103,7 @@ describe("SLA status and burn-rate alerts against a real Prometheus scraping the
     const status = async (id: string) => (await api().metrics.sla()).endpoints.find((e) => e.endpointId === id)!;
     const stop = load(t.secret, [healthy.endpoint.slug, broken.endpoint.slug]);
     try {
-      await expect.poll(async () => [(await status(healthy.endpoint.id)).status, (await status(broken.endpoint.id)).status], { timeout: 30_000, interval: 500 }).toEqual(["green", "green"]);
+      await expect.poll(async () => [(await status(healthy.endpoint.id)).status, (await status(broken.endpoint.id)).status], { timeout: 90_000, interval: 500 }).toEqual(["green", "green"]);
 
       await testDrivers().sim.injectFault({ type: "version-errors", versionId: broken.versions[0]!.id, share: 0.5 });
       const seen: string[] = [];
@@ -117,7 +117,7 @@ describe("SLA status and burn-rate alerts against a real Prometheus scraping the
             if (fast && seen[seen.length - 1] !== fast.state) seen.push(fast.state);
             return { colour: b.status, fast: fast?.state };
           },
-          { timeout: 40_000, interval: 400 },
+          { timeout: 90_000, interval: 400 },
         )
         .toEqual({ colour: "red", fast: "firing" });
       // Prometheus held it pending (its `for`) before it fired.
@@ -136,7 +136,7 @@ describe("SLA status and burn-rate alerts against a real Prometheus scraping the
       await stop();
       await testDrivers().sim.injectFault({ type: "version-errors", versionId: broken.versions[0]!.id, share: 0 });
     }
-  }, 120_000);
+  }, 240_000);
 
   it("a tenant's charts carry only its own traffic; an operator's explore box runs PromQL and names a bad query's error", async () => {
     const ep = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }]);
@@ -152,7 +152,7 @@ describe("SLA status and burn-rate alerts against a real Prometheus scraping the
     };
     const stop = load(busy.secret, [ep.endpoint.slug]);
     try {
-      await expect.poll(async () => peak(await busyApi.metrics.tenantCharts({ range: "15m" })), { timeout: 30_000, interval: 1000 }).toBeGreaterThan(1);
+      await expect.poll(async () => peak(await busyApi.metrics.tenantCharts({ range: "15m" })), { timeout: 90_000, interval: 1000 }).toBeGreaterThan(1);
       const mine = await busyApi.metrics.tenantCharts({ range: "15m" });
       expect(mine.available && mine.charts.find((c) => c.id === "rps")!.series).toContain(ep.endpoint.slug);
       // The same endpoint, the same moment: the other tenant sees none of it.
@@ -165,7 +165,7 @@ describe("SLA status and burn-rate alerts against a real Prometheus scraping the
     } finally {
       await stop();
     }
-  }, 60_000);
+  }, 150_000);
 
   it("DCGM charts of a MIG-partitioned GPU show each instance, a node shows each GPU, and an XID shows as an event", async () => {
     const gpu = await testDb().gpu.findFirstOrThrow({ where: { node: { hostname: "fra-1" }, index: 1 } });
@@ -176,7 +176,7 @@ describe("SLA status and burn-rate alerts against a real Prometheus scraping the
           const c = await api().metrics.gpuCharts({ scope: { kind: "gpu", uuid: mig.uuid }, range: "15m" });
           return c.available ? c.charts.find((x) => x.id === "gr")!.series.sort() : [];
         },
-        { timeout: 20_000, interval: 1000 },
+        { timeout: 60_000, interval: 1000 },
       )
       .toEqual(["MIG 1g.10gb #2", "MIG 3g.40gb #1"]);
     await testDrivers().sim.injectFault({ type: "gpu-xid", gpuUuid: gpu.uuid, xid: 79 });
@@ -186,11 +186,11 @@ describe("SLA status and burn-rate alerts against a real Prometheus scraping the
           const c = await api().metrics.gpuCharts({ scope: { kind: "node", hostname: "fra-1" }, range: "15m" });
           return c.available ? c.xidEvents.map((e) => `${e.device}: XID ${e.xid}`) : [];
         },
-        { timeout: 20_000, interval: 1000 },
+        { timeout: 60_000, interval: 1000 },
       )
       .toEqual(["GPU 1: XID 79"]);
     const node = await api().metrics.gpuCharts({ scope: { kind: "node", hostname: "fra-1" }, range: "15m" });
     expect(node.available && node.charts.find((c) => c.id === "temp")!.series.sort()).toEqual(["GPU 0", "GPU 1"]);
     expect(node.available && node.devices.map((d) => d.uuid).sort()).toContain(gpu.uuid);
-  }, 60_000);
+  }, 150_000);
 });
