@@ -10,7 +10,9 @@ export type DbTx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$tra
 const urls = ((globalThis as unknown as { kuleDbUrls?: WeakMap<PrismaClient, string> }).kuleDbUrls ??= new WeakMap());
 
 export function createDb(connectionString: string): PrismaClient {
-  const client = new PrismaClient({ adapter: new PrismaPg({ connectionString }) });
+  // Prisma's defaults (5 s a transaction, 2 s to start one) fail a change on a busy machine where
+  // PostgreSQL shares the cores; a change is small, so waiting longer costs nothing when it is quiet.
+  const client = new PrismaClient({ adapter: new PrismaPg({ connectionString }), transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
   urls.set(client, connectionString);
   return client;
 }

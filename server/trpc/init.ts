@@ -57,6 +57,12 @@ function toTRPCError(e: unknown): TRPCError {
   if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") {
     return new TRPCError({ code: "CONFLICT", message: "That value is already taken.", cause: e });
   }
+  // A transaction that could not start or finish in time (a database overloaded or away) rolled
+  // back whole: nothing was written, and trying again is the way out.
+  if (e instanceof Prisma.PrismaClientKnownRequestError && (e.code === "P2028" || e.code === "P2024" || e.code === "P1001" || e.code === "P1017")) {
+    console.error("[trpc] database busy or away", e.code, e.message);
+    return new TRPCError({ code: "SERVICE_UNAVAILABLE", message: "The database is busy or unreachable, so nothing was changed. Try again in a moment.", cause: e });
+  }
   console.error("[trpc] unexpected error", e);
   return new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side; it has been logged." });
 }
