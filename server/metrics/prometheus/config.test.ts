@@ -82,7 +82,7 @@ describe("prometheusConfig", () => {
       expect(out).toContain("SUCCESS");
       // promtool also loads and checks each rule file the config names
       expect(out).toMatch(/kule-alerts\.yml[\s\S]*SUCCESS: 4 rules found/);
-      expect(out).toMatch(/kule-recording\.yml[\s\S]*SUCCESS: 6 rules found/);
+      expect(out).toMatch(/kule-recording\.yml[\s\S]*SUCCESS: 8 rules found/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
