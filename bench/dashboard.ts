@@ -20,6 +20,7 @@ import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts"
 import { buildIfStale } from "../scripts/lib/build.ts";
 import { freePort, start, waitForHttp } from "../scripts/lib/proc.ts";
 import { startPrometheus } from "../scripts/lib/prometheus.ts";
+import { sdCredentialsFile } from "../server/metrics/prometheus/sd-token.ts";
 import { startDemoReplicas } from "../scripts/lib/demo-replicas.ts";
 import { SimDriver } from "../server/cluster/sim-driver.ts";
 import { ExternalDriver } from "../server/cluster/external-driver.ts";
@@ -103,7 +104,8 @@ export async function benchDashboard() {
     children.push(start("gateway", process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], { ...env, KULE_GATEWAY_PORT: String(gatewayPort) }));
     await waitForHttp(`${gatewayUrl}/healthz`, 30_000);
     children.push(start("load", process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/load-generator.ts"], { ...env, KULE_GATEWAY_URL: gatewayUrl, KULE_LOAD_KEYS: seeded.apiKeys.map((k) => k.secret).join(",") }));
-    prometheus = await startPrometheus({ dataDir, port: promPort, sdTargets: [{ job: "kule-sim", url: `${env.KULE_SIM_URL}/sd` }, { job: "kule-gateway", url: `${gatewayUrl}/sd` }] });
+    const replicasSd = { job: "kule-replicas", url: `http://127.0.0.1:${appPort}/api/prometheus/sd`, credentialsFile: sdCredentialsFile(dataDir) };
+    prometheus = await startPrometheus({ dataDir, port: promPort, sdTargets: [{ job: "kule-sim", url: `${env.KULE_SIM_URL}/sd` }, { job: "kule-gateway", url: `${gatewayUrl}/sd` }, replicasSd] });
     if (!prometheus) throw new Error("No prometheus binary: apt-get install -y prometheus");
 
     await buildIfStale();

@@ -25,6 +25,8 @@ const schema = z.object({
   KULE_PROMETHEUS_PORT: z.coerce.number().int().min(1).max(65535).default(9090),
   /** Where Kule writes the rules it generates (SLO burn-rate alerts) for that Prometheus to load; unset = not written. */
   KULE_PROMETHEUS_RULES_DIR: z.string().optional(),
+  /** Bearer token Prometheus presents to /api/prometheus/sd; unset: generated once under KULE_DATA_DIR. */
+  KULE_PROMETHEUS_SD_TOKEN: z.string().min(16).optional(),
   /** The inference gateway. Each gateway process needs its own spool directory. */
   KULE_GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).default(8080),
   KULE_GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),

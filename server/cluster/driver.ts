@@ -99,6 +99,13 @@ export interface ReplicaStatus {
   reason: string | null;
   /** Base URL of its OpenAI / KServe API, e.g. http://127.0.0.1:41234 */
   url: string | null;
+  /**
+   * Where its engine publishes Prometheus metrics (vLLM: `<url>/metrics`; Triton: its metrics
+   * port, 8002 by default), when the driver knows; Kule's service discovery publishes it.
+   */
+  metricsUrl?: string | null;
+  /** The engine's maximum batch (vLLM's --max-num-seqs) when the driver chose it; vLLM does not export it. */
+  maxNumSeqs?: number | null;
   device: Device;
   hostname: string | null;
   region: string | null;

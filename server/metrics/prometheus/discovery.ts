@@ -5,6 +5,7 @@
  * carry `kule_*` labels: every query that selects on them works because the targets come from
  * here, not from job names.
  */
+import type { PrismaClient } from "../../db/generated/client.ts";
 import type { ServingEngine } from "../../db/generated/enums.ts";
 
 /** One entry of Prometheus' http_sd JSON. */
@@ -56,4 +57,38 @@ export function replicaTargetGroups(replicas: ReplicaTarget[]): SdTargetGroup[] 
     if (r.maxNumSeqs) labels.kule_max_num_seqs = String(r.maxNumSeqs);
     return { targets: [target], labels };
   });
+}
+
+/**
+ * Every replica serving or draining (its engine still reports while in-flight requests finish),
+ * from the Replica table: the simulator's, external servers and, when it lands, Kubernetes pods.
+ */
+export async function discoverReplicas(db: PrismaClient): Promise<SdTargetGroup[]> {
+  const rows = await db.replica.findMany({
+    where: { state: { in: ["ready", "draining"] }, metricsUrl: { not: null } },
+    select: {
+      id: true,
+      driver: true,
+      region: true,
+      metricsUrl: true,
+      maxNumSeqs: true,
+      node: { select: { hostname: true } },
+      endpointVersion: { select: { id: true, endpoint: { select: { slug: true, engine: true } }, modelVersion: { select: { version: true } } } },
+    },
+    orderBy: { createdAt: "asc" },
+  });
+  return replicaTargetGroups(
+    rows.map((r) => ({
+      id: r.id,
+      endpointSlug: r.endpointVersion.endpoint.slug,
+      versionLabel: r.endpointVersion.modelVersion.version,
+      versionId: r.endpointVersion.id,
+      engine: r.endpointVersion.endpoint.engine,
+      driver: r.driver,
+      region: r.region,
+      metricsUrl: r.metricsUrl!,
+      maxNumSeqs: r.maxNumSeqs,
+      node: r.node?.hostname ?? null,
+    })),
+  );
 }
