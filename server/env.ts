@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DCGM_EXPORTER_VERSIONS, EXPORTER_PROFILES, VLLM_VERSIONS, type ExporterProfile } from "./metrics/exporters/versions.ts";
 
 // The one place configuration is read. Everything else imports `env` rather than process.env.
 const schema = z.object({
@@ -20,6 +21,11 @@ const schema = z.object({
   KULE_SIM_STORAGE_BANDWIDTH: z.coerce.number().positive().default(4e9),
   /** Multiplies every simulated latency; 0 answers at once (benchmarks). */
   KULE_SIM_LATENCY_SCALE: z.coerce.number().min(0).max(100).default(1),
+  /** Which exporter releases the simulator's metrics imitate: the newest or the oldest Kule supports (server/metrics/exporters/versions.ts)… */
+  KULE_SIM_EXPORTERS: z.enum(Object.keys(EXPORTER_PROFILES) as [ExporterProfile, ...ExporterProfile[]]).default("newest"),
+  /** …with one exporter's release set apart. */
+  KULE_SIM_VLLM_VERSION: z.enum(VLLM_VERSIONS).optional(),
+  KULE_SIM_DCGM_EXPORTER_VERSION: z.enum(DCGM_EXPORTER_VERSIONS).optional(),
   /** Prometheus Kule reads charts from; unset = metrics are off (the pages say how to turn them on). */
   KULE_PROMETHEUS_URL: z.url().optional(),
   KULE_PROMETHEUS_PORT: z.coerce.number().int().min(1).max(65535).default(9090),

@@ -37,3 +37,8 @@ export const vllmHasLegacyNames = (v: VllmVersion) => v === "0.10.2";
 
 /** dcgm-exporter's host label: `hostname` from 4.6.0-4.8.3 on, `Hostname` before. */
 export const dcgmHostLabel = (v: DcgmExporterVersion) => (v === "4.6.0-4.8.3" ? "hostname" : "Hostname");
+
+/** The versions a setting names: a profile, with one exporter's version overridden where given. */
+export function exporterVersions(profile: ExporterProfile, overrides: { vllm?: VllmVersion; dcgm?: DcgmExporterVersion } = {}): ExporterVersions {
+  return { ...EXPORTER_PROFILES[profile], ...(overrides.vllm ? { vllm: overrides.vllm } : {}), ...(overrides.dcgm ? { dcgm: overrides.dcgm } : {}) };
+}
