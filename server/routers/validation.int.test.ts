@@ -109,6 +109,11 @@ const CASES: { name: string; field: string; run: (a: Actor) => ReturnType<typeof
   { name: "user.create with a short password", field: "password", run: (a) => call(a, "user.create", { email: `x-${uid()}@t.local`, name: "X Y", password: "short", role: "operator" }) },
   { name: "user.create with a bad e-mail", field: "email", run: (a) => call(a, "user.create", { email: "not-an-email", name: "X Y", password: "long-enough-pw", role: "operator" }) },
   { name: "user.create of a tenant user without a tenant", field: "tenantId", run: (a) => call(a, "user.create", { email: `x-${uid()}@t.local`, name: "X Y", password: "long-enough-pw", role: "tenant" }) },
+  {
+    name: "cluster.registerExternal with a metrics URL that is not http(s)",
+    field: "metricsUrl",
+    run: (a) => call(a, "cluster.registerExternal", { endpointVersionId: fx.versionId, url: "http://10.0.0.5:8000", metricsUrl: "file:///etc/passwd", region: "tr-ist" }),
+  },
   { name: "user.setRole taking away one's own admin", field: "role", run: (a) => call(a, "user.setRole", { userId: a.userId, role: "operator" }) },
 ];
 
