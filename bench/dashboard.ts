@@ -25,7 +25,10 @@ import { startDemoReplicas } from "../scripts/lib/demo-replicas.ts";
 import { SimDriver } from "../server/cluster/sim-driver.ts";
 import { ExternalDriver } from "../server/cluster/external-driver.ts";
 import { reconcileReplicas } from "../server/cluster/replicas.ts";
-import { ENDPOINT_PANELS } from "../server/metrics/endpoint-panels.ts";
+import { panelsFor } from "../server/metrics/endpoint-panels.ts";
+
+/** The bench's endpoint (chat) is served by vLLM: these are the panels its page draws. */
+const ENDPOINT_PANELS = panelsFor("vllm");
 import { median, writeResult } from "./lib.ts";
 
 const VIEWERS = 20;

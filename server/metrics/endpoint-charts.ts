@@ -40,7 +40,8 @@ export async function chartsOf(prometheus: PrometheusClient, endpoint: { slug: s
     );
     // Merge the targets' series into one set of rows on the shared grid.
     const rows = results[0]!.rows.map((row, i) => Object.assign({}, ...results.map((r) => r.rows[i])) as ChartRow);
-    const note = results.map((r) => r.note).find(Boolean);
+    const empty = !rows.some((r) => Object.entries(r).some(([k, v]) => k !== "t" && v !== null));
+    const note = results.map((r) => r.note).find(Boolean) ?? (empty ? panel.emptyWhy?.[endpoint.metrics] : undefined);
     return { id: panel.id, title: panel.title, unit: panel.unit, rows, series: results.flatMap((r) => r.series), ...(note ? { note } : {}) };
   };
   try {

@@ -30,6 +30,8 @@ export interface EndpointPanel {
   targets: PanelTarget[];
   /** The engine metrics the panel reads; none: the gateway's, on every endpoint. */
   engine?: EngineMetrics;
+  /** Why the panel stays empty for an endpoint of this engine, said on the chart instead of "no data yet". */
+  emptyWhy?: Partial<Record<EngineMetrics, string>>;
 }
 
 const pct = (p: number) => `P${Math.round(p * 100)}`;
@@ -39,11 +41,25 @@ const quantiles = (qs: number[], build: (slug: string, p: number, w: string) => 
 export const ENDPOINT_PANELS: EndpointPanel[] = [
   { id: "rps", title: "Requests/s by version", unit: "req/s", grafanaUnit: "reqps", targets: [{ query: q.requestsByVersion, name: (l) => `v${l.version ?? "?"}`, legend: "v{{version}}" }] },
   { id: "latency", title: "Latency", unit: "ms", grafanaUnit: "s", targets: quantiles([0.5, 0.95, 0.99], q.latency) },
-  { id: "ttft", title: "Time to first token", unit: "ms", grafanaUnit: "s", targets: quantiles([0.5, 0.99], q.ttft) },
-  { id: "errors", title: "Error rate", unit: "%", grafanaUnit: "percentunit", targets: [{ query: q.errorRate, name: () => "5xx", legend: "5xx", scale: 100 }] },
-  { id: "tokens", title: "Input and output tokens/s", unit: "tok/s", grafanaUnit: "short", targets: [{ query: q.tokens, name: (l) => l.kind ?? "tokens", legend: "{{kind}}" }] },
-  // vLLM endpoints: the engine's own view of each replica.
+  {
+    id: "ttft",
+    title: "Time to first token",
+    unit: "ms",
+    grafanaUnit: "s",
+    targets: quantiles([0.5, 0.99], q.ttft),
+    emptyWhy: { triton: "Triton answers in one piece (KServe v2 inference, embeddings): there is no first token to time apart from the whole answer — see Latency." },
+  },
   { id: "tpot", engine: "vllm", title: "Time per output token", unit: "ms", grafanaUnit: "s", targets: quantiles([0.5, 0.99], q.tpot) },
+  { id: "errors", title: "Error rate", unit: "%", grafanaUnit: "percentunit", targets: [{ query: q.errorRate, name: () => "5xx", legend: "5xx", scale: 100 }] },
+  {
+    id: "tokens",
+    title: "Input and output tokens/s",
+    unit: "tok/s",
+    grafanaUnit: "short",
+    targets: [{ query: q.tokens, name: (l) => l.kind ?? "tokens", legend: "{{kind}}" }],
+    emptyWhy: { triton: "Only language and embedding models count tokens; a vision model's tensors have none." },
+  },
+  // vLLM endpoints: the engine's own view of each replica.
   { id: "queue", engine: "vllm", title: "Queue depth (waiting requests)", unit: "requests", grafanaUnit: "short", targets: [{ query: (slug) => q.queueDepth(slug), name: () => "waiting", legend: "waiting" }] },
   { id: "kv", engine: "vllm", title: "KV-cache usage", unit: "%", grafanaUnit: "percentunit", targets: [{ query: (slug) => q.kvCache(slug), name: () => "KV cache", legend: "KV cache", scale: 100 }] },
   {
