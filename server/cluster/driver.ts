@@ -19,6 +19,9 @@ import type { MigInstanceSpec } from "./mig.ts";
  * - cordon/uncordon: the Node's `spec.unschedulable`.
  * - events: a watch on Pods (Ready condition, OOMKilled / CrashLoopBackOff reasons), Nodes
  *   (NotReady) and dcgm-exporter's XID errors.
+ * - ReplicaStatus.metricsUrl: the pod IP with vLLM's API port (`/metrics`) or Triton's metrics
+ *   port (8002); maxNumSeqs: the `--max-num-seqs` put in the pod's args. Kule's discovery
+ *   (server/metrics/prometheus/discovery.ts) publishes them as scrape targets with its labels.
  */
 export interface ClusterDriver {
   readonly kind: "sim" | "external" | "kubernetes";
