@@ -26,7 +26,7 @@ describe("DCGM charts", () => {
     expect(dcgmQueries.grEngine({ kind: "node", hostname: 'n"1' })).toBe('(DCGM_FI_PROF_GR_ENGINE_ACTIVE{hostname="n\\"1"} or DCGM_FI_PROF_GR_ENGINE_ACTIVE{Hostname="n\\"1"})');
   });
   it("reads utilization from GPU_UTIL on whole GPUs and from GR engine activity on MIG instances, which have no GPU_UTIL", () => {
-    expect(dcgmQueries.util({ kind: "gpu", uuid: "GPU-a" })).toBe('DCGM_FI_DEV_GPU_UTIL{UUID="GPU-a",GPU_I_ID=""} or DCGM_FI_PROF_GR_ENGINE_ACTIVE{UUID="GPU-a",GPU_I_ID!=""} * 100');
+    expect(dcgmQueries.util({ kind: "gpu", uuid: "GPU-a" })).toBe('DCGM_FI_DEV_GPU_UTIL{UUID="GPU-a",GPU_I_ID=""} or DCGM_FI_PROF_GR_ENGINE_ACTIVE{UUID="GPU-a"} * 100');
   });
   it("reads device-level values once per GPU (they repeat on every MIG instance) and sums memory per GPU on a node", () => {
     expect(dcgmQueries.power({ kind: "gpu", uuid: "GPU-a" })).toBe('max by (gpu, UUID) (DCGM_FI_DEV_POWER_USAGE{UUID="GPU-a"})');

@@ -40,7 +40,8 @@ function pick(metric: string, s: DcgmScope, extra = ""): string {
  */
 export const dcgmQueries = {
   grEngine: (s: DcgmScope) => pick("DCGM_FI_PROF_GR_ENGINE_ACTIVE", s),
-  util: (s: DcgmScope) => `${pick("DCGM_FI_DEV_GPU_UTIL", s, 'GPU_I_ID=""')} or ${pick("DCGM_FI_PROF_GR_ENGINE_ACTIVE", s, 'GPU_I_ID!=""')} * 100`,
+  // The `or` keeps GPU_UTIL where a whole GPU has it; dcgm-exporter 3.3.0 printed 0 for it on instances, so it is never read there.
+  util: (s: DcgmScope) => `${pick("DCGM_FI_DEV_GPU_UTIL", s, 'GPU_I_ID=""')} or ${pick("DCGM_FI_PROF_GR_ENGINE_ACTIVE", s)} * 100`,
   fbUsed: (s: DcgmScope) => (s.kind === "node" ? `sum by (gpu, UUID) (${pick("DCGM_FI_DEV_FB_USED", s)})` : pick("DCGM_FI_DEV_FB_USED", s)),
   fbFree: (s: DcgmScope) => (s.kind === "node" ? `sum by (gpu, UUID) (${pick("DCGM_FI_DEV_FB_FREE", s)})` : pick("DCGM_FI_DEV_FB_FREE", s)),
   power: (s: DcgmScope) => `max by (gpu, UUID) (${pick("DCGM_FI_DEV_POWER_USAGE", s)})`,

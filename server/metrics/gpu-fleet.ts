@@ -15,7 +15,8 @@ export interface GpuNow {
  * DCGM_FI_DEV_GPU_UTIL, so its utilization is its GR engine activity (in %).
  */
 export const FLEET_QUERIES = {
-  util: 'DCGM_FI_DEV_GPU_UTIL{GPU_I_ID=""} or DCGM_FI_PROF_GR_ENGINE_ACTIVE{GPU_I_ID!=""} * 100',
+  // A whole GPU's GPU_UTIL, else (profiling-only counter sets) its GR engine activity; an instance's GR activity.
+  util: 'DCGM_FI_DEV_GPU_UTIL{GPU_I_ID=""} or DCGM_FI_PROF_GR_ENGINE_ACTIVE * 100',
   fbUsed: "DCGM_FI_DEV_FB_USED",
   fbFree: "DCGM_FI_DEV_FB_FREE",
   power: "DCGM_FI_DEV_POWER_USAGE",
