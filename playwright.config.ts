@@ -13,6 +13,8 @@ const gatewayPort = port + 3;
 const gatewayAdminPort = port + 4;
 const promDir = path.join(os.tmpdir(), `kule-e2e-prometheus-${port}`);
 const database = process.env.KULE_E2E_DATABASE_URL ?? "";
+// Prometheus presents it to the app's service discovery (/api/prometheus/sd).
+const sdToken = "e2e-sd-token-e2e-sd-token";
 
 export default defineConfig({
   testDir: "e2e",
@@ -53,6 +55,7 @@ export default defineConfig({
         KULE_SIM_URL: `http://127.0.0.1:${simPort}`,
         KULE_PROMETHEUS_URL: `http://127.0.0.1:${promPort}`,
         KULE_PROMETHEUS_RULES_DIR: path.join(promDir, "prometheus", "rules"),
+        KULE_PROMETHEUS_SD_TOKEN: sdToken,
       },
     },
     {
@@ -72,6 +75,8 @@ export default defineConfig({
         KULE_E2E_PROMETHEUS_PORT: String(promPort),
         KULE_SIM_URL: `http://127.0.0.1:${simPort}`,
         KULE_GATEWAY_ADMIN_URL: `http://127.0.0.1:${gatewayAdminPort}`,
+        KULE_APP_URL: `http://127.0.0.1:${port}`,
+        KULE_PROMETHEUS_SD_TOKEN: sdToken,
       },
     },
   ],

@@ -20,11 +20,15 @@ import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts"
 import { buildIfStale } from "../scripts/lib/build.ts";
 import { freePort, start, waitForHttp } from "../scripts/lib/proc.ts";
 import { startPrometheus } from "../scripts/lib/prometheus.ts";
+import { sdCredentialsFile } from "../server/metrics/prometheus/sd-token.ts";
 import { startDemoReplicas } from "../scripts/lib/demo-replicas.ts";
 import { SimDriver } from "../server/cluster/sim-driver.ts";
 import { ExternalDriver } from "../server/cluster/external-driver.ts";
 import { reconcileReplicas } from "../server/cluster/replicas.ts";
-import { ENDPOINT_PANELS } from "../server/metrics/endpoint-panels.ts";
+import { panelsFor } from "../server/metrics/endpoint-panels.ts";
+
+/** The bench's endpoint (chat) is served by vLLM: these are the panels its page draws. */
+const ENDPOINT_PANELS = panelsFor("vllm");
 import { median, writeResult } from "./lib.ts";
 
 const VIEWERS = 20;
@@ -104,7 +108,8 @@ export async function benchDashboard() {
     children.push(start("gateway", process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], { ...env, KULE_GATEWAY_PORT: String(gatewayPort), KULE_GATEWAY_ADMIN_PORT: String(gatewayAdminPort) }));
     await waitForHttp(`${gatewayUrl}/healthz`, 30_000);
     children.push(start("load", process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/load-generator.ts"], { ...env, KULE_GATEWAY_URL: gatewayUrl, KULE_LOAD_KEYS: seeded.apiKeys.map((k) => k.secret).join(",") }));
-    prometheus = await startPrometheus({ dataDir, port: promPort, sdTargets: [{ job: "kule-sim", url: `${env.KULE_SIM_URL}/sd` }, { job: "kule-gateway", url: `http://127.0.0.1:${gatewayAdminPort}/sd` }] });
+    const replicasSd = { job: "kule-replicas", url: `http://127.0.0.1:${appPort}/api/prometheus/sd`, credentialsFile: sdCredentialsFile(dataDir) };
+    prometheus = await startPrometheus({ dataDir, port: promPort, sdTargets: [{ job: "kule-sim", url: `${env.KULE_SIM_URL}/sd` }, { job: "kule-gateway", url: `http://127.0.0.1:${gatewayAdminPort}/sd` }, replicasSd] });
     if (!prometheus) throw new Error("No prometheus binary: apt-get install -y prometheus");
 
     await buildIfStale();

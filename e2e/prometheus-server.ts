@@ -4,6 +4,7 @@
  */
 import fs from "node:fs";
 import { startPrometheus } from "../scripts/lib/prometheus.ts";
+import { sdCredentialsFile } from "../server/metrics/prometheus/sd-token.ts";
 
 const dataDir = process.env.KULE_E2E_PROMETHEUS_DIR!;
 // A fresh TSDB per run (no data from an earlier one); the rules the app writes beside it stay.
@@ -14,6 +15,8 @@ const prometheus = await startPrometheus({
   sdTargets: [
     { job: "kule-sim", url: `${process.env.KULE_SIM_URL}/sd` },
     { job: "kule-gateway", url: `${process.env.KULE_GATEWAY_ADMIN_URL}/sd` },
+    // Every replica the app knows, with its labels; the app is given the same token.
+    { job: "kule-replicas", url: `${process.env.KULE_APP_URL}/api/prometheus/sd`, credentialsFile: sdCredentialsFile(dataDir, process.env.KULE_PROMETHEUS_SD_TOKEN) },
   ],
   scrapeIntervalSeconds: 1,
 });

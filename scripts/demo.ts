@@ -13,6 +13,7 @@ import { authSecret } from "./lib/auth-secret.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { portFree, start, waitForHttp } from "./lib/proc.ts";
 import { startPrometheus } from "./lib/prometheus.ts";
+import { sdCredentialsFile } from "../server/metrics/prometheus/sd-token.ts";
 import { startDemoReplicas } from "./lib/demo-replicas.ts";
 import { SimDriver } from "../server/cluster/sim-driver.ts";
 import { ExternalDriver } from "../server/cluster/external-driver.ts";
@@ -79,8 +80,10 @@ async function main() {
     dataDir,
     port: promPort,
     sdTargets: [
+      // The simulator's hardware (a dcgm-exporter per node), the gateway, and every replica Kule knows (any driver).
       { job: "kule-sim", url: `${env.KULE_SIM_URL}/sd` },
       { job: "kule-gateway", url: `http://127.0.0.1:${gatewayAdminPort}/sd` },
+      { job: "kule-replicas", url: `http://127.0.0.1:${port}/api/prometheus/sd`, credentialsFile: sdCredentialsFile(dataDir, process.env.KULE_PROMETHEUS_SD_TOKEN) },
     ],
   });
   const promUrl = prometheus?.url;

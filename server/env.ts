@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { trustedProxiesOf } from "./http/client-ip.ts";
+import { DCGM_EXPORTER_VERSIONS, EXPORTER_PROFILES, VLLM_VERSIONS, type ExporterProfile } from "./metrics/exporters/versions.ts";
 
 // The one place configuration is read. Everything else imports `env` rather than process.env.
 const schema = z.object({
@@ -21,11 +22,18 @@ const schema = z.object({
   KULE_SIM_STORAGE_BANDWIDTH: z.coerce.number().positive().default(4e9),
   /** Multiplies every simulated latency; 0 answers at once (benchmarks). */
   KULE_SIM_LATENCY_SCALE: z.coerce.number().min(0).max(100).default(1),
+  /** Which exporter releases the simulator's metrics imitate: the newest or the oldest Kule supports (server/metrics/exporters/versions.ts)… */
+  KULE_SIM_EXPORTERS: z.enum(Object.keys(EXPORTER_PROFILES) as [ExporterProfile, ...ExporterProfile[]]).default("newest"),
+  /** …with one exporter's release set apart. */
+  KULE_SIM_VLLM_VERSION: z.enum(VLLM_VERSIONS).optional(),
+  KULE_SIM_DCGM_EXPORTER_VERSION: z.enum(DCGM_EXPORTER_VERSIONS).optional(),
   /** Prometheus Kule reads charts from; unset = metrics are off (the pages say how to turn them on). */
   KULE_PROMETHEUS_URL: z.url().optional(),
   KULE_PROMETHEUS_PORT: z.coerce.number().int().min(1).max(65535).default(9090),
   /** Where Kule writes the rules it generates (SLO burn-rate alerts) for that Prometheus to load; unset = not written. */
   KULE_PROMETHEUS_RULES_DIR: z.string().optional(),
+  /** Bearer token Prometheus presents to /api/prometheus/sd; unset: generated once under KULE_DATA_DIR. */
+  KULE_PROMETHEUS_SD_TOKEN: z.string().min(16).optional(),
   /** The inference gateway. Each gateway process needs its own spool directory. */
   KULE_GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).default(8080),
   KULE_GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),

@@ -76,7 +76,7 @@ function StartReplica({ endpointId, version }: { endpointId: string; version: Ve
   const toast = useToast();
   const [mode, setMode] = useState<"none" | "start" | "external">("none");
   const [choice, setChoice] = useState(0);
-  const [ext, setExt] = useState({ url: "", region: "tr-ist" });
+  const [ext, setExt] = useState({ url: "", region: "tr-ist", metricsUrl: "" });
   const devices = useQuery(trpc.cluster.freeDevices.queryOptions({ endpointVersionId: version.id }, { enabled: mode === "start" }));
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.endpoint.get.queryKey({ id: endpointId }) });
   const start = useMutation(trpc.cluster.startReplica.mutationOptions({ meta: { handlesErrors: true }, onSuccess: () => (void refresh(), setMode("none"), toast.success("Replica starting")) }));
@@ -130,6 +130,9 @@ function StartReplica({ endpointId, version }: { endpointId: string; version: Ve
       </p>
       <Field id={`ext-url-${version.id}`} label="Server URL" errors={errors.url}>
         <input id={`ext-url-${version.id}`} placeholder="http://10.0.0.5:8000" value={ext.url} onChange={(e) => setExt({ ...ext, url: e.target.value })} aria-invalid={!!errors.url} />
+      </Field>
+      <Field id={`ext-metrics-${version.id}`} label="Metrics URL (optional)" hint="Where Prometheus scrapes it; empty: <server URL>/metrics for vLLM, port 8002 of the same host for Triton" errors={errors.metricsUrl}>
+        <input id={`ext-metrics-${version.id}`} placeholder="http://10.0.0.5:8002/metrics" value={ext.metricsUrl} onChange={(e) => setExt({ ...ext, metricsUrl: e.target.value })} aria-invalid={!!errors.metricsUrl} />
       </Field>
       <Field id={`ext-region-${version.id}`} label="Region" hint={`Where the server runs: KVKK tenants use only ${TURKEY_REGION_PREFIX}* regions`} errors={errors.region}>
         <input id={`ext-region-${version.id}`} value={ext.region} onChange={(e) => setExt({ ...ext, region: e.target.value })} aria-invalid={!!errors.region} />

@@ -17,17 +17,23 @@ export interface ChartEvent {
  * One chart: draws rows as they come; a null is a gap in the line, never a drop to zero. Events
  * (XID errors) are vertical marks at the time they happened.
  */
-export function LineChartCard({ title, unit, rows, series, events = [], height = 180 }: { title: string; unit: string; rows: Record<string, number | null>[]; series: string[]; events?: ChartEvent[]; height?: number }) {
+export function LineChartCard({ title, unit, rows, series, events = [], note, height = 180 }: { title: string; unit: string; rows: Record<string, number | null>[]; series: string[]; events?: ChartEvent[]; note?: string; height?: number }) {
   const hasData = rows.some((r) => series.some((s) => r[s] !== null && r[s] !== undefined));
   return (
     <div className="panel" role="figure" aria-label={title} data-has-data={hasData ? "yes" : "no"} style={{ marginBottom: 0 }}>
       <h2 style={{ fontSize: 14 }}>
         {title} <span className="muted" style={{ fontWeight: 400 }}>({unit})</span>
       </h2>
+      {/* Why the chart is empty or partial, when that is known (e.g. what an exporter cannot report). */}
+      {note && hasData && (
+        <div className="muted" role="note" style={{ fontSize: 12 }}>
+          {note}
+        </div>
+      )}
       {!hasData ? (
         <div className="empty" style={{ height }}>
           <b>No data in this range</b>
-          Data will show here as it arrives.
+          {note ?? "Data will show here as it arrives."}
         </div>
       ) : (
         <div style={{ height }}>

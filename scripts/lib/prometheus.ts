@@ -7,7 +7,7 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import os from "node:os";
-import { prometheusConfig } from "../../server/metrics/prometheus/config.ts";
+import { prometheusConfig, type SdJob } from "../../server/metrics/prometheus/config.ts";
 import { generateSloRules } from "../../server/metrics/slo/slo-rules.ts";
 import { PROMTOOL_FIXTURE_SLOS } from "../../server/metrics/slo/promtool/fixture.ts";
 import { portFree } from "./proc.ts";
@@ -84,7 +84,7 @@ export type RunningPrometheus = { url: string; rulesDir: string; stop(): Promise
 export async function startPrometheus(opts: {
   dataDir: string;
   port: number;
-  sdTargets: { job: string; url: string }[];
+  sdTargets: SdJob[];
   scrapeIntervalSeconds?: number;
 }): Promise<RunningPrometheus | null> {
   const bin = prometheusBinary();

@@ -19,6 +19,9 @@ import type { MigInstanceSpec } from "./mig.ts";
  * - cordon/uncordon: the Node's `spec.unschedulable`.
  * - events: a watch on Pods (Ready condition, OOMKilled / CrashLoopBackOff reasons), Nodes
  *   (NotReady) and dcgm-exporter's XID errors.
+ * - ReplicaStatus.metricsUrl: the pod IP with vLLM's API port (`/metrics`) or Triton's metrics
+ *   port (8002); maxNumSeqs: the `--max-num-seqs` put in the pod's args. Kule's discovery
+ *   (server/metrics/prometheus/discovery.ts) publishes them as scrape targets with its labels.
  */
 export interface ClusterDriver {
   readonly kind: "sim" | "external" | "kubernetes";
@@ -99,6 +102,13 @@ export interface ReplicaStatus {
   reason: string | null;
   /** Base URL of its OpenAI / KServe API, e.g. http://127.0.0.1:41234 */
   url: string | null;
+  /**
+   * Where its engine publishes Prometheus metrics (vLLM: `<url>/metrics`; Triton: its metrics
+   * port, 8002 by default), when the driver knows; Kule's service discovery publishes it.
+   */
+  metricsUrl?: string | null;
+  /** The engine's maximum batch (vLLM's --max-num-seqs) when the driver chose it; vLLM does not export it. */
+  maxNumSeqs?: number | null;
   device: Device;
   hostname: string | null;
   region: string | null;

@@ -11,10 +11,12 @@ import { freePort } from "../../scripts/lib/proc.ts";
 import { gpuFleet } from "../metrics/gpu-fleet.ts";
 import { PrometheusClient } from "../metrics/prometheus-client.ts";
 import { startPrometheus, type RunningPrometheus } from "../../scripts/lib/prometheus.ts";
+import { serveSimReplicaDiscovery } from "../test/sim-discovery.ts";
 
 let cluster: SimCluster;
 let control: http.Server;
 let prom: RunningPrometheus;
+let replicaSd: Awaited<ReturnType<typeof serveSimReplicaDiscovery>>;
 
 
 async function query(q: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]> {
@@ -45,7 +47,17 @@ beforeAll(async () => {
   const started = await startControlServer(cluster, 0);
   control = started.server;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kule-prom-"));
-  const running = await startPrometheus({ dataDir, port: await freePort(), sdTargets: [{ job: "kule-sim", url: `${started.url}/sd` }], scrapeIntervalSeconds: 1 });
+  replicaSd = await serveSimReplicaDiscovery(cluster);
+  const running = await startPrometheus({
+    dataDir,
+    port: await freePort(),
+    // The simulator's hardware, and the replicas as Kule's discovery publishes them.
+    sdTargets: [
+      { job: "kule-sim", url: `${started.url}/sd` },
+      { job: "kule-replicas", url: replicaSd.url },
+    ],
+    scrapeIntervalSeconds: 1,
+  });
   if (!running) throw new Error("No prometheus binary: apt-get install -y prometheus");
   prom = running;
   await cluster.startReplica(replica("r1", "GPU-llm-1-0"));
@@ -57,6 +69,7 @@ afterAll(async () => {
   await prom?.stop();
   await cluster.shutdown();
   await new Promise((r) => control.close(r));
+  await replicaSd?.close();
 });
 
 describe("a real Prometheus scraping the simulator through http_sd", () => {
@@ -70,21 +83,24 @@ describe("a real Prometheus scraping the simulator through http_sd", () => {
     const load = Promise.all(Array.from({ length: 24 }, caller));
     try {
       await expect
-        .poll(async () => Number((await query('DCGM_FI_DEV_GPU_UTIL{Hostname="llm-1",gpu="0"}'))[0]?.value[1] ?? 0), { timeout: 15_000, interval: 500 })
+        .poll(async () => Number((await query('DCGM_FI_DEV_GPU_UTIL{hostname="llm-1",gpu="0"}'))[0]?.value[1] ?? 0), { timeout: 15_000, interval: 500 })
         .toBeGreaterThan(40);
       // The fleet view the cluster page draws reads the same series.
       const fleet = await gpuFleet({ prometheus: new PrometheusClient(prom.url) });
       expect(fleet.available && fleet.gpus["GPU-llm-1-0"]!.utilPct).toBeGreaterThan(40);
       expect(fleet.available && fleet.gpus["GPU-llm-1-0"]!.fbUsedMiB).toBeGreaterThan(LLAMA_8B.weightBytes / 2 ** 20);
-      const idle = await query('DCGM_FI_DEV_GPU_UTIL{Hostname="llm-1",gpu="1"}');
+      const idle = await query('DCGM_FI_DEV_GPU_UTIL{hostname="llm-1",gpu="1"}');
       expect(Number(idle[0]!.value[1])).toBe(0);
-      const fb = await query('DCGM_FI_DEV_FB_USED{Hostname="llm-1",gpu="0"}');
+      const fb = await query('DCGM_FI_DEV_FB_USED{hostname="llm-1",gpu="0"}');
       expect(Number(fb[0]!.value[1])).toBeGreaterThan(LLAMA_8B.weightBytes / 2 ** 20);
       expect((await query('DCGM_FI_DEV_GR_ENGINE_ACTIVE_DOES_NOT_EXIST')).length).toBe(0);
-      // MIG instances are reported with their profile and instance id.
+      // MIG instances are reported with their profile and NVML's instance id (a 3g at slot 0 is 2),
+      // and a MIG-enabled GPU has no whole-GPU series, as dcgm-exporter's default mode prints it.
       await expect
-        .poll(async () => (await query('DCGM_FI_PROF_GR_ENGINE_ACTIVE{Hostname="llm-2",GPU_I_PROFILE="3g.40gb"}'))[0]?.metric.GPU_I_ID, { timeout: 10_000, interval: 500 })
-        .toBe("1");
+        .poll(async () => (await query('DCGM_FI_PROF_GR_ENGINE_ACTIVE{hostname="llm-2",GPU_I_PROFILE="3g.40gb"}'))[0]?.metric.GPU_I_ID, { timeout: 10_000, interval: 500 })
+        .toBe("2");
+      expect(await query('DCGM_FI_DEV_POWER_USAGE{hostname="llm-2",GPU_I_ID=""}')).toEqual([]);
+      expect(await query('DCGM_FI_DEV_GPU_UTIL{hostname="llm-2"}')).toEqual([]);
     } finally {
       busy = false;
       await load;
@@ -93,7 +109,7 @@ describe("a real Prometheus scraping the simulator through http_sd", () => {
       .poll(async () => (await query('vllm:generation_tokens_total{kule_replica="r1"}')).map((r) => Number(r.value[1]))[0] ?? 0, { timeout: 10_000, interval: 500 })
       .toBeGreaterThan(100);
     const ttft = await query('vllm:time_to_first_token_seconds_count{kule_replica="r1"}');
-    expect(ttft[0]!.metric).toMatchObject({ job: "vllm", kule_endpoint: "chat", model_name: "llama-3.1-8b-instruct" });
+    expect(ttft[0]!.metric).toMatchObject({ kule_engine: "vllm", kule_endpoint: "chat", kule_max_num_seqs: "32", model_name: "llama-3.1-8b-instruct", engine: "0" });
   });
 
   it("drops a stopped replica's target", async () => {
@@ -104,7 +120,7 @@ describe("a real Prometheus scraping the simulator through http_sd", () => {
 
   it("shows an injected XID error on the GPU, and the replica on it failing", async () => {
     await cluster.gpuXid("GPU-llm-1-0", 79);
-    await expect.poll(async () => (await query('DCGM_FI_DEV_XID_ERRORS{Hostname="llm-1",gpu="0"}'))[0]?.value[1], { timeout: 10_000, interval: 500 }).toBe("79");
+    await expect.poll(async () => (await query('DCGM_FI_DEV_XID_ERRORS{hostname="llm-1",gpu="0"}'))[0]?.value[1], { timeout: 10_000, interval: 500 }).toBe("79");
     expect(cluster.replica("r1").status()).toMatchObject({ state: "failed", reason: expect.stringContaining("XID 79") });
   });
 

@@ -6,6 +6,7 @@ import type { Device, ReplicaSpec, ReplicaStatus } from "./driver.ts";
 import { recordAudit } from "../audit/record.ts";
 import { ConflictError, InvalidInputError, isErrorKind, NotFoundError } from "../errors.ts";
 import type { RegisterExternalInput, StartReplicaInput, StopReplicaInput } from "./schemas.ts";
+import { defaultMetricsUrl } from "../metrics/exporters/engines.ts";
 
 const versionInclude = { endpoint: { include: { model: true, nodePool: true } }, modelVersion: true } as const;
 
@@ -84,7 +85,8 @@ export async function registerExternal(ctx: ClusterContext, input: RegisterExter
   const taken = await ctx.db.replica.findFirst({ where: { endpointVersionId: v.id, externalUrl: input.url, state: { notIn: ["stopped"] } } });
   if (taken) throw new ConflictError(`${input.url} is already registered for this version.`, { field: "url" });
   const row = await ctx.db.$transaction(async (tx) => {
-    const r = await tx.replica.create({ data: { endpointVersionId: v.id, driver: "external", externalUrl: input.url, region: input.region, state: "pending", createdById: ctx.actor.userId } });
+    const metricsUrl = input.metricsUrl ?? defaultMetricsUrl(v.endpoint.engine, input.url);
+    const r = await tx.replica.create({ data: { endpointVersionId: v.id, driver: "external", externalUrl: input.url, metricsUrl, region: input.region, state: "pending", createdById: ctx.actor.userId } });
     await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "replica.register_external", targetType: "replica", targetId: r.id, after: r });
     return r;
   });
@@ -125,6 +127,9 @@ export async function applyReplicaStatus(db: PrismaClient, s: ReplicaStatus): Pr
         state: s.state,
         reason: s.reason,
         url: s.state === "stopped" ? null : (s.url ?? row.url),
+        // An external server's metrics URL is Kule's own (from its engine); drivers that know better say so.
+        metricsUrl: s.metricsUrl ?? row.metricsUrl,
+        maxNumSeqs: s.maxNumSeqs ?? row.maxNumSeqs,
         expectedReadyAt: s.expectedReadyAt ? new Date(s.expectedReadyAt) : null,
         readyAt: s.state === "ready" && !row.readyAt ? new Date() : row.readyAt,
         stoppedAt: s.state === "stopped" ? new Date() : row.stoppedAt,

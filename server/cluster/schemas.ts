@@ -9,13 +9,18 @@ export const deviceInput = z.discriminatedUnion("kind", [
 
 export const startReplicaInput = z.object({ endpointVersionId: id, device: deviceInput });
 
-export const registerExternalInput = z.object({
-  endpointVersionId: id,
-  url: z
+const serverUrl = (example: string) =>
+  z
     .string()
     .trim()
-    .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, "a server URL such as http://10.0.0.5:8000")
-    .transform((u) => u.replace(/\/+$/, "")),
+    .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, `a server URL such as ${example}`)
+    .transform((u) => u.replace(/\/+$/, ""));
+
+export const registerExternalInput = z.object({
+  endpointVersionId: id,
+  url: serverUrl("http://10.0.0.5:8000"),
+  /** Where Prometheus scrapes it; unset: `<url>/metrics` for vLLM, port 8002 of the same host for Triton. */
+  metricsUrl: z.preprocess((v) => (v === "" ? undefined : v), serverUrl("http://10.0.0.5:8002/metrics").optional()),
   region: z.string().trim().regex(/^[a-z]{2}-[a-z]+$/, "a region such as tr-ist or eu-fra"),
 });
 

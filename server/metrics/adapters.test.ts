@@ -33,6 +33,17 @@ describe("PromQL builders", () => {
   it("build latency percentiles from the gateway's histogram", () => {
     expect(endpointQueries.latency("chat", 0.99, "60s")).toBe('histogram_quantile(0.99, sum by (le) (rate(kule_gateway_request_duration_seconds_bucket{endpoint="chat"}[60s])))');
   });
+  it("fall back to vLLM's pre-0.12 names per replica, inside one query", () => {
+    expect(endpointQueries.kvCache("chat")).toBe('avg(vllm:kv_cache_usage_perc{kule_endpoint="chat"} or vllm:gpu_cache_usage_perc{kule_endpoint="chat"})');
+    expect(endpointQueries.tpot("chat", 0.5, "30s")).toBe(
+      'histogram_quantile(0.5, sum by (le) (rate(vllm:inter_token_latency_seconds_bucket{kule_endpoint="chat"}[30s]) or rate(vllm:time_per_output_token_seconds_bucket{kule_endpoint="chat"}[30s])))',
+    );
+  });
+  it("select engines by Kule's target labels and the exporters' metric names, never by job", () => {
+    const all = Object.values(endpointQueries).map((f) => (f as (e: string, a: unknown, b: unknown) => string)("chat", 0.5, "30s"));
+    for (const q of all) expect(q).not.toMatch(/\bjob\s*=/);
+    expect(endpointQueries.tritonFailures("detect", "30s")).toBe('sum by (reason) (rate(nv_inference_request_failure{kule_endpoint="detect"}[30s]))');
+  });
   it("choose about 120 points per range, never finer than the scrape interval", () => {
     expect(stepFor("15m")).toBe(8);
     expect(stepFor("7d")).toBe(5040);
@@ -40,12 +51,33 @@ describe("PromQL builders", () => {
 });
 
 describe("fleet adapter", () => {
+  const v = (uuid: string, x: string, extra: Record<string, string> = {}) => ({ metric: { UUID: uuid, gpu: "0", ...extra }, value: [0, x] as [number, string] });
   it("folds dcgm vectors into one record per GPU, with no number as null", async () => {
     const { byUuid } = await import("./gpu-fleet.ts");
-    const v = (uuid: string, x: string) => ({ metric: { UUID: uuid, gpu: "0" }, value: [0, x] as [number, string] });
     const out = byUuid({ util: [v("GPU-a", "73")], fbUsed: [v("GPU-a", "8170")], fbFree: [v("GPU-a", "73750")], power: [v("GPU-a", "NaN")], temp: [v("GPU-b", "40")] });
     expect(out["GPU-a"]).toEqual({ utilPct: 73, fbUsedMiB: 8170, fbFreeMiB: 73750, powerW: null, tempC: null });
     expect(out["GPU-b"]).toEqual({ utilPct: null, fbUsedMiB: null, fbFreeMiB: null, powerW: null, tempC: 40 });
+  });
+  it("folds a MIG GPU's instances into it: memory summed, device readings once, utilization by compute slices", async () => {
+    const { byUuid } = await import("./gpu-fleet.ts");
+    // dcgm-exporter's default mode: only instance series, device-level values repeated on each (either host label).
+    const i3 = { GPU_I_PROFILE: "3g.40gb", GPU_I_ID: "1", Hostname: "n" };
+    const i2 = { GPU_I_PROFILE: "2g.20gb", GPU_I_ID: "3", hostname: "n" };
+    const i1 = { GPU_I_PROFILE: "1g.10gb", GPU_I_ID: "9", Hostname: "n" };
+    const out = byUuid({
+      util: [v("GPU-m", "87.5", i3), v("GPU-m", "61", i2), v("GPU-m", "0", i1)],
+      fbUsed: [v("GPU-m", "36412", i3), v("GPU-m", "17980", i2), v("GPU-m", "0", i1)],
+      fbFree: [v("GPU-m", "3999", i3), v("GPU-m", "2097", i2), v("GPU-m", "9975", i1)],
+      power: [v("GPU-m", "388.9", i3), v("GPU-m", "388.9", i2), v("GPU-m", "388.9", i1)],
+      temp: [v("GPU-m", "61", i3), v("GPU-m", "61", i2), v("GPU-m", "61", i1)],
+    });
+    // (3 × 87.5 + 2 × 61 + 1 × 0) / 7 = 54.9 %
+    expect(out["GPU-m"]).toEqual({ utilPct: 54.9, fbUsedMiB: 54392, fbFreeMiB: 16071, powerW: 388.9, tempC: 61 });
+  });
+  it("counts a GPU scraped by two jobs once", async () => {
+    const { byUuid } = await import("./gpu-fleet.ts");
+    const out = byUuid({ util: [v("GPU-a", "50", { job: "a" }), v("GPU-a", "50", { job: "b" })], fbUsed: [v("GPU-a", "100", { job: "a" }), v("GPU-a", "100", { job: "b" })], fbFree: [], power: [], temp: [] });
+    expect(out["GPU-a"]).toMatchObject({ utilPct: 50, fbUsedMiB: 100 });
   });
 });
 
@@ -65,5 +97,13 @@ describe("batch fill adapter", () => {
       { t: 105_000, "batch fill": 83.33333333333333 },
       { t: 110_000, "batch fill": null },
     ]);
+  });
+  it("says why replicas without a known maximum batch are left out", async () => {
+    const { batchFillRows } = await import("./adapters.ts");
+    const m: import("./adapters.ts").PromMatrix = { resultType: "matrix", result: [{ metric: { kule_replica: "ext-1" }, values: [[100, "4"]] as [number, string][] }] };
+    const out = batchFillRows(m, { start: 100, end: 100, step: 5 });
+    expect(out.rows).toEqual([{ t: 100_000, "batch fill": null }]);
+    expect(out.note).toMatch(/1 replica left out: vLLM does not export its maximum batch/);
+    expect(batchFillRows({ resultType: "matrix", result: [] }, { start: 100, end: 100, step: 5 }).note).toBeUndefined();
   });
 });

@@ -34,14 +34,20 @@ export function matrixToRows(m: PromMatrix, grid: { start: number; end: number; 
 
 /**
  * Batch fill of an endpoint: sequences running over the sum of its replicas' maximum batch, per
- * step. A replica counts only at steps where it reported; a step where none did is a gap.
+ * step. A replica counts only at steps where it reported; a step where none did is a gap. vLLM
+ * does not export its --max-num-seqs: Kule's discovery labels it where the driver knows it, and
+ * replicas without it are left out with a note saying so.
  */
-export function batchFillRows(m: PromMatrix, grid: { start: number; end: number; step: number }, name = "batch fill"): { rows: ChartRow[]; series: string[] } {
+export function batchFillRows(m: PromMatrix, grid: { start: number; end: number; step: number }, name = "batch fill"): { rows: ChartRow[]; series: string[]; note?: string } {
   const running = new Map<number, number>();
   const capacity = new Map<number, number>();
+  const unknown = new Set<string>();
   for (const r of m.result) {
     const max = Number(r.metric.kule_max_num_seqs);
-    if (!(max > 0)) continue; // without its maximum a replica's fill is unknown
+    if (!(max > 0)) {
+      unknown.add(r.metric.kule_replica ?? "?");
+      continue; // without its maximum a replica's fill is unknown
+    }
     for (const [ts, v] of r.values) {
       const n = Number(v);
       if (!Number.isFinite(n)) continue;
@@ -56,5 +62,8 @@ export function batchFillRows(m: PromMatrix, grid: { start: number; end: number;
     const cap = capacity.get(k);
     rows.push({ t: Math.round(t * 1000), [name]: cap ? (100 * running.get(k)!) / cap : null } as ChartRow);
   }
-  return { rows, series: [name] };
+  const note = unknown.size
+    ? `${unknown.size} replica${unknown.size > 1 ? "s" : ""} left out: vLLM does not export its maximum batch (--max-num-seqs), and Kule knows it only for replicas its drivers start (not for external servers).`
+    : undefined;
+  return { rows, series: [name], ...(note ? { note } : {}) };
 }

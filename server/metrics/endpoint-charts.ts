@@ -2,8 +2,9 @@ import type { PrismaClient } from "../db/generated/client.ts";
 import { NotFoundError } from "../errors.ts";
 import { matrixToRows, type ChartRow } from "./adapters.ts";
 import { RANGES, rateWindow, stepFor, type RangeName } from "./promql.ts";
-import { ENDPOINT_PANELS, type EndpointPanel, type PanelUnit } from "./endpoint-panels.ts";
+import { panelsFor, type EndpointPanel, type PanelUnit } from "./endpoint-panels.ts";
 import { type PrometheusClient, isMetricsUnavailable } from "./prometheus-client.ts";
+import { metricsOf, type EngineMetrics } from "./exporters/engines.ts";
 
 export interface Chart {
   id: string;
@@ -11,6 +12,8 @@ export interface Chart {
   unit: PanelUnit;
   rows: ChartRow[];
   series: string[];
+  /** Why the chart is empty or partial, when the reason is known (not "no traffic yet"). */
+  note?: string;
 }
 
 /**
@@ -18,8 +21,13 @@ export interface Chart {
  * failing the page: `{ available: false, reason }`.
  */
 export async function endpointCharts({ db, prometheus }: { db: PrismaClient; prometheus: PrometheusClient }, input: { endpointId: string; range: RangeName; now?: number }) {
-  const endpoint = await db.endpoint.findUnique({ where: { id: input.endpointId }, select: { slug: true } });
+  const endpoint = await db.endpoint.findUnique({ where: { id: input.endpointId }, select: { slug: true, engine: true } });
   if (!endpoint) throw new NotFoundError("Endpoint");
+  return chartsOf(prometheus, { slug: endpoint.slug, metrics: metricsOf(endpoint.engine) }, input);
+}
+
+/** The panels of an endpoint of `slug` whose servers publish `metrics`, over a range. */
+export async function chartsOf(prometheus: PrometheusClient, endpoint: { slug: string; metrics: EngineMetrics }, input: { range: RangeName; now?: number }) {
   const step = stepFor(input.range);
   const end = Math.floor((input.now ?? prometheus.now()) / 1000);
   const start = end - RANGES[input.range];
@@ -28,14 +36,16 @@ export async function endpointCharts({ db, prometheus }: { db: PrismaClient; pro
   const slug = endpoint.slug;
   const run = async (panel: EndpointPanel): Promise<Chart> => {
     const results = await Promise.all(
-      panel.targets.map((p) => prometheus.queryRange(p.query(slug, w), start, end, step).then((m) => (p.adapt ? p.adapt(m, grid) : matrixToRows(m, grid, p.name, p.scale)))),
+      panel.targets.map((p) => prometheus.queryRange(p.query(slug, w), start, end, step).then((m): { rows: ChartRow[]; series: string[]; note?: string } => (p.adapt ? p.adapt(m, grid) : matrixToRows(m, grid, p.name, p.scale)))),
     );
     // Merge the targets' series into one set of rows on the shared grid.
     const rows = results[0]!.rows.map((row, i) => Object.assign({}, ...results.map((r) => r.rows[i])) as ChartRow);
-    return { id: panel.id, title: panel.title, unit: panel.unit, rows, series: results.flatMap((r) => r.series) };
+    const empty = !rows.some((r) => Object.entries(r).some(([k, v]) => k !== "t" && v !== null));
+    const note = results.map((r) => r.note).find(Boolean) ?? (empty ? panel.emptyWhy?.[endpoint.metrics] : undefined);
+    return { id: panel.id, title: panel.title, unit: panel.unit, rows, series: results.flatMap((r) => r.series), ...(note ? { note } : {}) };
   };
   try {
-    const charts = await Promise.all(ENDPOINT_PANELS.map(run));
+    const charts = await Promise.all(panelsFor(endpoint.metrics).map(run));
     return { available: true as const, range: input.range, step, charts };
   } catch (e) {
     if (isMetricsUnavailable(e)) return { available: false as const, reason: e.message };

@@ -4,6 +4,7 @@
  */
 import { batchFillRows } from "./adapters.ts";
 import { endpointQueries as q } from "./promql.ts";
+import type { EngineMetrics } from "./exporters/engines.ts";
 
 export type PanelUnit = "req/s" | "ms" | "%" | "tok/s" | "requests";
 
@@ -27,6 +28,10 @@ export interface EndpointPanel {
   /** The same unit in Grafana's terms, for the raw (unscaled) values. */
   grafanaUnit: string;
   targets: PanelTarget[];
+  /** The engine metrics the panel reads; none: the gateway's, on every endpoint. */
+  engine?: EngineMetrics;
+  /** Why the panel stays empty for an endpoint of this engine, said on the chart instead of "no data yet". */
+  emptyWhy?: Partial<Record<EngineMetrics, string>>;
 }
 
 const pct = (p: number) => `P${Math.round(p * 100)}`;
@@ -36,18 +41,61 @@ const quantiles = (qs: number[], build: (slug: string, p: number, w: string) => 
 export const ENDPOINT_PANELS: EndpointPanel[] = [
   { id: "rps", title: "Requests/s by version", unit: "req/s", grafanaUnit: "reqps", targets: [{ query: q.requestsByVersion, name: (l) => `v${l.version ?? "?"}`, legend: "v{{version}}" }] },
   { id: "latency", title: "Latency", unit: "ms", grafanaUnit: "s", targets: quantiles([0.5, 0.95, 0.99], q.latency) },
-  { id: "ttft", title: "Time to first token", unit: "ms", grafanaUnit: "s", targets: quantiles([0.5, 0.99], q.ttft) },
-  { id: "tpot", title: "Time per output token", unit: "ms", grafanaUnit: "s", targets: quantiles([0.5, 0.99], q.tpot) },
+  {
+    id: "ttft",
+    title: "Time to first token",
+    unit: "ms",
+    grafanaUnit: "s",
+    targets: quantiles([0.5, 0.99], q.ttft),
+    emptyWhy: { triton: "Triton answers in one piece (KServe v2 inference, embeddings): there is no first token to time apart from the whole answer — see Latency." },
+  },
+  { id: "tpot", engine: "vllm", title: "Time per output token", unit: "ms", grafanaUnit: "s", targets: quantiles([0.5, 0.99], q.tpot) },
   { id: "errors", title: "Error rate", unit: "%", grafanaUnit: "percentunit", targets: [{ query: q.errorRate, name: () => "5xx", legend: "5xx", scale: 100 }] },
-  { id: "tokens", title: "Input and output tokens/s", unit: "tok/s", grafanaUnit: "short", targets: [{ query: q.tokens, name: (l) => l.kind ?? "tokens", legend: "{{kind}}" }] },
-  { id: "queue", title: "Queue depth (waiting requests)", unit: "requests", grafanaUnit: "short", targets: [{ query: (slug) => q.queueDepth(slug), name: () => "waiting", legend: "waiting" }] },
-  { id: "kv", title: "KV-cache usage", unit: "%", grafanaUnit: "percentunit", targets: [{ query: (slug) => q.kvCache(slug), name: () => "KV cache", legend: "KV cache", scale: 100 }] },
+  {
+    id: "tokens",
+    title: "Input and output tokens/s",
+    unit: "tok/s",
+    grafanaUnit: "short",
+    targets: [{ query: q.tokens, name: (l) => l.kind ?? "tokens", legend: "{{kind}}" }],
+    emptyWhy: { triton: "Only language and embedding models count tokens; a vision model's tensors have none." },
+  },
+  // vLLM endpoints: the engine's own view of each replica.
+  { id: "queue", engine: "vllm", title: "Queue depth (waiting requests)", unit: "requests", grafanaUnit: "short", targets: [{ query: (slug) => q.queueDepth(slug), name: () => "waiting", legend: "waiting" }] },
+  { id: "kv", engine: "vllm", title: "KV-cache usage", unit: "%", grafanaUnit: "percentunit", targets: [{ query: (slug) => q.kvCache(slug), name: () => "KV cache", legend: "KV cache", scale: 100 }] },
   {
     id: "batch",
+    engine: "vllm",
     title: "Batch fill (running / maximum batch)",
     unit: "%",
     // Grafana gets running sequences per replica, labelled with each one's maximum batch.
     grafanaUnit: "short",
     targets: [{ query: (slug) => q.runningByReplica(slug), name: () => "batch fill", legend: "{{kule_replica}} running of {{kule_max_num_seqs}}", adapt: batchFillRows }],
   },
+  // Triton endpoints (Triton, and TensorRT-LLM, ONNX Runtime and OpenVINO through its backends).
+  { id: "triton-pending", engine: "triton", title: "Pending requests (Triton queue)", unit: "requests", grafanaUnit: "short", targets: [{ query: (slug) => q.tritonPending(slug), name: () => "pending", legend: "pending" }] },
+  {
+    id: "triton-time",
+    engine: "triton",
+    title: "Queue and compute time per request (Triton)",
+    unit: "ms",
+    grafanaUnit: "µs",
+    targets: (["queue", "compute_infer"] as const).map((phase) => {
+      const what = phase === "queue" ? "queue" : "compute";
+      return { query: (slug: string, w: string) => q.tritonTimePerRequest(slug, phase, w), name: (l: Record<string, string>) => `${what} v${l.kule_version ?? "?"}`, legend: `${what} v{{kule_version}}`, scale: 1e-3 };
+    }),
+  },
+  {
+    id: "triton-failures",
+    engine: "triton",
+    title: "Failed inferences by reason (Triton)",
+    unit: "req/s",
+    grafanaUnit: "reqps",
+    // Before Triton 24.07 failures had no `reason`.
+    targets: [{ query: q.tritonFailures, name: (l) => l.reason || "failed", legend: "{{reason}}" }],
+  },
 ];
+
+/** The panels of an endpoint whose servers publish `engine`'s metrics, in page order. */
+export function panelsFor(engine: EngineMetrics): EndpointPanel[] {
+  return ENDPOINT_PANELS.filter((p) => !p.engine || p.engine === engine);
+}

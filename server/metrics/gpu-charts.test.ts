@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dcgmQueries, deviceName, xidEvents } from "./gpu-charts.ts";
+import { dcgmQueries, deviceName, hostnameOf, xidEvents } from "./gpu-charts.ts";
 
 describe("DCGM charts", () => {
   it("marks an XID where dcgm's last-XID gauge changes to a non-zero code, once per change", () => {
@@ -21,8 +21,22 @@ describe("DCGM charts", () => {
     expect(deviceName("gpu", { gpu: "1", GPU_I_ID: "", GPU_I_PROFILE: "" })).toBe("GPU");
     expect(deviceName("gpu", { gpu: "1", GPU_I_ID: "2", GPU_I_PROFILE: "3g.40gb" })).toBe("MIG 3g.40gb #2");
   });
-  it("scopes every query by an escaped node or GPU label, whole-GPU gauges without MIG series", () => {
-    expect(dcgmQueries.util({ kind: "node", hostname: 'n"1' })).toBe('DCGM_FI_DEV_GPU_UTIL{Hostname="n\\"1",GPU_I_ID=""}');
+  it("scopes every query by an escaped GPU label, or a node under either spelling of dcgm-exporter's host label", () => {
     expect(dcgmQueries.grEngine({ kind: "gpu", uuid: "GPU-a" })).toBe('DCGM_FI_PROF_GR_ENGINE_ACTIVE{UUID="GPU-a"}');
+    expect(dcgmQueries.grEngine({ kind: "node", hostname: 'n"1' })).toBe('(DCGM_FI_PROF_GR_ENGINE_ACTIVE{hostname="n\\"1"} or DCGM_FI_PROF_GR_ENGINE_ACTIVE{Hostname="n\\"1"})');
+  });
+  it("reads utilization from GPU_UTIL on whole GPUs and from GR engine activity on MIG instances, which have no GPU_UTIL", () => {
+    expect(dcgmQueries.util({ kind: "gpu", uuid: "GPU-a" })).toBe('DCGM_FI_DEV_GPU_UTIL{UUID="GPU-a",GPU_I_ID=""} or DCGM_FI_PROF_GR_ENGINE_ACTIVE{UUID="GPU-a"} * 100');
+  });
+  it("reads device-level values once per GPU (they repeat on every MIG instance) and sums memory per GPU on a node", () => {
+    expect(dcgmQueries.power({ kind: "gpu", uuid: "GPU-a" })).toBe('max by (gpu, UUID) (DCGM_FI_DEV_POWER_USAGE{UUID="GPU-a"})');
+    expect(dcgmQueries.fbUsed({ kind: "node", hostname: "n" })).toBe('sum by (gpu, UUID) ((DCGM_FI_DEV_FB_USED{hostname="n"} or DCGM_FI_DEV_FB_USED{Hostname="n"}))');
+    // A GPU page keeps its instances apart.
+    expect(dcgmQueries.fbUsed({ kind: "gpu", uuid: "GPU-a" })).toBe('DCGM_FI_DEV_FB_USED{UUID="GPU-a"}');
+  });
+  it("finds a series' node under either host label", () => {
+    expect(hostnameOf({ Hostname: "a" })).toBe("a");
+    expect(hostnameOf({ hostname: "b" })).toBe("b");
+    expect(hostnameOf({})).toBe("");
   });
 });

@@ -2,7 +2,7 @@ import { matrixToRows, type ChartRow, type PromMatrix } from "./adapters.ts";
 import { labelValue, RANGES, stepFor, type RangeName } from "./promql.ts";
 import { type PrometheusClient, isMetricsUnavailable } from "./prometheus-client.ts";
 
-/** A node (dcgm-exporter's `Hostname`) or one GPU (`UUID`), with its MIG instances. */
+/** A node (dcgm-exporter's `hostname`, `Hostname` before 4.6.0) or one GPU (`UUID`), with its MIG instances. */
 export type DcgmScope = { kind: "node"; hostname: string } | { kind: "gpu"; uuid: string };
 
 export interface GpuChart {
@@ -20,19 +20,39 @@ export interface XidEvent {
   device: string;
 }
 
-const selector = (s: DcgmScope) => (s.kind === "node" ? `Hostname=${labelValue(s.hostname)}` : `UUID=${labelValue(s.uuid)}`);
+/**
+ * A dcgm-exporter metric in a scope, with more matchers. A node's series carry `hostname` since
+ * dcgm-exporter 4.6.0 and `Hostname` before: a node scope selects either (one `or`, one query).
+ */
+function pick(metric: string, s: DcgmScope, extra = ""): string {
+  const more = extra ? `,${extra}` : "";
+  if (s.kind === "gpu") return `${metric}{UUID=${labelValue(s.uuid)}${more}}`;
+  const host = labelValue(s.hostname);
+  return `(${metric}{hostname=${host}${more}} or ${metric}{Hostname=${host}${more}})`;
+}
 
-/** Named DCGM queries; MIG instances carry GPU_I_ID, whole GPUs have it empty. */
+/**
+ * Named DCGM queries. In dcgm-exporter's default mode a MIG-enabled GPU has only per-instance
+ * series (GPU_I_ID set): device-level values (power, temperature, clocks, XID) repeat on each
+ * instance, so they are read once per GPU (`max by`); DCGM_FI_DEV_GPU_UTIL does not exist on
+ * instances, so an instance's utilization is its GR engine activity; framebuffer is per instance
+ * and summed per GPU on a node page.
+ */
 export const dcgmQueries = {
-  grEngine: (s: DcgmScope) => `DCGM_FI_PROF_GR_ENGINE_ACTIVE{${selector(s)}}`,
-  util: (s: DcgmScope) => `DCGM_FI_DEV_GPU_UTIL{${selector(s)},GPU_I_ID=""}`,
-  fbUsed: (s: DcgmScope) => `DCGM_FI_DEV_FB_USED{${selector(s)}}`,
-  fbFree: (s: DcgmScope) => `DCGM_FI_DEV_FB_FREE{${selector(s)}}`,
-  power: (s: DcgmScope) => `DCGM_FI_DEV_POWER_USAGE{${selector(s)},GPU_I_ID=""}`,
-  temp: (s: DcgmScope) => `DCGM_FI_DEV_GPU_TEMP{${selector(s)},GPU_I_ID=""}`,
-  smClock: (s: DcgmScope) => `DCGM_FI_DEV_SM_CLOCK{${selector(s)},GPU_I_ID=""}`,
-  xid: (s: DcgmScope) => `DCGM_FI_DEV_XID_ERRORS{${selector(s)},GPU_I_ID=""}`,
+  grEngine: (s: DcgmScope) => pick("DCGM_FI_PROF_GR_ENGINE_ACTIVE", s),
+  // The `or` keeps GPU_UTIL where a whole GPU has it; dcgm-exporter 3.3.0 printed 0 for it on instances, so it is never read there.
+  util: (s: DcgmScope) => `${pick("DCGM_FI_DEV_GPU_UTIL", s, 'GPU_I_ID=""')} or ${pick("DCGM_FI_PROF_GR_ENGINE_ACTIVE", s)} * 100`,
+  fbUsed: (s: DcgmScope) => (s.kind === "node" ? `sum by (gpu, UUID) (${pick("DCGM_FI_DEV_FB_USED", s)})` : pick("DCGM_FI_DEV_FB_USED", s)),
+  fbFree: (s: DcgmScope) => (s.kind === "node" ? `sum by (gpu, UUID) (${pick("DCGM_FI_DEV_FB_FREE", s)})` : pick("DCGM_FI_DEV_FB_FREE", s)),
+  power: (s: DcgmScope) => `max by (gpu, UUID) (${pick("DCGM_FI_DEV_POWER_USAGE", s)})`,
+  temp: (s: DcgmScope) => `max by (gpu, UUID) (${pick("DCGM_FI_DEV_GPU_TEMP", s)})`,
+  smClock: (s: DcgmScope) => `max by (gpu, UUID) (${pick("DCGM_FI_DEV_SM_CLOCK", s)})`,
+  // err_code/err_msg change with the code: folding them away keeps one line per GPU to read changes on.
+  xid: (s: DcgmScope) => `max by (gpu, UUID, modelName, hostname, Hostname) (${pick("DCGM_FI_DEV_XID_ERRORS", s)})`,
 } as const;
+
+/** A series' node under either spelling of dcgm-exporter's host label. */
+export const hostnameOf = (l: Record<string, string>): string => l.hostname || l.Hostname || "";
 
 /** Names a series: on a node page by GPU index, on a GPU page the whole GPU or its MIG instance. */
 export function deviceName(scope: DcgmScope["kind"], l: Record<string, string>): string {
@@ -84,7 +104,7 @@ export async function gpuCharts({ prometheus }: { prometheus: PrometheusClient }
     ]);
     // Which GPUs the scope covers, read off the series themselves (labels of dcgm-exporter).
     const devices = new Map<string, { uuid: string; gpu: string; modelName: string; hostname: string }>();
-    for (const s of xid.result) if (s.metric.UUID) devices.set(s.metric.UUID, { uuid: s.metric.UUID, gpu: s.metric.gpu ?? "?", modelName: s.metric.modelName ?? "", hostname: s.metric.Hostname ?? "" });
+    for (const s of xid.result) if (s.metric.UUID) devices.set(s.metric.UUID, { uuid: s.metric.UUID, gpu: s.metric.gpu ?? "?", modelName: s.metric.modelName ?? "", hostname: hostnameOf(s.metric) });
     return { available: true as const, range: input.range, step, charts, xidEvents: xidEvents(xid, name), devices: [...devices.values()].sort((a, b) => Number(a.gpu) - Number(b.gpu)) };
   } catch (e) {
     if (isMetricsUnavailable(e)) return { available: false as const, reason: e.message };

@@ -1,4 +1,5 @@
-import { ENDPOINT_PANELS } from "./endpoint-panels.ts";
+import { panelsFor } from "./endpoint-panels.ts";
+import type { EngineMetrics } from "./exporters/engines.ts";
 
 /**
  * A Grafana dashboard (schema 39, Grafana 10/11) of the endpoint page's panels, for teams that
@@ -6,9 +7,9 @@ import { ENDPOINT_PANELS } from "./endpoint-panels.ts";
  * so one dashboard serves every endpoint through its variable; `$__rate_interval` replaces the
  * app's rate window.
  */
-export function grafanaDashboard(opts: { endpointSlug: string; endpointName: string; datasourceUid?: string }) {
+export function grafanaDashboard(opts: { endpointSlug: string; endpointName: string; metrics: EngineMetrics; datasourceUid?: string }) {
   const datasource = { type: "prometheus", uid: opts.datasourceUid ?? "${DS_PROMETHEUS}" };
-  const panels = ENDPOINT_PANELS.map((p, i) => ({
+  const panels = panelsFor(opts.metrics).map((p, i) => ({
     id: i + 1,
     type: "timeseries",
     title: p.title,

@@ -7,6 +7,8 @@ export function labelValue(v: string): string {
 }
 
 const gw = (endpoint: string) => `endpoint=${labelValue(endpoint)}`;
+/** An engine's series by the target label Kule's service discovery attaches (never by `job`). */
+const ep = (endpoint: string) => `kule_endpoint=${labelValue(endpoint)}`;
 
 /** Window for rates: wide enough to hold several 5 s scrapes, narrow enough to follow changes. */
 export function rateWindow(stepSeconds: number): string {
@@ -25,14 +27,30 @@ export const endpointQueries = {
     `(sum(rate(kule_gateway_requests_total{${gw(endpoint)},status=~"5.."}[${w}])) or vector(0)) / sum(rate(kule_gateway_requests_total{${gw(endpoint)}}[${w}]))`,
   /** Input and output tokens/s. */
   tokens: (endpoint: string, w: string) => `sum by (kind) (rate(kule_gateway_tokens_total{${gw(endpoint)}}[${w}]))`,
-  /** Requests waiting in the engines' queues (vLLM replicas of the endpoint). */
-  queueDepth: (endpoint: string) => `sum(vllm:num_requests_waiting{kule_endpoint=${labelValue(endpoint)}})`,
-  /** Time per output token (inter-token latency) percentile across the endpoint's vLLM replicas (seconds). */
-  tpot: (endpoint: string, q: number, w: string) => `histogram_quantile(${q}, sum by (le) (rate(vllm:inter_token_latency_seconds_bucket{kule_endpoint=${labelValue(endpoint)}}[${w}])))`,
-  /** Running sequences per replica, keyed by the replica's maximum batch (a service-discovery label). */
-  runningByReplica: (endpoint: string) => `sum by (kule_replica, kule_max_num_seqs) (vllm:num_requests_running{kule_endpoint=${labelValue(endpoint)}})`,
-  /** Mean KV-cache usage across the endpoint's vLLM replicas (0–1). */
-  kvCache: (endpoint: string) => `avg(vllm:kv_cache_usage_perc{kule_endpoint=${labelValue(endpoint)}})`,
+  /** Requests waiting in the endpoint's vLLM engines' queues. */
+  queueDepth: (endpoint: string) => `sum(vllm:num_requests_waiting{${ep(endpoint)}})`,
+  /**
+   * Time per output token (inter-token latency) percentile across the endpoint's vLLM replicas
+   * (seconds). vLLM ≥ 0.10.2 observes every interval as `inter_token_latency_seconds`; before
+   * 0.13 the same intervals were `time_per_output_token_seconds` (same buckets). The `or` is per
+   * replica, before the sum: a replica with both counts once, one with only the old name counts.
+   */
+  tpot: (endpoint: string, q: number, w: string) =>
+    `histogram_quantile(${q}, sum by (le) (rate(vllm:inter_token_latency_seconds_bucket{${ep(endpoint)}}[${w}]) or rate(vllm:time_per_output_token_seconds_bucket{${ep(endpoint)}}[${w}])))`,
+  /** Running sequences per replica, keyed by the replica's maximum batch (a target label of Kule's discovery). */
+  runningByReplica: (endpoint: string) => `sum by (kule_replica, kule_max_num_seqs) (vllm:num_requests_running{${ep(endpoint)}})`,
+  /** Mean KV-cache usage across the endpoint's vLLM replicas (0–1); `gpu_cache_usage_perc` before 0.9.2 (removed in 0.12). */
+  kvCache: (endpoint: string) => `avg(vllm:kv_cache_usage_perc{${ep(endpoint)}} or vllm:gpu_cache_usage_perc{${ep(endpoint)}})`,
+  /** Requests Triton holds for its scheduler (enqueued, not yet started by a backend). */
+  tritonPending: (endpoint: string) => `sum(nv_inference_pending_request_count{${ep(endpoint)}})`,
+  /** Triton's failed requests/s by reason (REJECTED, CANCELED, BACKEND, OTHER; no `reason` before 24.07). */
+  tritonFailures: (endpoint: string, w: string) => `sum by (reason) (rate(nv_inference_request_failure{${ep(endpoint)}}[${w}]))`,
+  /**
+   * Microseconds per successful request Triton spent queued (`queue`) or computing (`compute_infer`),
+   * per Kule version. Sums drop Triton's own `version` and `gpu_uuid` series splits.
+   */
+  tritonTimePerRequest: (endpoint: string, phase: "queue" | "compute_infer", w: string) =>
+    `sum by (kule_version) (rate(nv_inference_${phase}_duration_us{${ep(endpoint)}}[${w}])) / sum by (kule_version) (rate(nv_inference_request_success{${ep(endpoint)}}[${w}]))`,
 } as const;
 
 const tn = (tenant: string) => `tenant=${labelValue(tenant)}`;

@@ -8,12 +8,15 @@ import { serviceDiscovery } from "./service-discovery.ts";
 import { supportsMig, validateMigLayout, type MigInstanceSpec } from "../mig.ts";
 import { ConflictError, DomainError, NotFoundError, TimeoutError } from "../../errors.ts";
 import type { ClusterEvent, ReplicaSpec, ReplicaStatus, Topology, TopologyNode } from "../driver.ts";
+import { EXPORTER_PROFILES, type ExporterVersions } from "../../metrics/exporters/versions.ts";
 
 export interface SimOptions {
   /** Bytes per second weights load from storage at (cold start). */
   storageBandwidth: number;
   /** Multiplies every simulated latency; 0 answers at once (benchmarks). */
   latencyScale: number;
+  /** Which releases of vLLM, dcgm-exporter and Triton the metrics imitate (default: the newest supported). */
+  exporters?: ExporterVersions;
 }
 
 const GiB = 2 ** 30;
@@ -34,12 +37,15 @@ export class SimCluster {
   /** Injected: share of requests a version fails, by version id. */
   private versionErrorShare = new Map<string, number>();
 
+  readonly exporters: ExporterVersions;
+
   constructor(
     topology: Topology,
     readonly opts: SimOptions,
   ) {
     this.events.setMaxListeners(0);
     this.inventory = new SimInventory(topology);
+    this.exporters = opts.exporters ?? EXPORTER_PROFILES.newest;
   }
 
   subscribe(listener: (e: ClusterEvent) => void): () => void {
@@ -85,6 +91,7 @@ export class SimCluster {
       this.opts.latencyScale,
       () => this.versionErrorShare.get(spec.versionId) ?? 0,
       () => (gpu ? this.readings.view(gpu) : null),
+      this.exporters,
     );
     this.replicas.set(spec.id, replica);
     await replica.listen();
@@ -107,6 +114,7 @@ export class SimCluster {
     if (r.state !== "loading") return;
     if (fits) {
       r.state = "ready";
+      r.readyAt = Date.now();
     } else {
       r.state = "failed";
       r.reason =
@@ -242,11 +250,12 @@ export class SimCluster {
   /** The node's dcgm-exporter page, or null when the node is down (its exporter is unreachable). */
   dcgmText(hostname: string): string | null {
     const node = this.inventory.node(hostname);
-    return node.status === "down" ? null : dcgmExposition(node, this.readings);
+    return node.status === "down" ? null : dcgmExposition(node, this.readings, this.exporters.dcgm);
   }
 
+  /** The hardware's scrape targets (a dcgm-exporter per GPU node); replicas are published by Kule's own discovery. */
   serviceDiscovery(controlHostPort: string) {
-    return serviceDiscovery(this.inventory, this.replicas.values(), controlHostPort);
+    return serviceDiscovery(this.inventory, controlHostPort);
   }
 
   async shutdown() {

@@ -15,7 +15,19 @@ export interface SequenceResult {
   tokens: number;
   /** Mean time between output tokens. */
   itlMs: number;
+  /** First scheduled → first token (prefill), and first token → end (decode). */
+  prefillMs: number;
+  decodeMs: number;
+  /** Times the engine preempted it to free KV cache. */
+  preemptions: number;
   aborted: boolean;
+}
+
+/** What the engine tells its metrics as it runs (vLLM observes these per step, not per request). */
+export interface EngineObserver {
+  /** The time between two successive output tokens of a sequence. */
+  interval(ms: number): void;
+  preempted(): void;
 }
 
 interface Live {
@@ -23,18 +35,24 @@ interface Live {
   enqueuedAt: number;
   startedAt: number;
   firstTokenAt: number;
+  lastTokenAt: number;
   generated: number;
+  preemptions: number;
+  timer: NodeJS.Timeout | null;
   resolve: (r: SequenceResult) => void;
 }
 
 /**
  * A continuous-batching scheduler: up to `maxBatch` sequences decode together, the rest wait in
  * FIFO order and join as others finish. Times come from the latency model, evaluated with the
- * batch as it is at each step, so load shows up in TTFT, per-token time and queueing.
+ * batch as it is at each step, so load shows up in TTFT, per-token time and queueing. When the
+ * sequences' KV entries outgrow the cache, the newest one is preempted as vLLM does: it goes
+ * back to the head of the queue and recomputes its prompt and output so far when it resumes.
  */
 export class BatchingEngine {
   private running = new Set<Live>();
   private waiting: Live[] = [];
+  observer: EngineObserver | null = null;
 
   constructor(
     public params: LatencyParams,
@@ -59,18 +77,19 @@ export class BatchingEngine {
 
   submit(seq: Sequence): Promise<SequenceResult> {
     return new Promise((resolve) => {
-      const live: Live = { seq, enqueuedAt: performance.now(), startedAt: 0, firstTokenAt: 0, generated: 0, resolve };
-      if (this.running.size < this.params.maxBatch) this.start(live);
+      const live: Live = { seq, enqueuedAt: performance.now(), startedAt: 0, firstTokenAt: 0, lastTokenAt: 0, generated: 0, preemptions: 0, timer: null, resolve };
+      if (this.running.size < this.params.maxBatch && this.waiting.length === 0) this.start(live);
       else this.waiting.push(live);
     });
   }
 
   private start(live: Live) {
-    live.startedAt = performance.now();
+    if (!live.startedAt) live.startedAt = performance.now();
     this.running.add(live);
-    const delay = ttftMs(this.params, live.seq.promptTokens, this.running.size - 1);
+    // A preempted sequence recomputes its prompt and the tokens it had generated.
+    const delay = ttftMs(this.params, live.seq.promptTokens + live.generated, this.running.size - 1);
     if (this.params.scale === 0) return this.runInstantly(live);
-    setTimeout(() => this.step(live), delay);
+    live.timer = setTimeout(() => this.step(live), delay);
   }
 
   /** With the latency model off (benchmarks), everything happens in one tick. */
@@ -81,24 +100,49 @@ export class BatchingEngine {
     this.finish(live, false);
   }
 
+  private overCapacity() {
+    return this.tokensInFlight * this.kv.bytesPerToken > this.kv.capacityBytes;
+  }
+
+  /** Frees KV cache by sending the most recently started sequence back to the queue. */
+  private preemptNewest(): Live {
+    const victim = [...this.running].at(-1)!;
+    this.running.delete(victim);
+    if (victim.timer) clearTimeout(victim.timer);
+    victim.timer = null;
+    victim.preemptions++;
+    this.waiting.unshift(victim);
+    this.observer?.preempted();
+    return victim;
+  }
+
   private step(live: Live) {
+    live.timer = null;
     if (live.seq.signal?.aborted) return this.finish(live, true);
-    if (live.generated === 0) live.firstTokenAt = performance.now();
+    while (this.running.size > 1 && this.overCapacity()) if (this.preemptNewest() === live) return;
+    const now = performance.now();
+    if (live.generated === 0) live.firstTokenAt = now;
+    else this.observer?.interval(now - live.lastTokenAt);
+    live.lastTokenAt = now;
     live.seq.onToken?.(live.generated);
     live.generated++;
     if (live.generated >= live.seq.maxTokens) return this.finish(live, false);
-    setTimeout(() => this.step(live), tpotMs(this.params, this.running.size));
+    live.timer = setTimeout(() => this.step(live), tpotMs(this.params, this.running.size));
   }
 
   private finish(live: Live, aborted: boolean) {
     this.running.delete(live);
     const now = performance.now();
+    const first = live.firstTokenAt || now;
     live.resolve({
       queueMs: live.startedAt - live.enqueuedAt,
-      ttftMs: (live.firstTokenAt || now) - live.enqueuedAt,
+      ttftMs: first - live.enqueuedAt,
       e2eMs: now - live.enqueuedAt,
       tokens: live.generated,
       itlMs: live.generated > 1 ? (now - live.firstTokenAt) / (live.generated - 1) : 0,
+      prefillMs: first - live.startedAt,
+      decodeMs: now - first,
+      preemptions: live.preemptions,
       aborted,
     });
     const next = this.waiting.shift();

@@ -2,7 +2,7 @@
 export class Exposition {
   private metrics = new Map<string, { type: string; help: string; lines: string[] }>();
 
-  add(name: string, type: string, help: string, labels: Record<string, string>, value: number) {
+  add(name: string, type: string, help: string, labels: Record<string, string>, value: number | string) {
     const m = this.metrics.get(name) ?? { type, help, lines: [] };
     this.metrics.set(name, m);
     const l = Object.entries(labels)

@@ -49,7 +49,12 @@ describe("KServe v2 and embeddings on simulated replicas", () => {
     expect(out.outputs[0]!.data).toHaveLength(out.outputs[0]!.shape[0]! * 6);
     const bad = await fetch(`${url}/v2/models/detect/infer`, { method: "POST", body: JSON.stringify({ inputs: [{ name: "INPUT0", datatype: "UINT8", shape: [2, 2], data: [1] }] }) });
     expect(bad.status).toBe(400);
-    expect(await metric(url, "nv_inference_request_success")).toBe(1);
+    // Triton's metrics are on a port of their own, not on its HTTP API port.
+    expect((await fetch(`${url}/metrics`)).status).toBe(404);
+    const metricsUrl = cluster.replica("detect").status().metricsUrl!;
+    expect(new URL(metricsUrl).port).not.toBe(new URL(url).port);
+    expect(await metric(metricsUrl.replace(/\/metrics$/, ""), 'nv_inference_request_success{model="detect-model"')).toBe(1);
+    expect(await metric(metricsUrl.replace(/\/metrics$/, ""), 'nv_inference_request_failure{model="detect-model",version="1.0",reason="BACKEND"}')).toBe(0);
   });
 
   it("an embedding replica answers OpenAI embeddings with one vector per input and token usage", async () => {
@@ -74,7 +79,7 @@ describe("injected faults show in answers and metrics", () => {
     expect(failed).toBeLessThan(90);
     expect(statuses.filter((s) => s !== 500 && s !== 200)).toEqual([]);
     // vLLM counts only successes: the counter shows what the failures took away.
-    expect(await metric(url, 'vllm:request_success_total{model_name="flaky-model",finished_reason="length"}')).toBe(200 - failed);
+    expect(await metric(url, 'vllm:request_success_total{model_name="flaky-model",engine="0",finished_reason="length"}')).toBe(200 - failed);
     cluster.setVersionErrorShare("v-flaky", 0);
   });
 
@@ -97,7 +102,7 @@ describe("injected faults show in answers and metrics", () => {
     // …which is over 4 times the unslowed replica's whole answer, to the model.
     const unslowed = { ...LLM_DEFAULTS, scale: 0.2 };
     expect(floor).toBeGreaterThan(4 * (ttftMs(unslowed, 64, 1) + 3 * tpotMs(unslowed, 2)));
-    const sum = await metric(url, 'vllm:time_to_first_token_seconds_sum{model_name="slow-model"}');
+    const sum = await metric(url, 'vllm:time_to_first_token_seconds_sum{model_name="slow-model",engine="0"}');
     expect(sum).toBeGreaterThan(0.05);
   });
 });

@@ -1,5 +1,6 @@
 import type { SimReplica } from "./replica.ts";
 import type { SimGpu } from "./inventory.ts";
+import { migComputeSlices } from "../mig.ts";
 
 const GiB = 2 ** 30;
 
@@ -36,14 +37,33 @@ export class GpuReadings {
     return this.on(gpuUuid, startSlot).reduce((s, r) => s + (r.state === "loading" ? r.spec.weightBytes * loadedShare(r) : r.spec.weightBytes + r.kvBytesInUse) + 0.5 * GiB, 0);
   }
 
+  /** 0–1 for the whole device: a MIG GPU is as busy as its instances, each by its share of the 7 compute slices. */
+  deviceBusy(gpu: SimGpu): number {
+    if (!gpu.migEnabled) return this.busy(gpu.uuid);
+    return gpu.mig.reduce((s, m) => s + (this.busy(gpu.uuid, m.startSlot) * migComputeSlices(m.profile)) / 7, 0);
+  }
+
   powerW(gpu: SimGpu): number {
     const [idle, max] = powerRange(gpu.modelName);
-    return idle + (max - idle) * this.busy(gpu.uuid);
+    return idle + (max - idle) * this.deviceBusy(gpu);
+  }
+
+  private energy = new Map<string, { mJ: number; at: number }>();
+
+  /** Energy since boot (mJ), as DCGM counts it: the power drawn between readings, added up. */
+  energyMilliJoules(gpu: SimGpu): number {
+    const now = Date.now();
+    // A GPU that has been up a while before the simulator started (about a day at idle).
+    const e = this.energy.get(gpu.uuid) ?? { mJ: powerRange(gpu.modelName)[0] * 86_400_000, at: now };
+    e.mJ += this.powerW(gpu) * (now - e.at);
+    e.at = now;
+    this.energy.set(gpu.uuid, e);
+    return Math.round(e.mJ);
   }
 
   /** The view of one GPU a replica's Triton metrics report. */
   view(gpu: SimGpu) {
-    return { uuid: gpu.uuid, util: this.busy(gpu.uuid), usedBytes: this.usedBytes(gpu.uuid), totalBytes: gpu.memoryBytes, powerW: this.powerW(gpu) };
+    return { uuid: gpu.uuid, util: this.deviceBusy(gpu), usedBytes: this.usedBytes(gpu.uuid), totalBytes: gpu.memoryBytes, powerW: this.powerW(gpu), powerLimitW: powerRange(gpu.modelName)[1] };
   }
 }
 

@@ -6,6 +6,7 @@ import { env } from "../../env.ts";
 import { resolveDatabaseUrl } from "../../db/url.ts";
 import { createDb } from "../../db/client.ts";
 import { SimCluster } from "./cluster.ts";
+import { exporterVersions } from "../../metrics/exporters/versions.ts";
 import { startControlServer } from "./control-server.ts";
 import { topologyFromDb } from "./topology-from-db.ts";
 
@@ -14,10 +15,11 @@ async function main() {
   const db = createDb(database.url);
   const topology = await topologyFromDb(db, env.KULE_SIM_CLUSTER);
   await db.$disconnect();
-  const cluster = new SimCluster(topology, { storageBandwidth: env.KULE_SIM_STORAGE_BANDWIDTH, latencyScale: env.KULE_SIM_LATENCY_SCALE });
+  const exporters = exporterVersions(env.KULE_SIM_EXPORTERS, { vllm: env.KULE_SIM_VLLM_VERSION, dcgm: env.KULE_SIM_DCGM_EXPORTER_VERSION });
+  const cluster = new SimCluster(topology, { storageBandwidth: env.KULE_SIM_STORAGE_BANDWIDTH, latencyScale: env.KULE_SIM_LATENCY_SCALE, exporters });
   const { url } = await startControlServer(cluster, env.KULE_SIM_PORT);
   const gpus = topology.pools.reduce((s, p) => s + p.nodes.reduce((t, n) => t + n.gpus.length, 0), 0);
-  console.log(`Simulated cluster ${env.KULE_SIM_CLUSTER} (${gpus} GPUs) — control API on ${url}`);
+  console.log(`Simulated cluster ${env.KULE_SIM_CLUSTER} (${gpus} GPUs) — control API on ${url}; metrics as vLLM ${exporters.vllm}, dcgm-exporter ${exporters.dcgm}, Triton ${exporters.triton}`);
   const stop = async () => {
     await cluster.shutdown();
     await database.stop();

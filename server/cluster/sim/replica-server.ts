@@ -49,6 +49,21 @@ export function startReplicaServer(replica: SimReplica): Promise<http.Server> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
+/** A server answering only GET /metrics: Triton's metrics port. */
+export function startMetricsServer(text: () => Promise<string>): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    if (req.method !== "GET" || req.url?.split("?")[0] !== "/metrics") return void res.writeHead(404).end();
+    void text().then(
+      (t) => {
+        res.writeHead(200, { "content-type": "text/plain; version=0.0.4" });
+        res.end(t);
+      },
+      () => res.writeHead(500).end(),
+    );
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
 export function serverPort(server: http.Server): number {
   return (server.address() as AddressInfo).port;
 }
@@ -56,8 +71,9 @@ export function serverPort(server: http.Server): number {
 async function handle(r: SimReplica, req: http.IncomingMessage, res: http.ServerResponse) {
   const url = req.url ?? "/";
   const path = url.split("?")[0]!;
-  if (req.method === "GET" && path === "/metrics") {
-    const text = await r.metricsText();
+  const metrics = req.method === "GET" && path === "/metrics" ? r.metricsText() : null;
+  if (metrics) {
+    const text = await metrics;
     res.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" });
     return res.end(text);
   }
@@ -162,6 +178,8 @@ const COMPLETION: AnswerShape = {
  */
 async function answer(r: SimReplica, res: http.ServerResponse, body: Record<string, unknown>, shape: AnswerShape, promptTokens: number, seedText: string, max: number) {
   if (injectedFailure(r, res)) return;
+  // The prompt's leading blocks an earlier request already computed (vLLM's prefix caching).
+  const cachedTokens = Math.min(promptTokens, r.prefixCache.lookup(seedText).cachedTokens);
   const seed = seedOf(seedText);
   const { tokens, finish } = answerLength(seed, max);
   const pieces = generatePieces(tokens, seed);
@@ -176,14 +194,14 @@ async function answer(r: SimReplica, res: http.ServerResponse, body: Record<stri
     const event = (choices: object[], extra: object = {}) => `data: ${JSON.stringify({ id, object: shape.streamObject, created, model, choices, ...extra })}\n\n`;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
     for (const c of shape.opening()) res.write(event([c]));
-    const result = await r.run({ promptTokens, maxTokens: tokens, signal: abort.signal, onToken: (i) => res.write(event([shape.tokenChoice(pieces[i]!)])) });
+    const result = await r.run({ promptTokens, maxTokens: tokens, signal: abort.signal, onToken: (i) => res.write(event([shape.tokenChoice(pieces[i]!)])) }, { cachedTokens, finish, requestedMaxTokens: max });
     if (result.aborted) return;
     res.write(event([shape.finalChoice(finish)]));
     if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true) res.write(event([], { usage }));
     res.end("data: [DONE]\n\n");
     return;
   }
-  const result = await r.run({ promptTokens, maxTokens: tokens, signal: abort.signal });
+  const result = await r.run({ promptTokens, maxTokens: tokens, signal: abort.signal }, { cachedTokens, finish, requestedMaxTokens: max });
   if (result.aborted) return;
   send(res, 200, { id, object: shape.object, created, model, choices: [shape.wholeChoice(pieces.join(""), finish)], usage });
 }

@@ -1,8 +1,11 @@
 import type http from "node:http";
 import { BatchingEngine, type Sequence, type SequenceResult } from "./engine.ts";
 import { LLM_DEFAULTS, SINGLE_PASS_DEFAULTS, kvBytesPerToken, type LatencyParams } from "./latency-model.ts";
-import { tritonMetrics, vllmMetrics } from "./replica-metrics.ts";
-import { serverPort, startReplicaServer } from "./replica-server.ts";
+import { vllmMetrics } from "./vllm-metrics.ts";
+import { tritonMetrics, type GpuView } from "./triton-metrics.ts";
+import { PrefixCache } from "./prefix-cache.ts";
+import { serverPort, startMetricsServer, startReplicaServer } from "./replica-server.ts";
+import type { ExporterVersions } from "../../metrics/exporters/versions.ts";
 import type { Device, ReplicaSpec, ReplicaState, ReplicaStatus } from "../driver.ts";
 
 export interface ReplicaPlacement {
@@ -21,9 +24,14 @@ export class SimReplica {
   expectedReadyAt: number | null = null;
   inFlight = 0;
   private server: http.Server | null = null;
+  /** Triton serves /metrics on a port of its own (8002 on a real server). */
+  private metricsServer: http.Server | null = null;
   readonly engine: BatchingEngine;
+  readonly prefixCache = new PrefixCache();
   private readonly vllm: ReturnType<typeof vllmMetrics> | null;
   private readonly triton: ReturnType<typeof tritonMetrics> | null;
+  /** When it turned ready, for Triton's model load time. */
+  readyAt: number | null = null;
   /** Set by faults: a multiplier on every latency, and a share of requests to fail. */
   slowFactor = 1;
   constructor(
@@ -31,14 +39,15 @@ export class SimReplica {
     readonly placement: ReplicaPlacement,
     latencyScale: number,
     private readonly failShare: () => number,
-    gpuView: () => { uuid: string; util: number; usedBytes: number; totalBytes: number; powerW: number } | null,
+    gpuView: () => GpuView,
+    exporters: ExporterVersions,
   ) {
     const base: LatencyParams = { ...(spec.task === "llm" ? LLM_DEFAULTS : SINGLE_PASS_DEFAULTS), scale: latencyScale };
     const bytesPerToken = kvBytesPerToken(spec.parameterCount);
     const kvCapacity = Math.max(0, placement.deviceMemoryBytes * 0.9 - spec.weightBytes);
     this.engine = new BatchingEngine(base, { bytesPerToken, capacityBytes: kvCapacity });
-    this.vllm = spec.task === "llm" ? vllmMetrics(spec.servedModelName, this.engine) : null;
-    this.triton = spec.task === "llm" ? null : tritonMetrics(spec.servedModelName, spec.versionLabel, this.engine, gpuView);
+    this.vllm = spec.task === "llm" ? vllmMetrics(spec.servedModelName, this.engine, exporters.vllm, { numGpuBlocks: Math.floor(kvCapacity / bytesPerToken / 16) }) : null;
+    this.triton = spec.task === "llm" ? null : tritonMetrics(spec.servedModelName, spec.versionLabel, this.engine, gpuView, () => (this.readyAt ? (this.readyAt - this.startedAt) / 1000 : null));
     this.baseScale = latencyScale;
   }
   private readonly baseScale: number;
@@ -49,6 +58,11 @@ export class SimReplica {
   get url(): string | null {
     return this.port ? `http://127.0.0.1:${this.port}` : null;
   }
+  /** Where Prometheus scrapes it: vLLM's API port, Triton's own metrics port. */
+  get metricsUrl(): string | null {
+    if (this.triton) return this.metricsServer ? `http://127.0.0.1:${serverPort(this.metricsServer)}/metrics` : null;
+    return this.url ? `${this.url}/metrics` : null;
+  }
   /** KV-cache bytes held right now (framebuffer used beyond the weights). */
   get kvBytesInUse(): number {
     return this.engine.kvCacheUsage * Math.max(0, this.placement.deviceMemoryBytes * 0.9 - this.spec.weightBytes);
@@ -56,6 +70,7 @@ export class SimReplica {
 
   async listen(): Promise<void> {
     this.server = await startReplicaServer(this);
+    if (this.triton) this.metricsServer = await startMetricsServer(() => this.triton!.registry.metrics());
   }
 
   setSlow(factor: number) {
@@ -73,24 +88,31 @@ export class SimReplica {
     return this.failShare();
   }
 
-  async run(seq: Sequence): Promise<SequenceResult> {
+  /**
+   * Runs a sequence through the engine. `finish` is the reason the answer ends when it is not cut
+   * short; `cachedTokens` the prompt tokens the prefix cache served (vLLM counts them);
+   * `requestedMaxTokens` the request's max_tokens.
+   */
+  async run(seq: Sequence, opts: { cachedTokens?: number; finish?: "stop" | "length"; requestedMaxTokens?: number } = {}): Promise<SequenceResult> {
     this.inFlight++;
     try {
       const r = await this.engine.submit(seq);
-      const finish = r.aborted ? "abort" : r.tokens < seq.maxTokens ? "stop" : "length";
-      this.vllm?.observe(seq.promptTokens, r, finish);
-      this.triton?.observe(r, false);
+      const finishedReason = r.aborted ? "abort" : (opts.finish ?? (r.tokens < seq.maxTokens ? "stop" : "length"));
+      this.vllm?.observe({ promptTokens: seq.promptTokens, cachedTokens: opts.cachedTokens ?? 0, maxTokens: opts.requestedMaxTokens ?? seq.maxTokens, result: r, finishedReason });
+      this.triton?.observe(r);
       return r;
     } finally {
       this.inFlight--;
     }
   }
+  /** A request the engine failed (an injected fault): Triton counts it as a backend failure. */
   recordFailure() {
-    this.triton?.observe({ queueMs: 0, ttftMs: 0, e2eMs: 0, tokens: 0, itlMs: 0, aborted: false }, true);
+    this.triton?.failed("BACKEND");
   }
 
-  metricsText(): Promise<string> {
-    return (this.vllm ?? this.triton)!.registry.metrics();
+  /** vLLM's /metrics on the API port; Triton has none there (its page is on the metrics port). */
+  metricsText(): Promise<string> | null {
+    return this.vllm ? this.vllm.registry.metrics() : null;
   }
 
   status(): ReplicaStatus {
@@ -99,6 +121,9 @@ export class SimReplica {
       state: this.state,
       reason: this.reason,
       url: this.url,
+      metricsUrl: this.metricsUrl,
+      // vLLM's --max-num-seqs as this engine runs it (Triton's batcher has no such setting).
+      maxNumSeqs: this.vllm ? this.engine.params.maxBatch : null,
       device: this.spec.device as Device,
       hostname: this.placement.hostname,
       region: this.placement.region,
@@ -109,10 +134,12 @@ export class SimReplica {
 
   /** Closes the port at once: in-flight connections are cut, as when a process dies. */
   async close(): Promise<void> {
-    const s = this.server;
+    const servers = [this.server, this.metricsServer].filter((s): s is http.Server => s !== null);
     this.server = null;
-    if (!s) return;
-    s.closeAllConnections();
-    await new Promise<void>((r) => s.close(() => r()));
+    this.metricsServer = null;
+    for (const s of servers) {
+      s.closeAllConnections();
+      await new Promise<void>((r) => s.close(() => r()));
+    }
   }
 }

@@ -10,6 +10,11 @@
  */
 const TOKEN = /[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu;
 
+/** The tokens of a text, by the rule above. */
+export function tokensOf(text: string): string[] {
+  return text.match(TOKEN) ?? [];
+}
+
 export function countTokens(text: string): number {
   let n = 0;
   TOKEN.lastIndex = 0;

@@ -14,6 +14,7 @@ const opts = {
   sdTargets: [
     { job: "vllm", url: "http://127.0.0.1:3000/api/metrics/sd/vllm" },
     { job: "dcgm", url: "http://127.0.0.1:3000/api/metrics/sd/dcgm?x=1#frag" },
+    { job: "kule-replicas", url: "http://127.0.0.1:3000/api/prometheus/sd", credentialsFile: "/data/prometheus-sd-token" },
   ],
   ruleFiles,
 };
@@ -41,6 +42,13 @@ describe("prometheusConfig", () => {
         // `#` would start a YAML comment if the URL were not quoted
         '      - url: "http://127.0.0.1:3000/api/metrics/sd/dcgm?x=1#frag"',
         "        refresh_interval: 5s",
+        '  - job_name: "kule-replicas"',
+        "    http_sd_configs:",
+        '      - url: "http://127.0.0.1:3000/api/prometheus/sd"',
+        "        refresh_interval: 5s",
+        "        authorization:",
+        "          type: Bearer",
+        '          credentials_file: "/data/prometheus-sd-token"',
         "",
       ].join("\n"),
     );
@@ -82,7 +90,7 @@ describe("prometheusConfig", () => {
       expect(out).toContain("SUCCESS");
       // promtool also loads and checks each rule file the config names
       expect(out).toMatch(/kule-alerts\.yml[\s\S]*SUCCESS: 4 rules found/);
-      expect(out).toMatch(/kule-recording\.yml[\s\S]*SUCCESS: 6 rules found/);
+      expect(out).toMatch(/kule-recording\.yml[\s\S]*SUCCESS: 8 rules found/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -5,10 +5,15 @@
  */
 import path from "node:path";
 
+export type SdJob = { job: string; url: string; credentialsFile?: string };
+
 export type PrometheusConfigOptions = {
   scrapeIntervalSeconds: number;
-  /** One scrape job per entry; `url` answers Prometheus's http_sd JSON. */
-  sdTargets: { job: string; url: string }[];
+  /**
+   * One scrape job per entry; `url` answers Prometheus's http_sd JSON. `credentialsFile`: a file
+   * holding the bearer token the discovery URL asks for (Kule's own, /api/prometheus/sd).
+   */
+  sdTargets: SdJob[];
   /** Absolute paths of rule files (Prometheus resolves relative ones against the config file). */
   ruleFiles: string[];
 };
@@ -24,7 +29,8 @@ export function prometheusConfig(opts: PrometheusConfigOptions): string {
   const { scrapeIntervalSeconds: seconds, sdTargets, ruleFiles } = opts;
   if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`scrapeIntervalSeconds must be a whole number of seconds ≥ 1, got ${seconds}`);
   const seen = new Set<string>();
-  for (const { job, url } of sdTargets) {
+  for (const { job, url, credentialsFile } of sdTargets) {
+    if (credentialsFile !== undefined && !path.isAbsolute(credentialsFile)) throw new Error(`credentials file of job ${q(job)} must be an absolute path, got ${q(credentialsFile)}`);
     if (!JOB_NAME.test(job)) throw new Error(`invalid scrape job name ${q(job)}`);
     // Prometheus refuses a config with two jobs of the same name; say which one here instead.
     if (seen.has(job)) throw new Error(`duplicate scrape job ${q(job)}`);
@@ -48,7 +54,7 @@ export function prometheusConfig(opts: PrometheusConfigOptions): string {
   for (const f of ruleFiles) lines.push(`  - ${q(f)}`);
   lines.push("");
   lines.push(sdTargets.length ? "scrape_configs:" : "scrape_configs: []");
-  for (const { job, url } of sdTargets) {
+  for (const { job, url, credentialsFile } of sdTargets) {
     lines.push(
       `  - job_name: ${q(job)}`,
       // The SD entries may carry `__metrics_path__` (and `job`) in their labels; Prometheus
@@ -57,6 +63,8 @@ export function prometheusConfig(opts: PrometheusConfigOptions): string {
       `      - url: ${q(url)}`,
       `        refresh_interval: ${interval}`,
     );
+    // Read at every refresh, so the token never sits in this file.
+    if (credentialsFile) lines.push("        authorization:", "          type: Bearer", `          credentials_file: ${q(credentialsFile)}`);
   }
   return lines.join("\n") + "\n";
 }

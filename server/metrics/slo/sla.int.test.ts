@@ -178,7 +178,8 @@ describe("SLA status and burn-rate alerts against a real Prometheus scraping the
         },
         { timeout: 60_000, interval: 1000 },
       )
-      .toEqual(["MIG 1g.10gb #2", "MIG 3g.40gb #1"]);
+      // NVML's instance ids follow the placement: a 3g at slot 0 is #2, a 1g at slot 4 is #11.
+      .toEqual(["MIG 1g.10gb #11", "MIG 3g.40gb #2"]);
     await testDrivers().sim.injectFault({ type: "gpu-xid", gpuUuid: gpu.uuid, xid: 79 });
     await expect
       .poll(

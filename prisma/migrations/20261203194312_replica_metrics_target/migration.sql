@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Replica" ADD COLUMN     "maxNumSeqs" INTEGER,
+ADD COLUMN     "metricsUrl" TEXT;

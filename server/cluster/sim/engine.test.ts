@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { BatchingEngine } from "./engine.ts";
+import { LLM_DEFAULTS } from "./latency-model.ts";
+import { PrefixCache } from "./prefix-cache.ts";
+import { nvmlInstanceId } from "./dcgm-exporter.ts";
+
+const GiB = 2 ** 30;
+const fast = { ...LLM_DEFAULTS, scale: 0.01 };
+
+describe("the batching engine, as vLLM's metrics see it", () => {
+  it("reports every interval between a sequence's tokens, not one mean per request", async () => {
+    const engine = new BatchingEngine(fast, { bytesPerToken: 1, capacityBytes: 1e9 });
+    const intervals: number[] = [];
+    engine.observer = { interval: (ms) => intervals.push(ms), preempted: () => {} };
+    await Promise.all([engine.submit({ promptTokens: 10, maxTokens: 5 }), engine.submit({ promptTokens: 10, maxTokens: 3 })]);
+    expect(intervals).toHaveLength(4 + 2);
+  });
+
+  it("preempts the newest sequence when the KV cache overflows, and finishes it after the others", async () => {
+    // Room for 100 tokens: two 40-token prompts fit, and overflow as they generate.
+    const engine = new BatchingEngine(fast, { bytesPerToken: 1, capacityBytes: 100 });
+    let preempted = 0;
+    engine.observer = { interval: () => {}, preempted: () => preempted++ };
+    const order: string[] = [];
+    const [a, b] = await Promise.all(
+      ["a", "b"].map((id) =>
+        engine.submit({ promptTokens: 40, maxTokens: 30 }).then((r) => {
+          order.push(id);
+          return r;
+        }),
+      ),
+    );
+    expect(preempted).toBeGreaterThan(0);
+    expect(b!.preemptions).toBeGreaterThan(0);
+    expect(a!.preemptions).toBe(0);
+    expect(order).toEqual(["a", "b"]);
+    // Resumed where it stopped: every token is still generated once.
+    expect(b!.tokens).toBe(30);
+  });
+});
+
+describe("the prefix cache", () => {
+  it("serves the leading 16-token blocks an earlier prompt computed, never the last token", () => {
+    const cache = new PrefixCache();
+    const prompt = Array.from({ length: 40 }, (_, i) => `w${i}`).join(" ");
+    expect(cache.lookup(prompt)).toEqual({ promptTokens: 40, cachedTokens: 0 });
+    expect(cache.lookup(prompt)).toEqual({ promptTokens: 40, cachedTokens: 32 });
+    // Same first block, different second: one block served.
+    expect(cache.lookup(prompt.replace("w20", "x")).cachedTokens).toBe(16);
+    expect(new PrefixCache().lookup("short prompt").cachedTokens).toBe(0);
+  });
+});
+
+describe("dcgm-exporter's GPU instance ids", () => {
+  it("follow NVML's placement ids, not 1..n", () => {
+    expect(nvmlInstanceId(80 * GiB, { profile: "3g.40gb", startSlot: 4 })).toBe(1);
+    expect(nvmlInstanceId(80 * GiB, { profile: "3g.40gb", startSlot: 0 })).toBe(2);
+    expect(nvmlInstanceId(80 * GiB, { profile: "2g.20gb", startSlot: 0 })).toBe(3);
+    expect(nvmlInstanceId(80 * GiB, { profile: "1g.10gb", startSlot: 2 })).toBe(9);
+    expect(nvmlInstanceId(80 * GiB, { profile: "7g.80gb", startSlot: 0 })).toBe(0);
+  });
+});

@@ -1,0 +1,34 @@
+import { createHash } from "node:crypto";
+import { tokensOf } from "./tokens.ts";
+
+/** vLLM's KV block: prefix caching reuses whole blocks of this many tokens. */
+const BLOCK = 16;
+
+/**
+ * vLLM's automatic prefix caching, as the simulator plays it: a prompt's full blocks of tokens
+ * are hashed in a chain (a block's hash covers everything before it), and a new prompt reuses
+ * the leading blocks some earlier prompt already computed. The last prompt token is always
+ * computed, as in vLLM. Forgets the oldest blocks past `capacity`, as an LRU cache evicts.
+ */
+export class PrefixCache {
+  private blocks = new Map<string, true>();
+
+  constructor(private readonly capacity = 50_000) {}
+
+  /** Tokens of `prompt` served from the cache; the prompt's blocks are cached from now on. */
+  lookup(prompt: string): { promptTokens: number; cachedTokens: number } {
+    const tokens = tokensOf(prompt);
+    let hash = "";
+    let hits = 0;
+    let stillHitting = true;
+    for (let i = 0; i + BLOCK <= tokens.length; i += BLOCK) {
+      hash = createHash("sha1").update(hash).update("\u0000").update(tokens.slice(i, i + BLOCK).join("\u0001")).digest("base64");
+      if (stillHitting && this.blocks.has(hash)) hits += BLOCK;
+      else stillHitting = false;
+      this.blocks.delete(hash); // re-inserted as the most recently used
+      this.blocks.set(hash, true);
+    }
+    while (this.blocks.size > this.capacity) this.blocks.delete(this.blocks.keys().next().value!);
+    return { promptTokens: tokens.length, cachedTokens: Math.min(hits, Math.max(0, tokens.length - 1)) };
+  }
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { chartsOf } from "./endpoint-charts.ts";
+import type { PrometheusClient } from "./prometheus-client.ts";
+
+/** A Prometheus with no series at all, counting the queries it is asked. */
+function emptyPrometheus() {
+  const asked: string[] = [];
+  const client = { now: () => 1_800_000_000_000, queryRange: async (q: string) => (asked.push(q), { resultType: "matrix" as const, result: [] }) };
+  return { client: client as unknown as PrometheusClient, asked };
+}
+
+describe("endpoint charts", () => {
+  it("give a Triton endpoint Triton's panels and say why the token-based gateway panels stay empty", async () => {
+    const { client } = emptyPrometheus();
+    const out = await chartsOf(client, { slug: "detect", metrics: "triton" }, { range: "15m" });
+    if (!out.available) throw new Error(out.reason);
+    const byId = Object.fromEntries(out.charts.map((c) => [c.id, c]));
+    expect(Object.keys(byId)).toEqual(["rps", "latency", "ttft", "errors", "tokens", "triton-pending", "triton-time", "triton-failures"]);
+    expect(byId.ttft!.note).toMatch(/no first token/);
+    expect(byId.tokens!.note).toMatch(/vision model/);
+    // No traffic yet on other panels is not explained away.
+    expect(byId.latency!.note).toBeUndefined();
+  });
+  it("cost a vLLM endpoint the same number of queries as before Triton's panels existed (13)", async () => {
+    const { client, asked } = emptyPrometheus();
+    const out = await chartsOf(client, { slug: "chat", metrics: "vllm" }, { range: "15m" });
+    expect(out.available && out.charts.map((c) => c.id)).toEqual(["rps", "latency", "ttft", "tpot", "errors", "tokens", "queue", "kv", "batch"]);
+    expect(out.available && out.charts.find((c) => c.id === "ttft")!.note).toBeUndefined();
+    expect(asked).toHaveLength(13);
+  });
+});

@@ -1,0 +1,49 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * The bearer token Prometheus presents to Kule's service discovery (the list names every
+ * replica's address, so it is not public): KULE_PROMETHEUS_SD_TOKEN when set, else one generated
+ * once into `<dataDir>/prometheus-sd-token`, a file Kule's own Prometheus reads it from.
+ */
+const FILE = "prometheus-sd-token";
+
+/** The token kept under `dataDir`, generated on first use. */
+export function storedSdToken(dataDir: string): string {
+  const file = path.resolve(dataDir, FILE);
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // "wx": the app and the script that starts Prometheus keep whichever token was written first.
+    try {
+      fs.writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+  }
+  return fs.readFileSync(file, "utf8").trim();
+}
+
+/**
+ * For a script starting Prometheus: the file its `credentials_file` names, in `dir` — holding
+ * `token` when one is given (the app was given the same), else the stored one.
+ */
+export function sdCredentialsFile(dir: string, token?: string): string {
+  const file = path.resolve(dir, FILE);
+  if (!token) {
+    storedSdToken(dir);
+    return file;
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, token, { mode: 0o600 });
+  return file;
+}
+
+/** Whether an Authorization header carries `token` as a bearer token (compared in constant time). */
+export function bearerMatches(header: string | null, token: string): boolean {
+  const m = /^Bearer\s+(\S+)$/i.exec(header ?? "");
+  if (!m) return false;
+  const a = Buffer.from(m[1]!);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
