@@ -144,7 +144,17 @@ export class ConfigStore {
   ) {}
 
   async start(): Promise<void> {
-    await this.reload();
+    // A database slow to answer at start (a busy machine, a restart) is waited for a while: a
+    // gateway that gave up at once would need restarting by hand.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.reload();
+        break;
+      } catch (e) {
+        if (attempt >= 8 || this.closed) throw e;
+        await new Promise((r) => setTimeout(r, Math.min(4000, 250 * 2 ** attempt)));
+      }
+    }
     await this.listen();
     this.timer = setInterval(() => void this.reload().catch(() => {}), this.opts.fullRefreshMs);
     this.timer.unref();
