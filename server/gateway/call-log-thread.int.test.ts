@@ -59,35 +59,81 @@ describe("the call log's own thread", () => {
     expect(rows.rows[0].n).toBe(20);
   }, 30_000);
 
-  it("loses nothing and counts nothing twice when its thread dies: the batches it had not confirmed go to the next one", async () => {
+  it("holds rows in memory with the alarm raised while the database is away and the spool's disk is full, and stores each once when the database returns", async () => {
     const { row, stored } = rowsFor(await tenantWithKey());
     const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), "kule-clt-"));
-    const url = new URL(inject("databaseUrl"));
-    url.hostname = "127.0.0.1";
-    url.port = String(proxy.port);
-    const thread = new CallLogThread({ databaseUrl: url.toString(), spoolDir, flushMs: 50, connectTimeoutMs: 300 });
+    const thread = new CallLogThread({ databaseUrl: viaProxy(), spoolDir, flushMs: 50, connectTimeoutMs: 300 });
     const first = Array.from({ length: 10 }, row);
     first.forEach((r) => thread.push(r));
     await thread.flush();
 
-    // The database goes away and the spool cannot be written either (its path is taken by a
-    // directory): a batch can be neither stored nor spooled, so the thread gives up and dies, and
-    // is started again, and dies again, while the gateway keeps the batches.
+    // The database goes away and the spool's disk is full (/dev/full refuses every write with ENOSPC).
     proxy.sever();
-    fs.mkdirSync(thread.spoolFile);
+    fs.symlinkSync("/dev/full", thread.spoolFile);
     const second = Array.from({ length: 30 }, row);
     second.forEach((r) => thread.push(r));
-    const flushed = thread.flush();
-    await new Promise((r) => setTimeout(r, 2500));
+    let done = false;
+    const flushed = thread.flush().then(() => (done = true));
+    await until(() => thread.spoolFailing && thread.heldRows === 30);
+    expect(done).toBe(false); // nothing in memory only is ever called safe
     expect(await stored()).toHaveLength(10);
 
-    fs.rmdirSync(thread.spoolFile);
     proxy.restore();
     await flushed;
-    expect(thread.written).toBe(40); // counted across the threads it went through
+    expect(thread.spoolFailing).toBe(true); // the spool never took them: the database did
+    expect(thread.heldRows).toBe(0);
+    fs.rmSync(thread.spoolFile);
     await thread.close();
     const ids = await stored();
     expect(ids).toHaveLength(40);
     expect(new Set(ids)).toEqual(new Set([...first, ...second].map((r) => r.requestId)));
   }, 30_000);
+
+  it("loses nothing and counts nothing twice when its thread dies: the batches it had not confirmed go to the next one", async () => {
+    const { row, stored } = rowsFor(await tenantWithKey());
+    const thread = new CallLogThread({ databaseUrl: viaProxy(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-clt-")), flushMs: 50, connectTimeoutMs: 300 });
+    const first = Array.from({ length: 10 }, row);
+    first.forEach((r) => thread.push(r));
+    await thread.flush();
+    // The database stalls, so the next batches are in the thread's hands, unconfirmed, when it dies.
+    proxy.sever();
+    const second = Array.from({ length: 30 }, row);
+    second.forEach((r) => thread.push(r));
+    const flushed = thread.flush();
+    await new Promise((r) => setTimeout(r, 200));
+    await thread["worker"].terminate();
+    proxy.restore();
+    await flushed;
+    await thread.close();
+    const ids = await stored();
+    expect(ids).toHaveLength(40);
+    expect(new Set(ids)).toEqual(new Set([...first, ...second].map((r) => r.requestId)));
+  }, 30_000);
+
+  it("answers for every row while the journal's disk is full: held in memory, the alarm raised, stored once", async () => {
+    const { row, stored } = rowsFor(await tenantWithKey());
+    const thread = new CallLogThread({ databaseUrl: inject("databaseUrl"), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-clt-")), flushMs: 50, openJournalFile: () => fs.openSync("/dev/full", "a") });
+    const rows = Array.from({ length: 50 }, row);
+    rows.forEach((r) => thread.push(r));
+    expect(thread.journalFailing).toBe(true);
+    expect(thread.journalWriteErrors).toBeGreaterThan(0);
+    await thread.flush();
+    await thread.close();
+    expect(new Set(await stored())).toEqual(new Set(rows.map((r) => r.requestId)));
+  }, 30_000);
 });
+
+function viaProxy() {
+  const url = new URL(inject("databaseUrl"));
+  url.hostname = "127.0.0.1";
+  url.port = String(proxy.port);
+  return url.toString();
+}
+
+async function until(ok: () => boolean, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

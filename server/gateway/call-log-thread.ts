@@ -1,36 +1,45 @@
 import path from "node:path";
 import type { Worker } from "node:worker_threads";
 import type { CallLogRow } from "./call-log.ts";
+import { CallJournal, type JournalSegment } from "./call-journal.ts";
+import { spoolFileIn } from "./call-log-writer.ts";
 import type { CallLogWorkerData, CallLogWorkerReport, ToCallLogWorker } from "./call-log-worker.ts";
 import { typeScriptWorker } from "./ts-worker.ts";
 
 export interface CallLogThreadOptions {
   databaseUrl: string;
   spoolDir: string;
-  /** How often queued rows go to the thread (a batch also goes once `maxBatch` rows wait). */
+  /** How often the journal is cut and its rows go to the thread (a cut also happens once `maxBatch` rows wait). */
   flushMs?: number;
   maxBatch?: number;
   connectTimeoutMs?: number;
+  /** Opens a journal segment for appending (a test gives it a full disk). */
+  openJournalFile?: (file: string) => number;
 }
 
+/** What the thread was sent and has not yet said is safe: a journal segment, or leftover files to recover. */
+type Unconfirmed = { segment: JournalSegment } | { leftovers: string[] };
+
 /**
- * The call log as the request loop sees it. push() only queues the row; every `flushMs` the queue
- * goes, as one message, to a worker thread that owns the CallLogWriter (COPY, spool, replay).
- * Writing a batch costs about 20 µs of CPU a row in node-postgres and the COPY stream; on the
- * request loop that was a 2 ms stall ten times a second, which every request arriving meanwhile
- * waited out — the largest part of the gateway's p99 over a bare proxy (bench/gateway.ts).
+ * The call log as the request loop sees it. push() appends the row to the journal (call-journal.ts:
+ * one write(2), so SIGKILL loses nothing answered); every `flushMs` the journal is cut and the
+ * segment's name goes to a worker thread that owns the CallLogWriter (reading the segment, COPY,
+ * spool, replay). Writing a batch costs about 20 µs of CPU a row in node-postgres and the COPY
+ * stream; on the request loop that was a 2 ms stall ten times a second, which every request
+ * arriving meanwhile waited out — the largest part of the gateway's p99 over a bare proxy.
  *
- * Nothing is lost between the threads: a batch is kept here until the thread says it is stored or
- * spooled, and if the thread dies every batch it had not confirmed goes to the one started in its
- * place. A batch it stored but could not confirm is then written twice; the second COPY fails on
- * the call log's key, goes to the spool, and the replay skips rows already stored.
+ * A segment is deleted when the thread says its rows are stored or spooled. If the thread dies,
+ * every segment it had not confirmed goes to the one started in its place; if the process dies,
+ * its successor (same spool directory) finds the segments on start and replays them through the
+ * spool, which skips rows already stored: 0 lost, 0 doubled.
  */
 export class CallLogThread {
-  private queue: CallLogRow[] = [];
-  private readonly unconfirmed = new Map<number, CallLogRow[]>();
+  private readonly journal: CallJournal;
+  private readonly unconfirmed = new Map<number, Unconfirmed>();
   private readonly waiting: { seq: number; resolve: () => void }[] = [];
   private seq = 0;
   private confirmed = 0;
+  private pendingRows = 0;
   private worker: Worker;
   private readonly timer: NodeJS.Timeout;
   private restart: NodeJS.Timeout | null = null;
@@ -42,15 +51,20 @@ export class CallLogThread {
   readonly spoolFile: string;
   /** Rows waiting in the spool file for the database to return (as the thread last said). */
   spooledRows = 0;
+  /** Rows the thread holds in memory only: the database away and the spool's disk refusing. */
+  threadHeldRows = 0;
+  spoolFailing = false;
   /** Rows stored in the database so far (by every thread this one has run). */
   written = 0;
   private writtenByEarlierThreads = 0;
 
   constructor(private readonly opts: CallLogThreadOptions) {
     this.maxBatch = opts.maxBatch ?? 1000;
-    this.spoolFile = path.join(opts.spoolDir, "call-log.spool.jsonl");
+    this.spoolFile = spoolFileIn(opts.spoolDir);
+    this.journal = new CallJournal(path.join(opts.spoolDir, "journal"), opts.openJournalFile);
     this.worker = this.start();
-    this.timer = setInterval(() => this.send(), opts.flushMs ?? 100);
+    if (this.journal.leftovers.length) this.send({ leftovers: this.journal.leftovers });
+    this.timer = setInterval(() => this.cut(), opts.flushMs ?? 100);
     this.timer.unref();
   }
 
@@ -62,12 +76,7 @@ export class CallLogThread {
     worker.on("exit", () => {
       if (this.stopped) return;
       this.writtenByEarlierThreads = this.written;
-      // Its unconfirmed batches wait here; the new thread gets them first, in order.
-      this.restart = setTimeout(() => {
-        this.restart = null;
-        this.worker = this.start();
-        for (const [seq, rows] of this.unconfirmed) this.post({ type: "rows", seq, rows });
-      }, 1000);
+      this.restart = setTimeout(() => this.revive(), 1000);
       if (!this.stopping) this.restart.unref();
     });
     // While serving, the thread does not keep the process alive on its own; close() refs it, so a
@@ -76,42 +85,79 @@ export class CallLogThread {
     return worker;
   }
 
-  private post(m: ToCallLogWorker) {
+  /** A thread in a dead one's place: its unconfirmed batches wait here, and the new thread gets them first, in order. */
+  private revive() {
+    if (this.restart) clearTimeout(this.restart);
+    this.restart = null;
+    this.worker = this.start();
+    for (const [seq, u] of this.unconfirmed) this.post(seq, u);
+  }
+
+  private post(seq: number, u: Unconfirmed) {
+    const m: ToCallLogWorker = "segment" in u ? { type: "rows", seq, file: u.segment.file, rows: u.segment.held } : { type: "recover", seq, files: u.leftovers };
     this.worker.postMessage(m);
+  }
+
+  private send(u: Unconfirmed): number {
+    const seq = ++this.seq;
+    this.unconfirmed.set(seq, u);
+    this.post(seq, u);
+    return seq;
   }
 
   private confirm(r: CallLogWorkerReport) {
     this.spooledRows = r.spooledRows;
+    this.threadHeldRows = r.heldRows;
+    this.spoolFailing = r.spoolFailing;
     this.written = this.writtenByEarlierThreads + r.written;
     if (r.seq <= this.confirmed) return;
-    for (const seq of this.unconfirmed.keys()) if (seq <= r.seq) this.unconfirmed.delete(seq);
+    for (const [seq, u] of this.unconfirmed) {
+      if (seq > r.seq) continue;
+      this.unconfirmed.delete(seq);
+      if ("segment" in u) this.journal.discard(u.segment);
+      else this.journal.discardLeftovers(u.leftovers);
+    }
     this.confirmed = r.seq;
     while (this.waiting.length && this.waiting[0]!.seq <= r.seq) this.waiting.shift()!.resolve();
   }
 
-  /** Rows queued here, not yet handed to the thread. */
+  /** Rows appended since the last cut, not yet handed to the thread. */
   get queued() {
-    return this.queue.length;
+    return this.pendingRows;
   }
 
+  /** The journal's disk refused a write: the alarm the gateway's metrics carry. */
+  get journalFailing() {
+    return this.journal.failing;
+  }
+
+  get journalWriteErrors() {
+    return this.journal.writeErrors;
+  }
+
+  /** Rows in this process's memory only (the journal's disk refused them), not yet confirmed by the thread. */
+  get heldRows() {
+    let n = 0;
+    for (const u of this.unconfirmed.values()) if ("segment" in u) n += u.segment.held.length;
+    return n + this.threadHeldRows;
+  }
+
+  /** Hands a call's row to the operating system (the journal) before its answer completes. */
   push(row: CallLogRow) {
-    if (this.queue.push(row) >= this.maxBatch) this.send();
+    this.journal.append(row);
+    if (++this.pendingRows >= this.maxBatch) this.cut();
   }
 
-  /** Hands the queued rows to the thread; returns the sequence number that covers them. */
-  private send(): number {
-    if (!this.queue.length) return this.seq;
-    const rows = this.queue;
-    this.queue = [];
-    const seq = ++this.seq;
-    this.unconfirmed.set(seq, rows);
-    this.post({ type: "rows", seq, rows });
-    return seq;
+  /** Cuts the journal and hands the segment to the thread; returns the sequence number that covers every row so far. */
+  private cut(): number {
+    const segment = this.journal.cut();
+    this.pendingRows = 0;
+    return segment ? this.send({ segment }) : this.seq;
   }
 
   /** Resolves once every row pushed so far is stored or spooled. */
   flush(): Promise<void> {
-    const seq = this.send();
+    const seq = this.cut();
     if (seq <= this.confirmed) return Promise.resolve();
     return new Promise((resolve) => this.waiting.push({ seq, resolve }));
   }
@@ -120,12 +166,13 @@ export class CallLogThread {
   async close() {
     clearInterval(this.timer);
     this.stopping = true;
+    // A thread that just died is replaced now: what it spooled is replayed by the one that closes.
+    if (this.restart) this.revive();
     this.worker.ref();
-    this.restart?.ref();
     await this.flush();
     this.stopped = true;
     const exited = new Promise<void>((r) => this.worker.once("exit", () => r()));
-    this.post({ type: "close" });
+    this.worker.postMessage({ type: "close" } satisfies ToCallLogWorker);
     await exited;
   }
 }

@@ -5,7 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { uid } from "../test/harness.ts";
 import { callLogRows, tenantWithKey } from "../test/gateway-kit.ts";
-import { CallLogWriter } from "./call-log.ts";
+import { CallLogWriter } from "./call-log-writer.ts";
 
 const pool = new pg.Pool({ connectionString: inject("databaseUrl"), max: 4 });
 afterAll(() => pool.end());

@@ -27,6 +27,8 @@ export interface GatewayCall {
   completionTokens: number;
   clientIp: string | null;
   userHash: string | null;
+  /** Its row went to the journal (before the answer's last bytes): once per call. */
+  recorded: boolean;
 }
 
 export function newCall(api: Api, clientIp: string | null): GatewayCall {
@@ -46,6 +48,7 @@ export function newCall(api: Api, clientIp: string | null): GatewayCall {
     completionTokens: 0,
     clientIp,
     userHash: null,
+    recorded: false,
   };
 }
 

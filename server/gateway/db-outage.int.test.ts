@@ -74,7 +74,7 @@ describe("the database goes away under load, then returns", () => {
     // Stop with the database still away: the rows stay in the spool file.
     await first.close().catch(() => {});
     proxy.restore();
-    const { CallLogWriter } = await import("./call-log.ts");
+    const { CallLogWriter } = await import("./call-log-writer.ts");
     const pg = (await import("pg")).default;
     const pool = new pg.Pool({ connectionString: inject("databaseUrl") });
     const restarted = new CallLogWriter(pool, spoolDir);

@@ -9,8 +9,8 @@ import { pickReplica, usableReplicas } from "./routing.ts";
 /**
  * The Open Inference Protocol's (KServe v2) REST surface beside infer: liveness and readiness of
  * the gateway, its metadata, and each model's (an endpoint's) readiness and metadata. Model routes
- * need a key that may call the endpoint, as infer does; they are not inference calls, so they write
- * no call-log row and are never charged.
+ * need a key that may call the endpoint, as infer does; they are not inference calls, so their
+ * call-log rows name no endpoint and are never charged.
  */
 export type KserveGet = { kind: "live" } | { kind: "ready" } | { kind: "server" } | { kind: "model" | "model-ready"; slug: string };
 
@@ -30,6 +30,8 @@ export interface KserveDeps {
   endpointFor: (call: GatewayCall, slug: string) => EndpointConfig;
   upstream: (url: string) => UpstreamPool;
   health: ReplicaHealth;
+  /** Hands the call's row to the journal; called before the answer's last bytes go out. */
+  record: (call: GatewayCall) => void;
 }
 
 const json = (res: http.ServerResponse, status: number, body: unknown) => {
@@ -53,19 +55,24 @@ export async function serveKserveGet(route: KserveGet, call: GatewayCall | null,
   if (route.kind === "live") return json(res, 200, { live: true });
   if (route.kind === "ready") return json(res, deps.config() ? 200 : 503, { ready: !!deps.config() });
   if (route.kind === "server") return json(res, 200, { name: "kule", version: "0.1.0", extensions: [] });
+  const answer = (status: number, body: unknown) => {
+    call!.status = status;
+    deps.record(call!);
+    json(res, status, body);
+  };
   const e = deps.endpointFor(call!, route.slug);
   const replica = servingReplica(e, call!, deps.health);
-  if (route.kind === "model-ready") return json(res, replica ? 200 : 503, { name: e.slug, ready: !!replica });
+  if (route.kind === "model-ready") return answer(replica ? 200 : 503, { name: e.slug, ready: !!replica });
   if (!replica) throw new UnavailableError(`No replica of ${e.slug} is ready to tell its metadata. Try again shortly.`);
   // The engine knows its tensors; the gateway asks a replica, under the endpoint's name.
-  const answer = await deps
+  const upstream = await deps
     .upstream(replica.url)
     .request({ method: "GET", path: `/v2/models/${encodeURIComponent(e.slug)}` })
     .catch((err: Error) => {
       throw new UpstreamError(`The replica serving ${e.slug} failed: ${err.message}`);
     });
-  const body = (await answer.body.json().catch(() => null)) as Record<string, unknown> | null;
-  if (answer.statusCode === 404) throw new NotFoundError("Model", { message: `The model '${e.slug}' does not exist or you do not have access to it.` });
-  if (answer.statusCode !== 200 || !body) throw new UpstreamError(`The replica serving ${e.slug} answered ${answer.statusCode} for its metadata.`);
-  json(res, 200, { ...body, name: e.slug });
+  const body = (await upstream.body.json().catch(() => null)) as Record<string, unknown> | null;
+  if (upstream.statusCode === 404) throw new NotFoundError("Model", { message: `The model '${e.slug}' does not exist or you do not have access to it.` });
+  if (upstream.statusCode !== 200 || !body) throw new UpstreamError(`The replica serving ${e.slug} answered ${upstream.statusCode} for its metadata.`);
+  answer(200, { ...body, name: e.slug });
 }

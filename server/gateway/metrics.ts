@@ -3,8 +3,17 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 /** Buckets of the latency histograms; SLO rules measure latency thresholds at these (server/metrics/slo). */
 export const GATEWAY_SECONDS_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] as const;
 
+/** What the metrics read of the call log (CallLogThread). */
+export interface CallLogHealth {
+  spooledRows: number;
+  heldRows: number;
+  journalFailing: boolean;
+  spoolFailing: boolean;
+  journalWriteErrors: number;
+}
+
 /** The gateway's own metrics on /metrics, scraped by Prometheus like the replicas. */
-export function gatewayMetrics(sources: { inFlight: () => number; spoolDepth: () => number; configAge: () => number }) {
+export function gatewayMetrics(sources: { inFlight: () => number; callLog: CallLogHealth; configAge: () => number }) {
   const registry = new Registry();
   const labelNames = ["endpoint", "version", "tenant", "status"] as const;
   const seconds = [...GATEWAY_SECONDS_BUCKETS];
@@ -13,7 +22,31 @@ export function gatewayMetrics(sources: { inFlight: () => number; spoolDepth: ()
   const ttft = new Histogram({ name: "kule_gateway_ttft_seconds", help: "Time to the first byte of the upstream's answer, measured at the gateway.", labelNames, buckets: seconds, registers: [registry] });
   const tokens = new Counter({ name: "kule_gateway_tokens_total", help: "Tokens in served requests.", labelNames: ["endpoint", "version", "tenant", "kind"], registers: [registry] });
   new Gauge({ name: "kule_gateway_in_flight_requests", help: "Requests being served now.", registers: [registry], collect() { this.set(sources.inFlight()); } });
-  new Gauge({ name: "kule_gateway_call_log_spool_rows", help: "Call-log rows waiting in the local spool for the database.", registers: [registry], collect() { this.set(sources.spoolDepth()); } });
+  const log = sources.callLog;
+  new Gauge({ name: "kule_gateway_call_log_spool_rows", help: "Call-log rows waiting in the local spool for the database.", registers: [registry], collect() { this.set(log.spooledRows); } });
+  // The alarm of a full or failing disk: rows then live in the gateway's memory only, and a crash would lose them.
+  new Gauge({ name: "kule_gateway_call_log_held_rows", help: "Call-log rows held in memory only: neither stored, journaled nor spooled.", registers: [registry], collect() { this.set(log.heldRows); } });
+  new Gauge({
+    name: "kule_gateway_call_log_disk_failing",
+    help: "1 while the disk refuses writes to the call-log journal or spool (full or failing).",
+    labelNames: ["file"],
+    registers: [registry],
+    aggregator: "max",
+    collect() {
+      this.set({ file: "journal" }, log.journalFailing ? 1 : 0);
+      this.set({ file: "spool" }, log.spoolFailing ? 1 : 0);
+    },
+  });
+  let journalErrorsSeen = 0;
+  new Counter({
+    name: "kule_gateway_call_log_journal_write_errors_total",
+    help: "Writes to the call-log journal the disk refused.",
+    registers: [registry],
+    collect() {
+      this.inc(log.journalWriteErrors - journalErrorsSeen);
+      journalErrorsSeen = log.journalWriteErrors;
+    },
+  });
   new Gauge({ name: "kule_gateway_config_age_seconds", help: "Seconds since the routing config was loaded.", registers: [registry], aggregator: "max", collect() { this.set(sources.configAge()); } });
   return {
     registry,

@@ -13,6 +13,8 @@ import { TURKEY_REGION_PREFIX } from "../shared/regions.ts";
 export interface ProxyDeps {
   upstream(url: string): UpstreamPool;
   health: ReplicaHealth;
+  /** Hands the call's row to the journal; called before the answer's last bytes go out, so an answered call always has its row. */
+  record(call: GatewayCall): void;
 }
 
 export interface ProxyRequest {
@@ -89,13 +91,14 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
       const headers = ["content-type", contentType, "x-kule-request-id", call.requestId, "x-kule-version", version.label, "x-kule-endpoint-revision", String(e.revision), "x-kule-replica-region", replica.region];
       if (stream && up.status === 200) {
         res.writeHead(up.status, headers);
-        await pipeStream(up, res, call, clientWantsUsage);
+        await pipeStream(up, res, call, clientWantsUsage, deps.record);
       } else {
         const buf = await up.body();
+        if (up.status === 200 && kind !== "infer") readUsage(buf.toString("utf8"), call);
         headers.push("content-length", String(buf.length));
         res.writeHead(up.status, headers);
+        deps.record(call);
         res.end(buf);
-        if (up.status === 200 && kind !== "infer") readUsage(buf.toString("utf8"), call);
       }
       return;
     } catch (err) {
@@ -108,6 +111,7 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
       if (res.headersSent) {
         call.status = 502;
         call.errorClass = "upstream_broken";
+        deps.record(call);
         res.end();
         return;
       }
@@ -124,7 +128,7 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
  * SSE passes through chunk by chunk as it arrives (the upstream paused while the client is slow
  * to take it); only the usage event the client did not ask for is held back.
  */
-async function pipeStream(up: UpstreamCall, res: http.ServerResponse, call: GatewayCall, clientWantsUsage: boolean) {
+async function pipeStream(up: UpstreamCall, res: http.ServerResponse, call: GatewayCall, clientWantsUsage: boolean, record: (call: GatewayCall) => void) {
   let carry = "";
   const onDrain = () => up.resume();
   res.on("drain", onDrain);
@@ -150,5 +154,6 @@ async function pipeStream(up: UpstreamCall, res: http.ServerResponse, call: Gate
   } finally {
     res.off("drain", onDrain);
   }
+  record(call);
   res.end(carry);
 }

@@ -69,9 +69,9 @@ export class Gateway {
     this.limiter = opts.limiter ?? new MemoryLimiter();
     this.health = new ReplicaHealth(opts.cooldown);
     this.trustedProxies = opts.trustedProxies ?? new TrustedProxies([]);
-    this.kserveDeps = { config: () => this.config.current, endpointFor: (call, slug) => endpointFor(this.cfg, call.key!, slug), upstream: (url) => this.upstream(url), health: this.health };
+    this.kserveDeps = { config: () => this.config.current, endpointFor: (call, slug) => endpointFor(this.cfg, call.key!, slug), upstream: (url) => this.upstream(url), health: this.health, record: this.record };
     this.subjectKey = opts.subjectHashKey ?? subjectHashKey();
-    this.metrics = gatewayMetrics({ inFlight: () => this.inFlight, spoolDepth: () => this.callLog.spooledRows, configAge: () => this.config.ageSeconds });
+    this.metrics = gatewayMetrics({ inFlight: () => this.inFlight, callLog: this.callLog, configAge: () => this.config.ageSeconds });
     // `last used at` is kept in memory and written once every 30 s, not once per request.
     this.lastUsedTimer = setInterval(() => void this.flushLastUsed(), 30_000);
     this.lastUsedTimer.unref();
@@ -132,8 +132,7 @@ export class Gateway {
       if (req.method === "GET" && path === "/v1/models") return this.listModels(req, res, call);
       if (kserve) {
         this.authenticate(req, call);
-        await serveKserveGet(kserve, call, res, this.kserveDeps);
-        return void (call.status = res.statusCode);
+          return await serveKserveGet(kserve, call, res, this.kserveDeps);
       }
       if (!route) throw new NotFoundError("Route", { message: `No route for ${req.method} ${path}. ${ROUTES_HINT}` });
       this.authenticate(req, call);
@@ -144,7 +143,7 @@ export class Gateway {
       if (route.kind === "infer") validateInfer(body);
       else validateOpenAi(route.kind, body, call.endpoint);
       await checkLimits(this.limiter, call);
-      await proxyCall({ upstream: this.upstream, health: this.health }, call, { req, res, kind: route.kind, body, raw, path });
+      await proxyCall({ upstream: this.upstream, health: this.health, record: this.record }, call, { req, res, kind: route.kind, body, raw, path });
     } catch (e) {
       this.refuse(res, call, e);
     } finally {
@@ -159,6 +158,7 @@ export class Gateway {
     if (err !== e) console.error("[gateway]", e);
     call.status = httpStatusOf(e);
     call.errorClass ??= errorClassOf(call.status);
+    this.record(call);
     if (res.headersSent) return void res.end();
     // The served path writes its headers in one list (proxy.ts); an error sets them here.
     res.setHeader("x-kule-request-id", call.requestId);
@@ -168,8 +168,6 @@ export class Gateway {
     }
     sendError(res, call.api, err, call.status);
   }
-
-
 
   private authenticate(req: http.IncomingMessage, call: GatewayCall) {
     const { key, tenant } = authenticate(this.cfg, req.headers.authorization);
@@ -183,16 +181,23 @@ export class Gateway {
     const data = [...this.cfg.endpointsBySlug.values()].filter((e) => keyMayCall(call.key!, e)).map((e) => ({ id: e.slug, object: "model", created: 0, owned_by: "kule" }));
     const body = JSON.stringify({ object: "list", data });
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "x-kule-request-id": call.requestId });
-    res.end(body);
     call.status = 200;
+    this.record(call);
+    res.end(body);
   }
 
-  private finish(call: GatewayCall) {
+  /** The call's row to the journal, once; the answered paths call it before their last write, finish() for the rest (a client gone). */
+  private record = (call: GatewayCall) => {
+    if (call.recorded) return;
+    call.recorded = true;
     const row = callLogRow(call);
-    if (row) {
-      this.callLog.push(row);
-      chargeTokens(this.limiter, call);
-    }
+    if (!row) return;
+    this.callLog.push(row);
+    chargeTokens(this.limiter, call);
+  };
+
+  private finish(call: GatewayCall) {
+    this.record(call);
     if (call.endpoint) {
       const durationS = (Date.now() - call.started) / 1000;
       this.metrics.observe({ endpoint: call.endpoint.slug, version: call.version?.label ?? "none", tenant: call.tenant?.slug ?? "unknown", status: call.status }, durationS, call.ttftMs === null ? null : call.ttftMs / 1000, call.promptTokens, call.completionTokens);

@@ -1,15 +1,15 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { testDb, testDrivers } from "../test/harness.ts";
 import { servedEndpoint, tenantWithKey } from "../test/gateway-kit.ts";
 import { startClusterSync } from "../cluster/sync.ts";
-import { childEnv, env } from "../env.ts";
+import { env } from "../env.ts";
+import { gatewayPort, spawnGateway } from "../test/gateway-process.ts";
 
 // CI and development machines run Redis on 127.0.0.1:6379; REDIS_URL may point elsewhere.
 const redisUrl = env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -24,21 +24,12 @@ afterAll(() => {
   for (const child of started) if (child.exitCode === null) child.kill("SIGTERM");
 });
 
-/** `npm run gateway` as a user starts it, with the given environment; resolves on its first line. */
+/** `npm run gateway` as a user starts it, with the given environment. */
 function startGateway(extra: Record<string, string | undefined>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kule-gw-workers-"));
-  const port = String(21000 + Math.floor(Math.random() * 4000));
-  const adminPort = String(Number(port) + 5000);
-  const envs = childEnv({ DATABASE_URL: inject("databaseUrl"), KULE_DATA_DIR: dataDir, KULE_GATEWAY_PORT: port, KULE_GATEWAY_ADMIN_PORT: adminPort, REDIS_URL: undefined, KULE_GATEWAY_WORKERS: undefined, KULE_GATEWAY_SPOOL_DIR: undefined, ...extra });
-  const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], { env: envs, stdio: ["ignore", "pipe", "pipe"] });
-  started.push(child);
-  const first = new Promise<{ line: string; code: number | null }>((resolve) => {
-    readline.createInterface({ input: child.stdout! }).once("line", (line) => resolve({ line, code: null }));
-    let err = "";
-    child.stderr!.on("data", (d) => (err += d));
-    child.once("exit", (code) => resolve({ line: err.trim(), code }));
-  });
-  return { child, first, base: `http://127.0.0.1:${port}`, admin: `http://127.0.0.1:${adminPort}`, dataDir };
+  const g = spawnGateway(gatewayPort(), { DATABASE_URL: inject("databaseUrl"), KULE_DATA_DIR: dataDir, ...extra });
+  started.push(g.child);
+  return { ...g, dataDir };
 }
 
 /** One request on a connection of its own, so the kernel deals connections out to the workers. */
@@ -55,14 +46,12 @@ function request(base: string, pathName: string, opts: { method?: string; header
   });
 }
 
-/** The processes a process started (tsx's cli → the primary → its workers). */
+/** The processes a process started (the primary → its workers). */
 const childrenOf = (pid: number) =>
   execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
     .split("\n")
     .map((s) => Number(s.trim()))
     .filter(Boolean);
-
-const stopped = (child: ChildProcess) => new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once("exit", (c) => r(c))));
 
 describe("the gateway as several worker processes", () => {
   it("refuses more than one worker without Redis, saying why", async () => {
@@ -100,17 +89,17 @@ describe("the gateway as several worker processes", () => {
       expect(fs.readdirSync(path.join(g.dataDir, "spool", `gateway-${new URL(g.base).port}`)).sort()).toEqual(["worker-0", "worker-1"]);
 
       // A worker that dies is replaced in its slot, and the pair serves on.
-      const [primary] = childrenOf(g.child.pid!);
-      const before = childrenOf(primary!);
+      const primary = g.child.pid!;
+      const before = childrenOf(primary);
       expect(before).toHaveLength(2);
       process.kill(before[0]!, "SIGKILL");
-      await expect.poll(() => childrenOf(primary!).filter((pid) => !before.includes(pid)).length, { timeout: 15_000 }).toBe(1);
-      expect(childrenOf(primary!)).toHaveLength(2);
+      await expect.poll(() => childrenOf(primary).filter((pid) => !before.includes(pid)).length, { timeout: 15_000 }).toBe(1);
+      expect(childrenOf(primary)).toHaveLength(2);
       const again = await Promise.all(Array.from({ length: 10 }, () => request(g.base, "/v1/chat/completions", { method: "POST", headers, body })));
       expect(again.map((a) => a.status)).toEqual(Array(10).fill(200));
     } finally {
       g.child.kill("SIGTERM");
-      expect(await stopped(g.child)).toBe(0);
+      expect(await g.stopped()).toBe(0);
     }
   }, 60_000);
 });

@@ -67,7 +67,7 @@ interface Running {
 async function startCase(c: Case): Promise<Running> {
   const servers: { url: string; close(): Promise<void> }[] = [];
   // Kule's own gateway (the gateway panels read it), with traffic to every endpoint.
-  const gw = gatewayMetrics({ inFlight: () => 0, spoolDepth: () => 0, configAge: () => 1 });
+  const gw = gatewayMetrics({ inFlight: () => 0, callLog: { spooledRows: 0, heldRows: 0, journalFailing: false, spoolFailing: false, journalWriteErrors: 0 }, configAge: () => 1 });
   let calls = 0;
   const gateway = await servePage(() => {
     // Traffic arrives between scrapes: the page is the registry as it stands, grown a little.
