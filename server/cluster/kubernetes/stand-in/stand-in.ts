@@ -51,8 +51,11 @@ export interface StandIn {
   expireWatches(): void;
   /** The API server stops listening and drops its connections; the cluster keeps its state. */
   goAway(): Promise<void>;
-  /** The API server listens again on the same port. */
-  comeBack(): Promise<void>;
+  /**
+   * The API server listens again on the same port. Like a restarted server, whose watch cache
+   * starts afresh, it answers watches from before the restart with 410 unless `keepWatchWindow`.
+   */
+  comeBack(opts?: { keepWatchWindow?: boolean }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -123,7 +126,10 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     compact: () => store.compact(),
     expireWatches: () => watches.expireAll(),
     goAway: () => server.close(),
-    comeBack: () => server.listen(server.port),
+    comeBack: (opts = {}) => {
+      if (!opts.keepWatchWindow) store.compact();
+      return server.listen(server.port);
+    },
     async stop() {
       for (const c of controllers) c.stop();
       if (kubelet instanceof SimpleKubelet) kubelet.shutdown();
