@@ -109,8 +109,9 @@ export class Registry {
   }
 
   /** The last step of every update: validation, generation, no-op detection, finalizer completion. */
-  commitUpdate(kind: ResourceKind, current: KubeObject, next: KubeObject, opts: WriteOptions = {}): KubeObject {
-    for (const k of Object.keys(next.metadata) as (keyof KubeObject["metadata"])[]) if (next.metadata[k] === undefined) delete next.metadata[k];
+  commitUpdate(kind: ResourceKind, current: KubeObject, proposed: KubeObject, opts: WriteOptions = {}): KubeObject {
+    // As stored (JSON): fields set to undefined are absent, so a no-op write compares equal.
+    const next = JSON.parse(JSON.stringify(proposed)) as KubeObject;
     next.metadata.resourceVersion = current.metadata.resourceVersion;
     admit(kind, next, opts.subresource ? undefined : current);
     if (kind.hasGeneration && desiredStateChanged(next, current)) next.metadata.generation = (current.metadata.generation ?? 1) + 1;

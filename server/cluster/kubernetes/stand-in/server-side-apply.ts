@@ -109,6 +109,8 @@ export function serverSideApply(current: KubeObject | undefined, applied: KubeOb
   if (current) {
     const conflicts: { manager: string; apiVersion: string; path: string[] }[] = [];
     for (const path of leaves(next)) {
+      // An applied empty map owns the field, not the keys others put in it.
+      if (isRecord(valueAt(applied, path))) continue;
       if (isDeepStrictEqual(valueAt(current, path), valueAt(applied, path))) continue;
       for (const o of others) if (has(o.fieldsV1 as FieldSet, path)) conflicts.push({ manager: o.manager, apiVersion: o.apiVersion, path });
     }
