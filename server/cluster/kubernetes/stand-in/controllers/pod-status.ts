@@ -24,13 +24,19 @@ export function containerId(pod: Pod, container: string, restart: number): strin
   return "containerd://" + createHash("sha256").update(`${pod.metadata.uid}/${container}/${restart}`).digest("hex");
 }
 
+/** An image reference as containerd normalises it: `vllm` → `docker.io/library/vllm:latest`. */
 function imageRef(image: string): string {
-  const named = image.includes("/") ? image : `docker.io/library/${image}`;
-  return named.includes(":") || named.includes("@") ? named : `${named}:latest`;
+  const [first, ...rest] = image.split("/");
+  const hasRegistry = rest.length > 0 && (/[.:]/.test(first!) || first === "localhost");
+  const named = hasRegistry ? image : rest.length ? `docker.io/${image}` : `docker.io/library/${image}`;
+  const lastSegment = named.slice(named.lastIndexOf("/") + 1);
+  return lastSegment.includes(":") || named.includes("@") ? named : `${named}:latest`;
 }
 
 export function imageId(image: string): string {
-  return `${imageRef(image).split(":")[0]}@sha256:${createHash("sha256").update(image).digest("hex")}`;
+  const ref = imageRef(image).split("@")[0]!;
+  const repo = ref.slice(0, ref.lastIndexOf("/") + 1) + ref.slice(ref.lastIndexOf("/") + 1).split(":")[0];
+  return `${repo}@sha256:${createHash("sha256").update(image).digest("hex")}`;
 }
 
 export function podIp(): string {
