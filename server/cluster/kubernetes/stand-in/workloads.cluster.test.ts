@@ -159,7 +159,7 @@ describe("the scheduler", () => {
     await core.patchNode({ name: "h100-a", body: { spec: { unschedulable: false } } }, merge);
     const placed = await waitFor("the pod to land", async () => {
       const p = await core.readNamespacedPod({ namespace: ns, name: "pinned" });
-      return p.spec?.nodeName && p;
+      return p.spec?.nodeName ? p : undefined;
     });
     expect(placed.spec!.nodeName).toBe("h100-a");
   });

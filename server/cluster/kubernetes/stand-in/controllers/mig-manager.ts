@@ -8,6 +8,8 @@ export type Node = INode & KubeObject;
 export const MIG_CONFIG_LABEL = "nvidia.com/mig.config";
 export const MIG_STATE_LABEL = "nvidia.com/mig.config.state";
 const PAUSED = "paused-for-mig-change";
+/** The operator runs its MIG manager only where GPU feature discovery found MIG-capable GPUs. */
+const DEPLOYED = "nvidia.com/gpu.deploy.mig-manager";
 
 export type MigApplyResult = { ok: true } | { ok: false; reason: string };
 
@@ -31,7 +33,8 @@ export interface MigOutcome {
  * has not applied, it marks the node `nvidia.com/mig.config.state=pending`, pauses the other GPU
  * operands (their `nvidia.com/gpu.deploy.*` labels), asks the applier, then sets `success` or
  * `failed` and resumes the operands. An applier that never settles leaves the node pending, as
- * stuck real nodes are.
+ * stuck real nodes are; a node without `nvidia.com/gpu.deploy.mig-manager=true` (no MIG-capable
+ * GPU) has no manager, and its label is silently ignored.
  */
 export class MigManager implements Controller {
   readonly name = "nvidia-mig-manager";
@@ -65,7 +68,8 @@ export class MigManager implements Controller {
   private consider(api: ClusterApi, nodeName: string): void {
     const node = api.get<Node>("Node", undefined, nodeName);
     const wanted = node?.metadata.labels?.[MIG_CONFIG_LABEL];
-    if (!node || !wanted || this.inFlight.has(nodeName) || this.applied.get(nodeName) === wanted) return;
+    if (!node || node.metadata.labels?.[DEPLOYED] !== "true") return;
+    if (!wanted || this.inFlight.has(nodeName) || this.applied.get(nodeName) === wanted) return;
     void this.reconfigure(api, node, wanted);
   }
 
@@ -79,7 +83,7 @@ export class MigManager implements Controller {
       const labels = (n.metadata.labels ??= {});
       labels[MIG_STATE_LABEL] = "pending";
       for (const [k, v] of Object.entries(labels)) {
-        if (k.startsWith("nvidia.com/gpu.deploy.") && v === "true") {
+        if (k.startsWith("nvidia.com/gpu.deploy.") && k !== DEPLOYED && v === "true") {
           labels[k] = PAUSED;
           paused.push(k);
         }
