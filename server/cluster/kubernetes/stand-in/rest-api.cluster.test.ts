@@ -132,6 +132,23 @@ describe("patches", () => {
     expect(status.message).toContain("application/merge-patch+json");
   });
 
+  it("answers with the real status codes: 201 on create, 201 for an apply that creates and 200 for one that updates", async () => {
+    const post = await fetch(`${standIn.url}/api/v1/namespaces/default/configmaps`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(configMap("codes")) });
+    expect([post.status, post.headers.get("content-type")]).toEqual([201, "application/json"]);
+    const applyTo = (name: string) =>
+      fetch(`${standIn.url}/api/v1/namespaces/default/configmaps/${name}?fieldManager=kule`, {
+        method: "PATCH",
+        headers: { "Content-Type": "application/apply-patch+yaml" },
+        body: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  k: v\n`,
+      });
+    expect((await applyTo("applied")).status).toBe(201);
+    expect((await applyTo("applied")).status).toBe(200);
+    const put = await fetch(`${standIn.url}/api/v1/namespaces/default/configmaps/codes`, { method: "PUT", headers: { "Content-Type": "application/json" }, body: "{not json" });
+    expect(put.status).toBe(400);
+    expect((await fetch(`${standIn.url}/api/v1/namespaces/default/configmaps/codes`, { method: "DELETE" })).status).toBe(200);
+    expect((await fetch(`${standIn.url}/apis/apps/v1/namespaces/default/statefulsets`)).status).toBe(404);
+  });
+
   it("dryRun=All validates and answers without storing", async () => {
     const would = await core.createNamespacedConfigMap({ namespace: "default", body: configMap("dry"), dryRun: "All" });
     expect(would.metadata!.uid).toBeTruthy();

@@ -44,6 +44,19 @@ describe("list, then watch from the list's resourceVersion", () => {
     w.abort();
   });
 
+  it("accepts watch=1 and streams one JSON event per line", async () => {
+    const ns = await namespace();
+    await core.createNamespacedConfigMap({ namespace: ns, body: cm("one") });
+    const abort = new AbortController();
+    const res = await fetch(`${standIn.url}/api/v1/namespaces/${ns}/configmaps?watch=1`, { signal: abort.signal });
+    expect([res.status, res.headers.get("content-type"), res.headers.get("transfer-encoding")]).toEqual([200, "application/json", "chunked"]);
+    const reader = res.body!.getReader();
+    let text = "";
+    while (!text.includes("\n")) text += new TextDecoder().decode((await reader.read()).value);
+    expect(JSON.parse(text.split("\n")[0]!)).toMatchObject({ type: "ADDED", object: { kind: "ConfigMap", metadata: { name: "one", namespace: ns } } });
+    abort.abort();
+  });
+
   it("without a resourceVersion starts with the current objects as ADDED; with a selector, an object leaving it is DELETED", async () => {
     const ns = await namespace();
     await core.createNamespacedConfigMap({ namespace: ns, body: cm("gpu-1", { tier: "gpu" }) });

@@ -72,6 +72,9 @@ describe("a Deployment", () => {
     for (const p of pods) perNode.set(p.spec!.nodeName!, (perNode.get(p.spec!.nodeName!) ?? 0) + 1);
     expect([...perNode.values()].every((n) => n <= 2)).toBe(true);
     expect(perNode.get("h100-mig") ?? 0).toBeLessThanOrEqual(1);
+    for (const [node, count] of perNode) {
+      expect((await core.listNamespacedPod({ namespace: ns, fieldSelector: `spec.nodeName=${node}` })).items).toHaveLength(count);
+    }
 
     await apps.patchNamespacedDeployment({ namespace: ns, name: "llama", body: { spec: { replicas: 1 } } }, merge);
     await waitFor("the surplus pods to go", async () => (await core.listNamespacedPod({ namespace: ns })).items.length === 1);
