@@ -1,3 +1,13 @@
+/**
+ * A Kubernetes API server stand-in for the `kubernetes` cluster driver and its tests: the real
+ * REST shapes over HTTP on 127.0.0.1, so @kubernetes/client-node cannot tell it from a cluster.
+ *
+ *   const standIn = await startStandIn();
+ *   standIn.seedGpuNodes([{ name: "gpu-1", pool: "h100" }]);
+ *   const core = standIn.kubeConfig().makeApiClient(CoreV1Api);
+ *   …
+ *   await standIn.stop();
+ */
 export { startStandIn, type StandIn, type StandInOptions } from "./stand-in.ts";
 export { gpuNode, POOL_LABEL, type GpuNodeSpec } from "./gpu-nodes.ts";
 export { ClusterApi } from "./controllers/cluster-api.ts";

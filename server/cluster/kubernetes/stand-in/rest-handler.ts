@@ -45,7 +45,7 @@ export function handleRest(
   if (method === "GET" && !name) {
     const isWatch = q.get("watch") === "true" || q.get("watch") === "1";
     if (isWatch) {
-      watches.serve(req, res, {
+      watches.serve(res, {
         kind,
         namespace,
         labelSelector: q.get("labelSelector") ?? undefined,

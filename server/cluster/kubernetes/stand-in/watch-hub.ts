@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import { errors, type Status } from "./status-error.ts";
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from "./selectors.ts";
 import { apiVersionOf, type ResourceKind } from "./resource-kinds.ts";
@@ -47,7 +47,7 @@ export class WatchHub {
     return this.open.size;
   }
 
-  serve(req: IncomingMessage, res: ServerResponse, w: WatchRequest): void {
+  serve(res: ServerResponse, w: WatchRequest): void {
     const labels = parseLabelSelector(w.labelSelector);
     const fields = parseFieldSelector(w.fieldSelector, w.kind);
     const matches = (o: KubeObject) => (w.namespace === undefined || o.metadata.namespace === w.namespace) && matchesLabels(labels, o.metadata.labels) && matchesFields(fields, o);
@@ -100,7 +100,7 @@ export class WatchHub {
       if (!res.writableEnded) res.end();
     };
     this.open.add(watch);
-    req.on("close", watch.close);
+    // The request body was read before this; only the response's close means the client left.
     res.on("close", watch.close);
   }
 
