@@ -76,8 +76,7 @@ export class ApiServer {
 }
 
 function internalError(e: unknown): ApiError {
-  const err = errors.badRequest(`Internal error occurred: ${(e as Error)?.message ?? String(e)}`);
-  return new ApiError({ ...err.status, code: 500, reason: "InternalError" });
+  return errors.internal((e as Error)?.message ?? String(e));
 }
 
 function send(res: http.ServerResponse, code: number, body: unknown): void {

@@ -109,5 +109,6 @@ describe("the kubelet reports failing containers as a real node does", () => {
       "Ready=True",
     ]);
     expect(container(p).imageID).toMatch(/^docker\.io\/vllm\/vllm-openai@sha256:[0-9a-f]{64}$/);
+    expect(standIn.controllerErrors).toEqual([]);
   });
 });

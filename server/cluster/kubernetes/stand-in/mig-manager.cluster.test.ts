@@ -103,6 +103,7 @@ describe("the MIG manager", () => {
     const l40s = await core.readNode({ name: "l40s" });
     expect(stateOf(l40s)).toBeUndefined();
     expect(standIn.migManager!.outcome("l40s")).toBeUndefined();
+    expect(standIn.controllerErrors).toEqual([]);
   });
 });
 

@@ -51,7 +51,8 @@ export class Registry {
   create(kind: ResourceKind, namespace: string | undefined, body: unknown, opts: WriteOptions = {}): KubeObject {
     const obj = this.decode(kind, body);
     const namespaceOk = this.checkNamespace(kind, namespace, obj);
-    if (obj.metadata.resourceVersion) throw new ApiError({ ...errors.badRequest("").status, code: 500, reason: "InternalError", message: "Internal error occurred: resourceVersion should not be set on objects to be created" });
+    // etcd3's storage refuses this, and the handler passes the error on as a 500.
+    if (obj.metadata.resourceVersion) throw errors.internal("resourceVersion should not be set on objects to be created");
     if (!obj.metadata.name && obj.metadata.generateName) {
       do obj.metadata.name = obj.metadata.generateName + randomSuffix();
       while (this.store.get(kind, namespaceOk, obj.metadata.name));

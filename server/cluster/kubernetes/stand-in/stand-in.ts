@@ -68,8 +68,8 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
   const watches = new WatchHub(store, { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000, expiredWatchAs: options.expiredWatchAs ?? "http-status" });
   const server = new ApiServer(registry, watches);
   await server.listen(options.port ?? 0);
-  const api = new ClusterApi(registry);
   const controllerErrors: StandIn["controllerErrors"] = [];
+  const api = new ClusterApi(registry, (controller, error) => controllerErrors.push({ controller, key: "", error }));
   const report = (controller: string) => (key: string, error: unknown) => controllerErrors.push({ controller, key, error });
 
   const kubelet = options.kubelet === false ? undefined : (options.kubelet ?? new SimpleKubelet());

@@ -65,6 +65,7 @@ export const errors = {
     failure(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`),
   /** JSON patch operations that cannot apply, which the real server answers with a bare 422. */
   unprocessable: (message: string) => failure(422, "", message),
+  internal: (message: string) => failure(500, "InternalError", `Internal error occurred: ${message}`),
   pathNotFound: (path: string) => failure(404, "NotFound", `the server could not find the requested resource (get ${path})`),
 };
 

@@ -10,7 +10,15 @@ import type { DeleteOptions, Registry } from "../registry.ts";
  * Calls are synchronous; change notifications arrive asynchronously (see `onChange`).
  */
 export class ClusterApi {
-  constructor(readonly registry: Registry) {}
+  constructor(
+    readonly registry: Registry,
+    private readonly onError: (source: string, error: unknown) => void = () => {},
+  ) {}
+
+  /** Where controllers report what went wrong outside a request (collected in `StandIn.controllerErrors`). */
+  reportError(source: string, error: unknown): void {
+    this.onError(source, error);
+  }
 
   get<T extends object = KubeObject>(kind: string, namespace: string | undefined, name: string): T | undefined {
     return this.registry.store.get(kindByName(kind), namespace, name) as T | undefined;
@@ -65,11 +73,19 @@ export class ClusterApi {
    * Changes to the given kinds, delivered after the write that made them has returned, so a
    * listener that writes does not reorder what other listeners (watches) see.
    */
-  onChange(kinds: string[], listener: (e: ChangeEvent) => void): () => void {
+  onChange(kinds: string[], listener: (e: ChangeEvent) => void, source = "watch-listener"): () => void {
     const wanted = new Set(kinds);
     let active = true;
+    const deliver = (e: ChangeEvent) => {
+      if (!active) return;
+      try {
+        listener(e);
+      } catch (err) {
+        this.reportError(source, err);
+      }
+    };
     const off = this.registry.store.subscribe((e) => {
-      if (wanted.has(e.kind.kind)) setImmediate(() => active && listener(e));
+      if (wanted.has(e.kind.kind)) setImmediate(deliver, e);
     });
     return () => {
       active = false;

@@ -20,6 +20,7 @@ export class GarbageCollector implements Controller {
         const ns = e.kind.kind === "Namespace" ? e.object.metadata.name : e.object.metadata.namespace;
         if (ns && e.type !== "ADDED") this.drainNamespace(api, ns);
       },
+      this.name,
     );
   }
 

@@ -50,15 +50,19 @@ export class KubeletHost implements Controller {
   constructor(readonly kubelet: Kubelet) {}
 
   start(api: ClusterApi): void {
-    this.off = api.onChange(["Pod"], (e) => {
-      const pod = e.object as Pod;
-      const uid = pod.metadata.uid!;
-      if (e.type === "DELETED") {
-        if (this.started.delete(uid) || this.stopping.delete(uid)) this.kubelet.podRemoved(pod);
-        return;
-      }
-      this.observe(api, pod);
-    });
+    this.off = api.onChange(
+      ["Pod"],
+      (e) => {
+        const pod = e.object as Pod;
+        const uid = pod.metadata.uid!;
+        if (e.type === "DELETED") {
+          if (this.started.delete(uid) || this.stopping.delete(uid)) this.kubelet.podRemoved(pod);
+          return;
+        }
+        this.observe(api, pod);
+      },
+      this.name,
+    );
     for (const pod of api.list<Pod>("Pod")) this.observe(api, pod);
   }
 

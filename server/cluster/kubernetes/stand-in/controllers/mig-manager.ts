@@ -53,10 +53,14 @@ export class MigManager implements Controller {
 
   start(api: ClusterApi): void {
     this.stopped = false;
-    this.off = api.onChange(["Node"], (e) => {
-      if (e.type === "DELETED") this.applied.delete(e.object.metadata.name!);
-      else this.consider(api, e.object.metadata.name!);
-    });
+    this.off = api.onChange(
+      ["Node"],
+      (e) => {
+        if (e.type === "DELETED") this.applied.delete(e.object.metadata.name!);
+        else this.consider(api, e.object.metadata.name!);
+      },
+      this.name,
+    );
     for (const n of api.list<Node>("Node")) this.consider(api, n.metadata.name!);
   }
 
@@ -70,7 +74,10 @@ export class MigManager implements Controller {
     const wanted = node?.metadata.labels?.[MIG_CONFIG_LABEL];
     if (!node || node.metadata.labels?.[DEPLOYED] !== "true") return;
     if (!wanted || this.inFlight.has(nodeName) || this.applied.get(nodeName) === wanted) return;
-    void this.reconfigure(api, node, wanted);
+    this.reconfigure(api, node, wanted).catch((e) => {
+      this.inFlight.delete(nodeName);
+      api.reportError(this.name, e);
+    });
   }
 
   private async reconfigure(api: ClusterApi, node: Node, config: string): Promise<void> {
