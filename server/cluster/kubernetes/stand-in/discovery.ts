@@ -14,7 +14,9 @@ export const SERVER_VERSION = {
 };
 
 const VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
-const SUBRESOURCE_VERBS: Record<string, string[]> = { status: ["get", "patch", "update"], binding: ["create"] };
+const SUBRESOURCE_VERBS: Record<string, string[]> = { status: ["get", "patch", "update"], binding: ["create"], eviction: ["create"] };
+/** Subresources whose body is another kind (an Eviction is policy/v1). */
+const SUBRESOURCE_KINDS: Record<string, Record<string, string>> = { binding: { kind: "Binding" }, eviction: { group: "policy", version: "v1", kind: "Eviction" } };
 
 function resourceEntries(k: ResourceKind) {
   const main = {
@@ -30,7 +32,7 @@ function resourceEntries(k: ResourceKind) {
     name: `${k.plural}/${s}`,
     singularName: "",
     namespaced: k.namespaced,
-    ...(s === "binding" ? { kind: "Binding" } : { kind: k.kind }),
+    ...(SUBRESOURCE_KINDS[s] ?? { kind: k.kind }),
     verbs: SUBRESOURCE_VERBS[s] ?? ["get"],
   }));
   return [main, ...subs];

@@ -24,7 +24,7 @@ export interface ResourceKind {
 export const KINDS: readonly ResourceKind[] = [
   core("Namespace", "namespaces", false, { shortNames: ["ns"], subresources: ["status"] }),
   core("Node", "nodes", false, { shortNames: ["no"], subresources: ["status"] }),
-  core("Pod", "pods", true, { shortNames: ["po"], subresources: ["status", "binding"] }),
+  core("Pod", "pods", true, { shortNames: ["po"], subresources: ["status", "binding", "eviction"] }),
   core("Service", "services", true, { shortNames: ["svc"], subresources: ["status"] }),
   core("ConfigMap", "configmaps", true, { shortNames: ["cm"] }),
   core("Secret", "secrets", true),

@@ -61,6 +61,7 @@ export function handleRest(
   }
   if (method === "GET") return { code: 200, body: registry.get(kind, namespace, name!) };
   if (method === "POST" && subresource === "binding") return { code: 201, body: registry.bind(namespace!, name!, parseJson(body)) };
+  if (method === "POST" && subresource === "eviction") return { code: 201, body: evict(registry, path, parseJson(body)) };
   if (method === "POST" && !name) return { code: 201, body: registry.create(kind, namespace, parseJson(body), { dryRun }) };
   if (method === "PUT" && name) return { code: 200, body: registry.update(kind, namespace, name, parseJson(body), { dryRun, subresource: status }) };
   if (method === "PATCH" && name) {
@@ -79,6 +80,16 @@ export function handleRest(
   }
   if (method === "DELETE") return { code: 200, body: deleteCollection(registry, path, q, body, dryRun) };
   throw errors.methodNotAllowed(method);
+}
+
+/**
+ * POST pods/<name>/eviction, what `kubectl drain` sends: with no PodDisruptionBudgets to consult,
+ * it is a graceful delete with the eviction's delete options.
+ */
+function evict(registry: Registry, path: ResourcePath, body: unknown) {
+  const opts = isRecord(body) && isRecord(body.deleteOptions) ? (body.deleteOptions as { gracePeriodSeconds?: number }) : {};
+  registry.delete(path.kind, path.namespace, path.name!, { gracePeriodSeconds: opts.gracePeriodSeconds });
+  return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 };
 }
 
 function parseJson(body: string): unknown {

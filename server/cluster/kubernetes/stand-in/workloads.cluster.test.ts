@@ -208,6 +208,14 @@ describe("pod deletion", () => {
     await waitFor("the pod to be gone", async () => (await failure(core.readNamespacedPod({ namespace: ns, name: "draining" }))).code === 404);
   });
 
+  it("by eviction, as a drain does it, is the same graceful deletion", async () => {
+    const ns = await createNamespace("evict");
+    await core.createNamespacedPod({ namespace: ns, body: { metadata: { name: "evicted" }, spec: { containers: [{ name: "m", image: "vllm" }] } } });
+    await waitFor("running", async () => ready(await core.readNamespacedPod({ namespace: ns, name: "evicted" })));
+    await core.createNamespacedPodEviction({ namespace: ns, name: "evicted", body: { metadata: { name: "evicted", namespace: ns } } });
+    await waitFor("the pod to be gone", async () => (await failure(core.readNamespacedPod({ namespace: ns, name: "evicted" }))).code === 404);
+  });
+
   it("of a Deployment takes its ReplicaSets and pods with it", async () => {
     const ns = await createNamespace("cascade");
     await apps.createNamespacedDeployment({ namespace: ns, body: vllm("gone", 2, { "nvidia.com/gpu": "1" }) });
