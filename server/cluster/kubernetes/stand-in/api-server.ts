@@ -13,6 +13,8 @@ export class ApiServer {
   private server: http.Server | undefined;
   private readonly sockets = new Set<Socket>();
   private boundPort = 0;
+  /** The latest requests served (method, path and query), for tests and benchmarks that count them. */
+  readonly requestLog: { method: string; url: string; at: number }[] = [];
 
   constructor(
     private readonly registry: Registry,
@@ -64,6 +66,8 @@ export class ApiServer {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const url = new URL(req.url ?? "/", this.url);
+    this.requestLog.push({ method: req.method ?? "GET", url: url.pathname + url.search, at: Date.now() });
+    if (this.requestLog.length > 20_000) this.requestLog.splice(0, 10_000);
     try {
       const reply = handleRest(this.registry, this.watches, req, res, url, Buffer.concat(chunks).toString("utf8"), `${this.host}:${this.boundPort}`);
       if (reply) send(res, reply.code, reply.body);

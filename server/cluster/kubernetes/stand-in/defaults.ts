@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { isRecord, type KubeObject } from "./kube-object.ts";
-import { parseQuantity } from "./quantity.ts";
+import { parseQuantity } from "../quantity.ts";
 
 /**
  * The defaults the API server fills in on every write (and the admission plugins on create), so

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { cause, type StatusCause } from "./status-error.ts";
-import { parseQuantity, QUANTITY_PATTERN } from "./quantity.ts";
+import { parseQuantity, QUANTITY_PATTERN } from "../quantity.ts";
 import { matchesLabels, selectorFromObject, type SelectorObject } from "./selectors.ts";
 import { isRecord, type KubeObject } from "./kube-object.ts";
 
@@ -132,15 +132,37 @@ export function semanticErrors(obj: KubeObject): StatusCause[] {
 const POD_MUTABLE_MESSAGE =
   "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)";
 
+/**
+ * While a pod has scheduling gates (KEP-3838, GA in 1.30), its scheduling constraints may be
+ * tightened: gates only removed, nodeSelector entries only added. Null when the update keeps to that.
+ */
+function gatedPodUpdateErrors(obj: KubeObject, old: KubeObject): StatusCause[] | null {
+  type Spec = { schedulingGates?: { name: string }[]; nodeSelector?: Record<string, string> } | undefined;
+  const [now, was] = [obj.spec as Spec, old.spec as Spec];
+  if (!(was?.schedulingGates ?? []).length) return null;
+  const added = (now?.schedulingGates ?? []).find((g) => !(was?.schedulingGates ?? []).some((o) => o.name === g.name));
+  if (added) return [cause.forbidden("spec.schedulingGates", `only deletion is allowed, but found new scheduling gate '${added.name}'`)];
+  const changed = Object.entries(was?.nodeSelector ?? {}).find(([k, v]) => now?.nodeSelector?.[k] !== v);
+  if (changed) return [cause.invalid("spec.nodeSelector", now?.nodeSelector ?? null, "only additions to spec.nodeSelector are allowed (no mutations or deletions)")];
+  return null;
+}
+
 /** Fields that may not change once set: a Pod's spec (bar images and a few more), workload selectors. */
 export function updateErrors(obj: KubeObject, old: KubeObject): StatusCause[] {
   if (obj.kind === "Pod") {
+    const gated = gatedPodUpdateErrors(obj, old);
+    if (gated) return gated;
+    const wasGated = ((old.spec as { schedulingGates?: unknown[] } | undefined)?.schedulingGates ?? []).length > 0;
     const strip = (s: unknown) => {
       const spec = structuredClone((s ?? {}) as Record<string, unknown>);
       for (const list of ["containers", "initContainers"]) for (const c of (spec[list] ?? []) as ContainerLike[]) delete c.image;
       delete spec.activeDeadlineSeconds;
       delete spec.tolerations;
       delete spec.terminationGracePeriodSeconds;
+      if (wasGated) {
+        delete spec.schedulingGates;
+        delete spec.nodeSelector;
+      }
       return spec;
     };
     if (!isDeepStrictEqual(strip(obj.spec), strip(old.spec))) return [cause.forbidden("spec", POD_MUTABLE_MESSAGE)];

@@ -44,6 +44,8 @@ export interface StandIn {
   readonly migManager?: MigManager;
   /** Errors controllers hit while reconciling (each is retried); a test can assert there were none. */
   readonly controllerErrors: { controller: string; key: string; error: unknown }[];
+  /** The latest HTTP requests served, oldest first (capped): what a client cost the API server. */
+  readonly requestLog: readonly { method: string; url: string; at: number }[];
   seedGpuNodes(specs: GpuNodeSpec[]): void;
   /** Drops the change window, as an etcd compaction does: watches from older versions get 410. */
   compact(): void;
@@ -88,7 +90,8 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     "apiVersion: v1",
     "kind: Config",
     "clusters:",
-    "- name: stand-in",
+    // Kule's driver reads this cluster name as "the API server is the stand-in" (server/cluster/kubernetes/settings.ts).
+    "- name: kule-stand-in",
     "  cluster:",
     `    server: ${server.url}`,
     // The stand-in speaks plain HTTP; client-node refuses http:// unless TLS checks are off.
@@ -98,12 +101,12 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     "  user:",
     "    token: stand-in",
     "contexts:",
-    "- name: stand-in",
+    "- name: kule-stand-in",
     "  context:",
-    "    cluster: stand-in",
+    "    cluster: kule-stand-in",
     "    user: stand-in",
     "    namespace: default",
-    "current-context: stand-in",
+    "current-context: kule-stand-in",
     "",
   ].join("\n");
 
@@ -120,6 +123,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     kubelet,
     migManager,
     controllerErrors,
+    requestLog: server.requestLog,
     seedGpuNodes(specs) {
       for (const s of specs) api.create(gpuNode(s));
     },

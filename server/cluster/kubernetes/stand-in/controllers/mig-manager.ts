@@ -105,6 +105,9 @@ export class MigManager implements Controller {
     this.inFlight.delete(nodeName);
     if (this.stopped) return;
     this.outcomes.set(nodeName, { config, state: result.ok ? "success" : "failed", reason: result.ok ? undefined : result.reason, at: new Date() });
+    // The real manager only logs why; this one also records it as an event on the node, as the
+    // node condition its maintainers suggested would (NVIDIA/mig-parted#189), so drivers can show it.
+    if (!result.ok) api.recordEvent(node, "Warning", "MigConfigFailed", `Applying MIG config "${config}" failed: ${result.reason}`, "nvidia-mig-manager", nodeName);
     api.mutate<Node>("Node", undefined, nodeName, (n) => {
       const labels = (n.metadata.labels ??= {});
       labels[MIG_STATE_LABEL] = result.ok ? "success" : "failed";

@@ -73,9 +73,14 @@ export class ReplicaSetController implements Controller {
   }
 }
 
-/** The ReplicaSet controller's deletion order: unscheduled, then pending, then not ready, then newest. */
+const DELETION_COST = "controller.kubernetes.io/pod-deletion-cost";
+
+/**
+ * The ReplicaSet controller's deletion order: unscheduled, then pending, then not ready, then the
+ * lower `pod-deletion-cost` annotation, then newest.
+ */
 function rankForDeletion(pods: Pod[]): Pod[] {
-  const score = (p: Pod) => [p.spec?.nodeName ? 1 : 0, p.status?.phase === "Pending" ? 0 : 1, isPodReady(p) ? 1 : 0];
+  const score = (p: Pod) => [p.spec?.nodeName ? 1 : 0, p.status?.phase === "Pending" ? 0 : 1, isPodReady(p) ? 1 : 0, Number(p.metadata.annotations?.[DELETION_COST] ?? 0) || 0];
   return [...pods].sort((a, b) => {
     const [sa, sb] = [score(a), score(b)];
     for (let i = 0; i < sa.length; i++) if (sa[i] !== sb[i]) return sa[i]! - sb[i]!;

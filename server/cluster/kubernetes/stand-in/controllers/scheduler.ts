@@ -45,6 +45,8 @@ export class Scheduler implements Controller {
     const pod = api.get<Pod>("Pod", namespace, name);
     if (!pod || pod.spec?.nodeName || pod.metadata.deletionTimestamp) return;
     if ((pod.spec?.schedulerName ?? "default-scheduler") !== "default-scheduler") return;
+    // A gated pod waits, as the scheduling queue keeps it, until whoever placed the gates lifts them.
+    if (pod.spec?.schedulingGates?.length) return this.gated(api, pod);
     const nodes = api.list<Node>("Node");
     const bound = api.list<Pod>("Pod").filter((p) => p.spec?.nodeName && isPodActive(p));
     const onNode = (n: Node) => bound.filter((p) => p.spec?.nodeName === n.metadata.name);
@@ -70,5 +72,21 @@ export class Scheduler implements Controller {
       { status: true },
     );
     api.recordEvent(pod, "Warning", "FailedScheduling", message, "default-scheduler");
+  }
+
+  private gated(api: ClusterApi, pod: Pod): void {
+    if (pod.status?.conditions?.some((c) => c.type === "PodScheduled" && c.reason === "SchedulingGated")) return;
+    api.mutate<Pod>(
+      "Pod",
+      pod.metadata.namespace,
+      pod.metadata.name!,
+      (p) => {
+        const status = (p.status ??= {});
+        status.phase ??= "Pending";
+        const condition = { type: "PodScheduled", status: "False", reason: "SchedulingGated", message: "Scheduling is blocked due to non-empty scheduling gates", lastProbeTime: null };
+        status.conditions = setCondition(status.conditions as { type: string; status: string }[] | undefined, condition as { type: string; status: string }, now()) as typeof status.conditions;
+      },
+      { status: true },
+    );
   }
 }

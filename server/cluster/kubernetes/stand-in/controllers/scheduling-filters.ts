@@ -1,6 +1,6 @@
 import type { INode } from "kubernetes-models/v1/Node";
 import type { IPod } from "kubernetes-models/v1/Pod";
-import { parseQuantity } from "../quantity.ts";
+import { parseQuantity } from "../../quantity.ts";
 
 /**
  * The default scheduler's filter plugins that matter for GPU placement, run in its order
