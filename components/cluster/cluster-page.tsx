@@ -7,6 +7,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { Empty } from "@/components/ui/field";
 import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { FaultPanel } from "./fault-panel";
+import { DriverNotice } from "./driver-notice";
 import { FleetHeatmap } from "./fleet-heatmap";
 import { GpuCard } from "./gpu-card";
 import { ReplicaLine } from "./replica-line";
@@ -37,12 +38,16 @@ function ClusterBody({ view, canWrite }: { view: ClusterView; canWrite: boolean 
     <>
       {view.driver.reachable ? (
         <div className="notice">
-          This cluster is simulated: Kule&apos;s built-in simulator plays the seeded cluster (nodes, GPUs, MIG, replicas) and speaks the real exporters&apos; metrics and serving APIs.
+          <DriverNotice driver={view.driver} />
         </div>
-      ) : (
+      ) : view.driver.kind === "sim" ? (
         <div className={`form-error ${styles.banner}`} role="alert">
           The cluster simulator at <code>{view.driver.url}</code> does not answer: start it with <code>npm run sim</code> (or <code>npm run demo</code>). Below is the database&apos;s view of the
           cluster.
+        </div>
+      ) : (
+        <div className={`form-error ${styles.banner}`} role="alert">
+          The Kubernetes API server at <code>{view.driver.url}</code> does not answer; Kule keeps trying. Below is the database&apos;s view of the cluster.
         </div>
       )}
       {view.pools.length === 0 ? (

@@ -11,6 +11,8 @@ export interface ReplicaPlacement {
   /** Memory the replica's engine may use: its device's memory (vLLM takes 90% of it). */
   deviceMemoryBytes: number;
   gpuUuid: string | null;
+  /** Where its server listens; by default 127.0.0.1 on a free port (the Kubernetes bridge gives each pod its own loopback address). */
+  listen?: { host: string; port: number };
 }
 
 /** One simulated serving process (a vLLM or Triton server) on one device. */
@@ -46,8 +48,11 @@ export class SimReplica {
   get port(): number | null {
     return this.server ? serverPort(this.server) : null;
   }
+  get host(): string {
+    return this.placement.listen?.host ?? "127.0.0.1";
+  }
   get url(): string | null {
-    return this.port ? `http://127.0.0.1:${this.port}` : null;
+    return this.port ? `http://${this.host}:${this.port}` : null;
   }
   /** KV-cache bytes held right now (framebuffer used beyond the weights). */
   get kvBytesInUse(): number {
@@ -55,7 +60,7 @@ export class SimReplica {
   }
 
   async listen(): Promise<void> {
-    this.server = await startReplicaServer(this);
+    this.server = await startReplicaServer(this, this.placement.listen);
   }
 
   setSlow(factor: number) {

@@ -16,7 +16,7 @@ export function serviceDiscovery(inventory: SimInventory, replicas: Iterable<Sim
   for (const r of replicas) {
     if (!r.port || (r.state !== "ready" && r.state !== "draining" && r.state !== "loading")) continue;
     targets.push({
-      targets: [`127.0.0.1:${r.port}`],
+      targets: [`${r.host}:${r.port}`],
       labels: {
         job: r.spec.task === "llm" ? "vllm" : "triton",
         kule_replica: r.spec.id,
