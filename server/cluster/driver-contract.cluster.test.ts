@@ -23,6 +23,7 @@ let sim: SimDriver;
 let external: ExternalDriver;
 let standIn: StandIn;
 let kubernetes: KubernetesDriver;
+let kserve: KubernetesDriver;
 let freeGpus: string[];
 
 const spec = (id: string, device: Device): ReplicaSpec => ({
@@ -51,10 +52,12 @@ beforeAll(async () => {
   freeGpus = ["GPU-llm-1-0", "GPU-llm-1-1", "GPU-fra-1-0"];
   standIn = await startSimulatedKubernetes(cluster, { migDelayMs: 50, msPerBackoffSecond: 50 });
   kubernetes = new KubernetesDriver(standIn.kubeConfig(), defaultKubernetesSettings());
-  await kubernetes.ready();
+  kserve = new KubernetesDriver(standIn.kubeConfig(), defaultKubernetesSettings({ workload: "inferenceservice" }));
+  await Promise.all([kubernetes.ready(), kserve.ready()]);
 });
 afterAll(async () => {
   kubernetes.close();
+  kserve.close();
   await standIn.stop();
   external.close();
   await cluster.shutdown();
@@ -66,6 +69,8 @@ const drivers: { name: string; driver: () => ClusterDriver; device: (id: string)
   { name: "external", driver: () => external, device: async (id) => ({ kind: "external", url: await simServer(`backing-${id}`), region: "tr-ist" }) },
   // Kubernetes names GPUs by node and index; its kubelet maps them onto the simulator's.
   { name: "kubernetes", driver: () => kubernetes, device: async () => ({ kind: "gpu", gpuUuid: gpuUuid("fra-1", 1) }) },
+  // The same driver writing one KServe InferenceService per version instead of a Deployment.
+  { name: "kubernetes-kserve", driver: () => kserve, device: async () => ({ kind: "gpu", gpuUuid: gpuUuid("llm-1", 1) }) },
 ];
 
 for (const d of drivers) {
@@ -103,7 +108,7 @@ for (const d of drivers) {
       const driver = d.driver();
       const id = `contract-slow-${d.name}`;
       const device: Device =
-        d.name === "sim" ? { kind: "mig", gpuUuid: "GPU-llm-2-0", startSlot: 4 } : d.name === "kubernetes" ? { kind: "mig", gpuUuid: gpuUuid("llm-2", 0), startSlot: 4 } : { kind: "external", url: "http://127.0.0.1:9", region: "tr-ist" };
+        d.name === "sim" ? { kind: "mig", gpuUuid: "GPU-llm-2-0", startSlot: 4 } : d.name.startsWith("kubernetes") ? { kind: "mig", gpuUuid: gpuUuid("llm-2", 0), startSlot: 4 } : { kind: "external", url: "http://127.0.0.1:9", region: "tr-ist" };
       // sim, kubernetes: a 70B model on a 10 GB MIG slice cannot load; external: nothing listens on port 9.
       const s = { ...spec(id, device), parameterCount: 70e9, weightBytes: 70e9 };
       await driver.startReplica(s);

@@ -1,6 +1,8 @@
-import { ApiException, KubeConfig, KubernetesObjectApi, PatchStrategy, Watch, type KubernetesObject } from "@kubernetes/client-node";
+import { ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, KubernetesObjectApi, PatchStrategy, Watch, type KubernetesObject } from "@kubernetes/client-node";
 import { errorFromStatus, UnavailableError, type DomainError } from "../../errors.ts";
 import type { KubeObj } from "./kube-types.ts";
+
+export type JsonPatchOp = { op: "test" | "add" | "replace" | "remove"; path: string; value?: unknown };
 
 /** Kule's field manager: server-side apply records what Kule owns under this name. */
 export const FIELD_MANAGER = "kule";
@@ -26,10 +28,16 @@ function statusMessage(e: ApiException<unknown>): string {
 export class KubeClient {
   readonly objects: KubernetesObjectApi;
   readonly watch: Watch;
+  private readonly core: CoreV1Api;
+  private readonly apps: AppsV1Api;
+  private readonly custom: CustomObjectsApi;
   requests = 0;
 
   constructor(readonly kc: KubeConfig) {
     this.objects = KubernetesObjectApi.makeApiClient(kc);
+    this.core = kc.makeApiClient(CoreV1Api);
+    this.apps = kc.makeApiClient(AppsV1Api);
+    this.custom = kc.makeApiClient(CustomObjectsApi);
     this.watch = new Watch(kc);
   }
 
@@ -64,6 +72,27 @@ export class KubeClient {
   mergePatch<T extends KubeObj>(ref: KubeObj, patch: Record<string, unknown>): Promise<T> {
     const body = { apiVersion: ref.apiVersion, kind: ref.kind, ...patch, metadata: { name: ref.metadata?.name, namespace: ref.metadata?.namespace, ...(patch.metadata as object) } };
     return this.call(() => this.objects.patch(body as KubernetesObject, undefined, undefined, FIELD_MANAGER, undefined, PatchStrategy.MergePatch) as Promise<T>);
+  }
+
+  /**
+   * A JSON Patch of a Pod, Deployment or InferenceService. With a `test` operation first it is a
+   * compare-and-swap on that one field: it applies only if the value is still there (422 otherwise),
+   * whatever else (a status, a condition) changed meanwhile.
+   */
+  jsonPatch<T extends KubeObj>(ref: KubeObj, ops: JsonPatchOp[]): Promise<T> {
+    const namespace = ref.metadata!.namespace!;
+    const name = ref.metadata!.name!;
+    const fieldManager = FIELD_MANAGER;
+    // The typed APIs send their body as JSON Patch; KubernetesObjectApi.patch would serialize it as the object.
+    if (ref.kind === "Pod") return this.call(() => this.core.patchNamespacedPod({ namespace, name, body: ops, fieldManager }) as unknown as Promise<T>);
+    if (ref.kind === "Deployment") return this.call(() => this.apps.patchNamespacedDeployment({ namespace, name, body: ops, fieldManager }) as unknown as Promise<T>);
+    const [group, version] = (ref.apiVersion ?? "").split("/");
+    return this.call(() => this.custom.patchNamespacedCustomObject({ group: group!, version: version!, namespace, plural: `${ref.kind!.toLowerCase()}s`, name, body: ops, fieldManager }) as Promise<T>);
+  }
+
+  /** POST: creates the object, or fails with 409 when it exists. */
+  create<T extends KubeObj = KubeObj>(obj: KubeObj & object): Promise<T> {
+    return this.call(() => this.objects.create(obj as KubernetesObject, undefined, undefined, FIELD_MANAGER) as Promise<T>);
   }
 
   read<T extends KubeObj>(ref: KubeObj): Promise<T> {

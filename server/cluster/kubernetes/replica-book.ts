@@ -84,7 +84,8 @@ export class ReplicaBook {
     this.everReady.delete(pod.metadata?.uid ?? "");
     const w = this.wanted.get(id);
     if (!w) return void this.last.delete(id);
-    if (w.stopping) {
+    // Kule marks a pod it stops with its drain time first, so every Kule process knows a stop from a loss.
+    if (w.stopping || pod.metadata?.annotations?.[KULE.drainMs] !== undefined) {
       this.wanted.delete(id);
       this.publish({ ...this.status(id, w), state: "stopped", reason: null, url: null });
       this.last.delete(id);

@@ -1,6 +1,6 @@
 import type { Device, ReplicaSpec, ReplicaStatus } from "../driver.ts";
 import { ConflictError, InvalidInputError, isErrorKind, NotFoundError } from "../../errors.ts";
-import type { KubeClient } from "./kube-client.ts";
+import type { JsonPatchOp, KubeClient } from "./kube-client.ts";
 import { DELETION_COST, GPU, KULE, type DeploymentObj, type NodeObj, type PodObj } from "./kube-types.ts";
 import type { Reflector } from "./reflector.ts";
 import type { ReplicaBook } from "./replica-book.ts";
@@ -70,7 +70,7 @@ export class ReplicaWorkloads {
     if (nodeStatus(node) !== "ready") throw new ConflictError(`Node ${host} is not ready`);
     // The pod's pool is the node's (what Kule placed it on), whatever the spec says.
     spec = { ...spec, pool: nodePool(node, this.d.settings.poolLabel) };
-    const workload = workloadName(spec, shape);
+    const workload = workloadName(spec, shape, this.isvc ? "isvc" : "deployment");
     book.wanted.set(spec.id, { id: spec.id, workload, device: spec.device, host, region: nodeRegion(node) });
     book.report(spec.id);
     try {
@@ -112,15 +112,21 @@ export class ReplicaWorkloads {
       const pod = pods[i]!;
       this.adoptingPods.add(keyOf(pod));
       this.adoptingReplicas.add(w.id);
-      const gates = (pod.spec?.schedulingGates ?? []).filter((g) => g.name !== KULE.gate);
+      const gate = (pod.spec?.schedulingGates ?? []).findIndex((g) => g.name === KULE.gate);
+      const esc = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
+      // One atomic step, valid only while Kule's gate is still where it was: lifting the gate is
+      // the claim, so of two Kule processes adopting one pod only the first succeeds (422 for the other).
       client
-        .mergePatch<PodObj>(podRef(pod), {
-          metadata: { resourceVersion: pod.metadata?.resourceVersion, annotations: { [KULE.replica]: w.id, [KULE.device]: JSON.stringify(w.device) } },
-          spec: { nodeSelector: { ...pod.spec?.nodeSelector, [GPU.hostname]: w.host }, schedulingGates: gates.length ? gates : null },
-        })
+        .jsonPatch<PodObj>(podRef(pod), [
+          { op: "test", path: `/spec/schedulingGates/${gate}/name`, value: KULE.gate },
+          { op: "remove", path: `/spec/schedulingGates/${gate}` },
+          { op: "add", path: `/spec/nodeSelector/${esc(GPU.hostname)}`, value: w.host },
+          { op: "add", path: `/metadata/annotations/${esc(KULE.replica)}`, value: w.id },
+          { op: "add", path: `/metadata/annotations/${esc(KULE.device)}`, value: JSON.stringify(w.device) },
+        ])
         .then((bound) => book.onPod("MODIFIED", bound))
-        // Gone, or changed since it was read (another Kule took it): the next pod event tries again.
-        .catch((e: unknown) => void (isErrorKind(e, "not_found") || isErrorKind(e, "conflict") || this.d.onError(e)))
+        // Gone, or taken by another Kule process: the next pod event tries again.
+        .catch((e: unknown) => void (isErrorKind(e, "not_found") || isErrorKind(e, "conflict") || isErrorKind(e, "invalid") || this.d.onError(e)))
         .finally(() => {
           this.adoptingPods.delete(keyOf(pod));
           this.adoptingReplicas.delete(w.id);
@@ -145,23 +151,27 @@ export class ReplicaWorkloads {
     const ref = this.isvc ? { apiVersion: "serving.kserve.io/v1beta1", kind: "InferenceService", metadata: { name, namespace: ns } } : { apiVersion: "apps/v1", kind: "Deployment", metadata: { name, namespace: ns } };
     let obj: DeploymentObj | undefined = this.recent.get(name) ?? this.d.workloads.get(ns, name);
     for (let attempt = 0; ; attempt++) {
-      if (!obj) obj = await client.read<DeploymentObj>(ref).catch((e: unknown) => (isErrorKind(e, "not_found") ? undefined : Promise.reject(e)));
+      if (!obj && attempt > 0) obj = await client.read<DeploymentObj>(ref).catch((e: unknown) => (isErrorKind(e, "not_found") ? undefined : Promise.reject(e)));
       try {
         if (!obj) {
           if (!create || delta <= 0) return;
           const o = { namespace: ns, poolLabel: settings.poolLabel, port: SERVING_PORT };
           const manifest = this.isvc ? inferenceServiceManifest(create.spec, create.shape, delta, o) : deploymentManifest(create.spec, create.shape, delta, o);
-          // Created without a resourceVersion: should another writer have created it meanwhile, refuse rather than reset its count.
-          this.recent.set(name, await client.apply(manifest, false));
+          // A create, not an apply: should another Kule have created it meanwhile, 409 sends this one to count on top of it.
+          this.recent.set(name, await client.create(manifest));
           if (!this.isvc) await client.apply(serviceManifest(create.spec, create.shape, o));
           return;
         }
-        const replicas = Math.max(0, this.replicasOf(obj) + delta);
-        const spec = this.isvc ? { predictor: { minReplicas: replicas, maxReplicas: Math.max(1, replicas) } } : { replicas };
-        this.recent.set(name, await client.mergePatch<DeploymentObj>(ref, { metadata: { resourceVersion: obj.metadata?.resourceVersion }, spec }));
+        // A compare-and-swap on the count alone (status writes in between do not matter): 422 if another Kule changed it.
+        const now = this.replicasOf(obj);
+        const next = Math.max(0, now + delta);
+        const path = this.isvc ? "/spec/predictor/minReplicas" : "/spec/replicas";
+        const ops: JsonPatchOp[] = [{ op: "test", path, value: now }, { op: "replace", path, value: next }];
+        if (this.isvc) ops.push({ op: "replace", path: "/spec/predictor/maxReplicas", value: Math.max(1, next) });
+        this.recent.set(name, await client.jsonPatch<DeploymentObj>(ref, ops));
         return;
       } catch (e) {
-        if (!isErrorKind(e, "conflict") || attempt >= 5) throw e;
+        if (!(isErrorKind(e, "conflict") || isErrorKind(e, "invalid")) || attempt >= 5) throw e;
         obj = undefined;
         this.recent.delete(name);
       }

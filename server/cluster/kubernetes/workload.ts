@@ -31,9 +31,10 @@ export function shapeName(shape: Shape): string {
  * One workload per endpoint version and shape (nearly always one per version): a DNS-1123 name
  * short enough for the ReplicaSet and pod names Kubernetes derives from it.
  */
-export function workloadName(spec: Pick<ReplicaSpec, "endpointSlug" | "versionId">, shape: Shape): string {
+export function workloadName(spec: Pick<ReplicaSpec, "endpointSlug" | "versionId">, shape: Shape, kind: "deployment" | "isvc" = "deployment"): string {
   const hash = createHash("sha256").update(spec.versionId).digest("hex").slice(0, 8);
-  return `kule-${dns(spec.endpointSlug).slice(0, 20).replace(/-+$/, "")}-${hash}-${shapeName(shape)}`;
+  // InferenceServices get their own names: KServe's pods must never match a Deployment's selector.
+  return `${kind === "isvc" ? "kule-is" : "kule"}-${dns(spec.endpointSlug).slice(0, 20).replace(/-+$/, "")}-${hash}-${shapeName(shape)}`;
 }
 
 export function workloadLabels(spec: ReplicaSpec, name: string): Record<string, string> {
@@ -123,7 +124,7 @@ export function serviceManifest(spec: ReplicaSpec, shape: Shape, o: WorkloadOpti
  * replica count; KServe makes the Deployment, Kule's gateway still splits the traffic.
  */
 export function inferenceServiceManifest(spec: ReplicaSpec, shape: Shape, replicas: number, o: WorkloadOptions, resourceVersion?: string) {
-  const name = workloadName(spec, shape);
+  const name = workloadName(spec, shape, "isvc");
   const template = podTemplate(spec, shape, name, o);
   return {
     apiVersion: "serving.kserve.io/v1beta1",
@@ -140,6 +141,7 @@ export function inferenceServiceManifest(spec: ReplicaSpec, shape: Shape, replic
         minReplicas: replicas,
         maxReplicas: Math.max(1, replicas),
         labels: template.metadata.labels,
+        annotations: template.metadata.annotations,
         ...template.spec,
       },
     },

@@ -5,7 +5,7 @@ import { SimKubelet } from "./sim-kubelet.ts";
 import { SimMigApplier } from "./sim-mig-applier.ts";
 import { initialMigConfig, simNode } from "./sim-nodes.ts";
 
-export interface SimulatedKubernetesOptions extends Pick<StandInOptions, "port" | "eventWindow" | "bookmarkIntervalMs" | "expiredWatchAs"> {
+export interface SimulatedKubernetesOptions extends Pick<StandInOptions, "port" | "eventWindow" | "bookmarkIntervalMs" | "expiredWatchAs" | "kserve"> {
   /** The namespace Kule's driver puts replicas in (created here, as Kule's manifests create it). */
   namespace?: string;
   poolLabel?: string;
@@ -33,6 +33,7 @@ export async function startSimulatedKubernetes(cluster: SimCluster, o: Simulated
     eventWindow: o.eventWindow,
     bookmarkIntervalMs: o.bookmarkIntervalMs,
     expiredWatchAs: o.expiredWatchAs,
+    kserve: o.kserve ?? true,
     kubelet,
     migApplier: new SimMigApplier(cluster, { ...cm, delayMs: o.migDelayMs ?? 1000 }),
   });

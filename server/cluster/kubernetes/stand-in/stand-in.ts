@@ -10,6 +10,7 @@ import type { Controller } from "./controllers/controller.ts";
 import { DeploymentController } from "./controllers/deployment-controller.ts";
 import { ReplicaSetController } from "./controllers/replica-set-controller.ts";
 import { Scheduler } from "./controllers/scheduler.ts";
+import { InferenceServiceController } from "./controllers/inference-service-controller.ts";
 import { GarbageCollector } from "./controllers/garbage-collector.ts";
 import { KubeletHost, type Kubelet } from "./controllers/kubelet.ts";
 import { SimpleKubelet } from "./controllers/simple-kubelet.ts";
@@ -28,6 +29,8 @@ export interface StandInOptions extends Partial<WatchHubOptions> {
   /** Deployment and ReplicaSet controllers, scheduler, garbage collector: all on unless turned off. */
   workloadControllers?: boolean;
   scheduler?: boolean;
+  /** KServe's controller (raw deployment mode, predictors only); off unless asked for. */
+  kserve?: boolean;
   extraControllers?: Controller[];
 }
 
@@ -81,6 +84,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     controllers.push(new DeploymentController(report("deployment-controller")), new ReplicaSetController(report("replicaset-controller")), new GarbageCollector());
   }
   if (options.scheduler !== false) controllers.push(new Scheduler(report("default-scheduler")));
+  if (options.kserve) controllers.push(new InferenceServiceController(report("kserve-controller-manager")));
   if (kubelet) controllers.push(new KubeletHost(kubelet));
   if (migManager) controllers.push(migManager);
   controllers.push(...(options.extraControllers ?? []));
