@@ -29,6 +29,6 @@ describe("a pod as a replica's state, in words an operator can act on", () => {
     expect(podReplicaState(pod({ ...running, phase: "Running" }), false).state).toBe("loading");
     expect(podReplicaState(pod({ ...running, phase: "Running", conditions: [{ type: "Ready", status: "True" }] }), false)).toEqual({ state: "ready", reason: null });
     expect(podReplicaState(pod({ ...running, phase: "Running" }), true)).toMatchObject({ state: "failed", reason: expect.stringMatching(/readiness probe fails/) });
-    expect(podReplicaState(pod({ ...running }, { nodeName: "gpu-1" }, true)).state).toBe("draining");
+    expect(podReplicaState(pod({ ...running }, { nodeName: "gpu-1" }, true), true).state).toBe("draining");
   });
 });
