@@ -5,9 +5,10 @@ import { benchDashboard } from "./dashboard.ts";
 import { benchRollouts } from "./rollouts.ts";
 import { benchCost } from "./cost.ts";
 import { benchAudit } from "./audit.ts";
+import { benchKubernetes } from "./kubernetes.ts";
 
 const only = process.argv[2];
-const benches: Record<string, () => Promise<void>> = { sim: benchSim, gateway: benchGateway, rollouts: benchRollouts, cost: benchCost, dashboard: benchDashboard, audit: benchAudit };
+const benches: Record<string, () => Promise<void>> = { sim: benchSim, gateway: benchGateway, rollouts: benchRollouts, cost: benchCost, dashboard: benchDashboard, audit: benchAudit, kubernetes: benchKubernetes };
 
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;
