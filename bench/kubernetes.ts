@@ -106,7 +106,18 @@ export async function benchKubernetes() {
     const relists = kubernetes.reflectors.reduce((n, r) => n + r.relists, 0) - relistsBefore;
 
     const stopBefore = kubernetes.client.requests;
-    for (const id of ids) await stopReplica({ ...ctx }, { replicaId: id });
+    for (const id of ids) {
+      try {
+        await stopReplica({ ...ctx }, { replicaId: id });
+      } catch (e) {
+        const pg = (await import("pg")).default;
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        console.log((await c.query(`SELECT pid, state, wait_event_type, wait_event, now()-xact_start AS age, left(query,120) q FROM pg_stat_activity WHERE datname = current_database()`)).rows);
+        await c.end();
+        throw e;
+      }
+    }
     const stopRequests = kubernetes.client.requests - stopBefore;
 
     writeResult("kubernetes", {
@@ -132,6 +143,8 @@ export async function benchKubernetes() {
   } finally {
     offStore();
     stopSync();
+    // Let the sync finish what it had queued before the database goes.
+    await sleep(1000);
     kubernetes.close();
     drivers.external.close();
     standIn.stopFollowing();

@@ -1,90 +1,12 @@
 import { clusterDriver, type ClusterContext, type Drivers } from "./drivers.ts";
 import { recordAudit } from "../audit/record.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
-import { migInstanceMemoryBytes, supportsMig, validateMigLayout } from "./mig.ts";
+import { supportsMig, validateMigLayout } from "./mig.ts";
 import { writeMigLayout } from "./discovery.ts";
 import type { CordonInput, FaultInput, MigLayoutInput } from "./schemas.ts";
 import type { SimFault } from "./sim-driver.ts";
 
 const GiB = 2 ** 30;
-
-/**
- * The cluster as the cluster page draws it: pools → nodes → GPUs → MIG instances, each with the
- * replicas on it, plus what only the live simulator knows (XID errors, injected faults). When the
- * cluster does not answer, the database's view is returned with `driver.reachable = false`.
- */
-export async function clusterView({ db, drivers }: ClusterContext) {
-  const [pools, live, faults] = await Promise.all([
-    db.nodePool.findMany({
-      orderBy: [{ region: "desc" }, { name: "asc" }],
-      include: {
-        cluster: { select: { name: true, driver: true } },
-        nodes: {
-          orderBy: { hostname: "asc" },
-          include: {
-            gpus: { orderBy: { index: "asc" }, include: { migInstances: { orderBy: { startSlot: "asc" } } } },
-            replicas: { where: { state: { not: "stopped" } }, include: { endpointVersion: { include: { endpoint: { select: { slug: true, name: true } }, modelVersion: { select: { version: true, weightBytes: true } } } } } },
-          },
-        },
-      },
-    }),
-    drivers.sim.listTopology().catch(() => null),
-    drivers.sim.faults().catch(() => null),
-  ]);
-  const xids = new Map<string, number>();
-  for (const p of live?.pools ?? []) for (const n of p.nodes) for (const g of n.gpus) xids.set(g.uuid, g.xid);
-  return {
-    driver: driverView(drivers, live !== null),
-    faults,
-    pools: pools.map((p) => ({
-      id: p.id,
-      name: p.name,
-      region: p.region,
-      cluster: p.cluster.name,
-      nodes: p.nodes.map((n) => {
-        const replicaView = (r: (typeof n.replicas)[number]) => ({
-          id: r.id,
-          state: r.state,
-          reason: r.reason,
-          endpoint: r.endpointVersion.endpoint.slug,
-          endpointName: r.endpointVersion.endpoint.name,
-          version: r.endpointVersion.modelVersion.version,
-          weightGiB: Number(r.endpointVersion.modelVersion.weightBytes) / GiB,
-          expectedReadyAt: r.expectedReadyAt,
-          migStartSlot: r.migStartSlot,
-        });
-        return {
-          id: n.id,
-          hostname: n.hostname,
-          region: n.region,
-          status: n.status,
-          cordoned: n.cordoned,
-          cpuModel: n.cpuModel,
-          cpuCores: n.cpuCores,
-          cpuReplicas: n.replicas.filter((r) => !r.gpuId).map(replicaView),
-          gpus: n.gpus.map((g) => ({
-            id: g.id,
-            index: g.index,
-            uuid: g.uuid,
-            modelName: g.modelName,
-            memoryGiB: Number(g.memoryBytes) / GiB,
-            migEnabled: g.migEnabled,
-            migCapable: supportsMig(g.modelName),
-            xid: xids.get(g.uuid) ?? 0,
-            replicas: n.replicas.filter((r) => r.gpuId === g.id && r.migStartSlot === null).map(replicaView),
-            migInstances: g.migInstances.map((m) => ({
-              id: m.id,
-              profile: m.profile,
-              startSlot: m.startSlot,
-              memoryGiB: migInstanceMemoryBytes(Number(g.memoryBytes), m.profile) / GiB,
-              replicas: n.replicas.filter((r) => r.gpuId === g.id && r.migStartSlot === m.startSlot).map(replicaView),
-            })),
-          })),
-        };
-      }),
-    })),
-  };
-}
 
 /**
  * Which driver runs the cluster, whether it answers, and whether it is simulated: the simulator

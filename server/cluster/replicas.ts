@@ -2,7 +2,7 @@ import type { PrismaClient } from "../db/generated/client.ts";
 import type { DbTx } from "../db/client.ts";
 import type { Actor } from "../auth/actor.ts";
 import { clusterDriver, driverOf, type ClusterContext, type Drivers } from "./drivers.ts";
-import type { Device, ReplicaSpec, ReplicaStatus } from "./driver.ts";
+import type { Device, ReplicaSpec, ReplicaState, ReplicaStatus } from "./driver.ts";
 import { recordAudit } from "../audit/record.ts";
 import { ConflictError, InvalidInputError, isErrorKind, NotFoundError } from "../errors.ts";
 import type { RegisterExternalInput, StartReplicaInput, StopReplicaInput } from "./schemas.ts";
@@ -74,7 +74,8 @@ export async function startReplica(ctx: ClusterContext, input: StartReplicaInput
   });
   try {
     const status = await driver.startReplica(specOf(row.id, v, device));
-    await applyReplicaStatus(ctx.db, status);
+    // The driver's events may already have moved the row on (to ready, even): only a row still pending takes this.
+    await applyReplicaStatus(ctx.db, status, { onlyFrom: ["pending"] });
   } catch (e) {
     await applyReplicaStatus(ctx.db, { id: row.id, state: "failed", reason: (e as Error).message, url: null, device, hostname: null, region, expectedReadyAt: null, inFlight: 0 });
     throw e;
@@ -93,7 +94,7 @@ export async function registerExternal(ctx: ClusterContext, input: RegisterExter
     return r;
   });
   const status = await ctx.drivers.external.startReplica(specOf(row.id, v, { kind: "external", url: input.url, region: input.region }));
-  await applyReplicaStatus(ctx.db, status);
+  await applyReplicaStatus(ctx.db, status, { onlyFrom: ["pending"] });
   return ctx.db.replica.findUniqueOrThrow({ where: { id: row.id } });
 }
 
@@ -116,15 +117,20 @@ export async function stopReplica(ctx: Omit<ClusterContext, "actor"> & { actor: 
   return after;
 }
 
-/** Records what a driver reports about a replica (events and reconciliation both land here). */
-export async function applyReplicaStatus(db: PrismaClient, s: ReplicaStatus): Promise<void> {
+/**
+ * Records what a driver reports about a replica (events and reconciliation both land here).
+ * `onlyFrom`: apply it only to a row still in one of these states (a status read before events
+ * that may have been applied since).
+ */
+export async function applyReplicaStatus(db: PrismaClient, s: ReplicaStatus, opts: { onlyFrom?: ReplicaState[] } = {}): Promise<void> {
   await db.$transaction(async (tx) => {
     const row = await tx.replica.findUnique({ where: { id: s.id } });
     if (!row || row.state === "stopped") return;
+    if (opts.onlyFrom && !opts.onlyFrom.includes(row.state)) return;
     // A stop recorded between the read and this write wins: a late "draining" event from the
     // driver must not bring a stopped replica back (its version would then never retire).
     const { count } = await tx.replica.updateMany({
-      where: { id: s.id, state: { not: "stopped" } },
+      where: { id: s.id, state: opts.onlyFrom ? { in: opts.onlyFrom } : { not: "stopped" } },
       data: {
         state: s.state,
         reason: s.reason,

@@ -29,7 +29,20 @@ export function startClusterSync(db: PrismaClient, drivers: Drivers, log: Pick<C
       await syncTopology(db, await cluster.listTopology(), cluster.kind);
     });
   };
-  const apply = (e: ClusterEvent) => (e.type === "topology" ? discover() : enqueue(() => applyEvent(db, e)));
+  // A replica's events queued behind others collapse into its latest status: under a burst (a
+  // deploy of many replicas) the table catches up with the cluster instead of replaying history.
+  const latest = new Map<string, ClusterEvent & { type: "replica" }>();
+  const applyReplica = (e: ClusterEvent & { type: "replica" }) => {
+    const queued = latest.has(e.replica.id);
+    latest.set(e.replica.id, e);
+    if (queued) return;
+    enqueue(async () => {
+      const now = latest.get(e.replica.id)!;
+      latest.delete(e.replica.id);
+      await applyEvent(db, now);
+    });
+  };
+  const apply = (e: ClusterEvent) => (e.type === "topology" ? discover() : e.type === "replica" ? applyReplica(e) : enqueue(() => applyEvent(db, e)));
   const offCluster = cluster.subscribe(apply, () => {
     discover();
     enqueue(() => reconcileReplicas(db, drivers));

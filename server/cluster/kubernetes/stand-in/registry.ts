@@ -42,10 +42,10 @@ export class Registry {
     return o;
   }
 
-  list(kind: ResourceKind, namespace?: string, selectors: { labelSelector?: string; fieldSelector?: string } = {}): KubeObject[] {
+  list(kind: ResourceKind, namespace?: string, selectors: { labelSelector?: string; fieldSelector?: string } = {}, match: (o: KubeObject) => boolean = () => true): KubeObject[] {
     const labels = parseLabelSelector(selectors.labelSelector);
     const fields = parseFieldSelector(selectors.fieldSelector, kind);
-    return this.store.list(kind, ns(kind, namespace)).filter((o) => matchesLabels(labels, o.metadata.labels) && matchesFields(fields, o));
+    return this.store.list(kind, ns(kind, namespace), (o) => matchesLabels(labels, o.metadata.labels) && matchesFields(fields, o) && match(o));
   }
 
   create(kind: ResourceKind, namespace: string | undefined, body: unknown, opts: WriteOptions = {}): KubeObject {

@@ -24,8 +24,9 @@ export class ClusterApi {
     return this.registry.store.get(kindByName(kind), namespace, name) as T | undefined;
   }
 
-  list<T extends object = KubeObject>(kind: string, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {}): T[] {
-    return this.registry.list(kindByName(kind), opts.namespace, opts) as unknown as T[];
+  /** Objects of a kind; `where` is tried before they are copied, so a narrow list of a big collection stays cheap. */
+  list<T extends object = KubeObject>(kind: string, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string; where?: (o: KubeObject) => boolean } = {}): T[] {
+    return this.registry.list(kindByName(kind), opts.namespace, opts, opts.where) as unknown as T[];
   }
 
   create<T extends object>(obj: T): T {

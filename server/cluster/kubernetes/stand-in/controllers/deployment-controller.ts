@@ -44,7 +44,7 @@ export class DeploymentController implements Controller {
     if (!d || d.metadata.deletionTimestamp) return;
     const desired = d.spec?.replicas ?? 1;
     const hash = podTemplateHash(d.spec?.template);
-    const owned = () => api.list<ReplicaSet>("ReplicaSet", { namespace }).filter((rs) => controlledBy(rs, d));
+    const owned = () => api.list<ReplicaSet>("ReplicaSet", { namespace, where: (rs) => controlledBy(rs, d) });
     let newRs = owned().find((rs) => rs.metadata.labels?.["pod-template-hash"] === hash);
     const created = !newRs;
     if (!newRs) newRs = this.createReplicaSet(api, d, hash, owned());
@@ -94,7 +94,7 @@ export class DeploymentController implements Controller {
   }
 
   private writeStatus(api: ClusterApi, d: Deployment, newRsName: string, created: boolean): void {
-    const rses = api.list<ReplicaSet>("ReplicaSet", { namespace: d.metadata.namespace }).filter((rs) => controlledBy(rs, d));
+    const rses = api.list<ReplicaSet>("ReplicaSet", { namespace: d.metadata.namespace, where: (rs) => controlledBy(rs, d) });
     const sum = (f: (rs: ReplicaSet) => number | undefined) => rses.reduce((n, rs) => n + (f(rs) ?? 0), 0);
     const newRs = rses.find((rs) => rs.metadata.name === newRsName);
     const desired = d.spec?.replicas ?? 1;

@@ -29,11 +29,13 @@ export class GarbageCollector implements Controller {
   }
 
   private collectDependents(api: ClusterApi, owner: KubeObject): void {
+    const ownedByIt = (o: KubeObject) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === owner.metadata.uid);
     for (const kind of KINDS.filter((k) => k.namespaced)) {
-      for (const dep of api.list(kind.kind, { namespace: owner.metadata.namespace })) {
+      // Only the owner's own dependents: they go once every owner they name is gone.
+      for (const dep of api.list(kind.kind, { namespace: owner.metadata.namespace, where: ownedByIt })) {
         if (dep.metadata.deletionTimestamp) continue;
         const refs = dep.metadata.ownerReferences ?? [];
-        if (refs.length && refs.every((r) => r.uid === owner.metadata.uid || !this.exists(api, r.uid, dep.metadata.namespace))) {
+        if (refs.every((r) => r.uid === owner.metadata.uid || !this.exists(api, r.uid, dep.metadata.namespace))) {
           api.delete(kind.kind, dep.metadata.namespace, dep.metadata.name!, { propagationPolicy: "Background" });
         }
       }
@@ -41,7 +43,7 @@ export class GarbageCollector implements Controller {
   }
 
   private exists(api: ClusterApi, uid: string, namespace: string | undefined): boolean {
-    return KINDS.some((k) => api.list(k.kind, k.namespaced ? { namespace } : {}).some((o) => o.metadata.uid === uid));
+    return KINDS.some((k) => api.list(k.kind, { ...(k.namespaced ? { namespace } : {}), where: (o) => o.metadata.uid === uid }).length > 0);
   }
 
   private drainNamespace(api: ClusterApi, name: string): void {

@@ -35,7 +35,7 @@ export class ReplicaSetController implements Controller {
     const [namespace, name] = splitKey(key);
     const rs = api.get<ReplicaSet>("ReplicaSet", namespace, name);
     if (!rs || rs.metadata.deletionTimestamp) return;
-    const owned = () => api.list<Pod>("Pod", { namespace }).filter((p) => controlledBy(p, rs));
+    const owned = () => api.list<Pod>("Pod", { namespace, where: (p) => controlledBy(p, rs) });
     const active = owned().filter(isPodActive);
     const desired = rs.spec?.replicas ?? 1;
     for (let i = active.length; i < desired; i++) {

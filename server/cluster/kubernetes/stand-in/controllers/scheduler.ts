@@ -48,7 +48,7 @@ export class Scheduler implements Controller {
     // A gated pod waits, as the scheduling queue keeps it, until whoever placed the gates lifts them.
     if (pod.spec?.schedulingGates?.length) return this.gated(api, pod);
     const nodes = api.list<Node>("Node");
-    const bound = api.list<Pod>("Pod").filter((p) => p.spec?.nodeName && isPodActive(p));
+    const bound = api.list<Pod>("Pod", { where: (p) => !!(p as Pod).spec?.nodeName && isPodActive(p as Pod) });
     const onNode = (n: Node) => bound.filter((p) => p.spec?.nodeName === n.metadata.name);
     const verdicts = nodes.map((n) => ({ node: n, reasons: filterNode(pod, n, onNode(n)) }));
     const feasible = verdicts.filter((v) => v.reasons.length === 0).map((v) => v.node);
