@@ -38,7 +38,11 @@ export function loadKubeConfig(s: Pick<KubernetesSettings, "kubeconfig" | "conte
   if (s.kubeconfig) kc.loadFromFile(s.kubeconfig);
   else if (inCluster) kc.loadFromCluster();
   else kc.loadFromDefault();
-  if (s.context) kc.setCurrentContext(s.context);
+  if (s.context) {
+    // client-node takes any name here, and fails much later without a cluster: say it now.
+    if (!kc.getContexts().some((c) => c.name === s.context)) throw new Error(`The kubeconfig has no context "${s.context}" (it has ${kc.getContexts().map((c) => c.name).join(", ") || "none"})`);
+    kc.setCurrentContext(s.context);
+  }
   return kc;
 }
 
