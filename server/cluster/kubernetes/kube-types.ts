@@ -88,6 +88,8 @@ export const KULE = {
   drainMs: "kule.io/drain-ms",
   /** The scheduling gate Kule's pods are created with: lifted once Kule has placed the pod. */
   gate: "kule.io/placement",
+  /** On a workload: the hash of the pod template Kule last applied (workload.ts). */
+  templateHash: "kule.io/template-hash",
   /** On a node: when Kule asked its MIG manager for the layout in `nvidia.com/mig.config`. */
   migRequestedAt: "kule.io/mig-config-requested-at",
   /** On a node (an annotation, as it is free text): its CPU model, which Node objects do not otherwise carry. */

@@ -80,6 +80,22 @@ describe("replicas, and why they do not run", () => {
     expect(pods.map((p) => [p.metadata.annotations?.[KULE.replica], p.spec.nodeName, p.spec.nodeSelector?.["kule.io/node-pool"]])).toEqual([["r1", "h100-a", "h100"]]);
   });
 
+  it("applies a version's workload again when what its pods should be has changed, and only then", async () => {
+    await driver.startReplica({ ...spec("t1", "h100-a", 1, "v-template"), artifactUri: "s3://models/a" });
+    await driver.awaitReady("t1", 5000);
+    const before = driver.client.requests;
+    await driver.startReplica({ ...spec("t2", "h100-a", 2, "v-template"), artifactUri: "s3://models/b" });
+    await Promise.all([driver.awaitReady("t2", 5000), until("t1 back on a pod of the new template", async () => (await driver.replicaHealth("t1")).state === "ready")]);
+    // The apply of the new template and the count; then both pods are new (the template changed), each claimed.
+    expect(driver.client.requests - before).toBe(4);
+    const d = standIn.api.list<{ spec: { replicas: number; template: { spec: { containers: { args: string[] }[] } } }; metadata: { labels: Record<string, string> } }>("Deployment", { namespace: "kule-replicas" }).find((x) => x.metadata.labels[KULE.versionId] === "v-template")!;
+    expect(d.spec.replicas).toBe(2);
+    expect(d.spec.template.spec.containers[0]!.args).toContain("s3://models/b");
+    await driver.stopReplica("t2");
+    await driver.stopReplica("t1");
+    expect(standIn.api.list("Pod", { namespace: "kule-replicas", where: (p) => p.metadata.labels?.[KULE.versionId] === "v-template" })).toEqual([]);
+  });
+
   it("a pod no node can take stays pending with the scheduler's own words", async () => {
     await driver.startReplica(spec("nofit", "h100-broken", 0));
     const s = await until("the scheduler's verdict", async () => {

@@ -114,6 +114,7 @@ export class KubernetesDriver implements ClusterDriver {
   }
 
   close(): void {
+    this.workloads.closed = true;
     for (const r of this.reflectors) r.stop();
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
   }
@@ -138,6 +139,8 @@ export class KubernetesDriver implements ClusterDriver {
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
       if (this.reflectors.some((r) => r.broken)) return;
+      // Claims that failed while the server was away are tried again.
+      for (const w of new Set([...this.book.wanted.values()].map((x) => x.workload))) this.workloads.adoptFor(w);
       for (const l of this.connectListeners) l();
     }, 100);
   }

@@ -6,7 +6,7 @@ import type { Reflector } from "./reflector.ts";
 import type { ReplicaBook } from "./replica-book.ts";
 import { nodePool, nodeRegion, nodeStatus, topologyNode, type NodeReading } from "./node-topology.ts";
 import type { KubernetesSettings } from "./settings.ts";
-import { deploymentManifest, inferenceServiceManifest, serviceManifest, SERVING_PORT, workloadName, type Shape } from "./workload.ts";
+import { deploymentManifest, inferenceServiceManifest, serviceManifest, SERVING_PORT, withoutCount, workloadName, type Shape } from "./workload.ts";
 
 export interface WorkloadDeps {
   client: KubeClient;
@@ -37,6 +37,8 @@ export class ReplicaWorkloads {
   /** The workload as Kule last wrote it, until the watch catches up. */
   private readonly recent = new Map<string, DeploymentObj>();
   private readonly isvc: boolean;
+  /** Set when the driver closes: no more claims. */
+  closed = false;
 
   constructor(private readonly d: WorkloadDeps) {
     this.isvc = d.settings.workload === "inferenceservice";
@@ -103,7 +105,7 @@ export class ReplicaWorkloads {
 
   /** Binds waiting pods of `workload` to its replicas that have none, pinning each to its replica's node. */
   adoptFor(workload: string | undefined): void {
-    if (!workload) return;
+    if (!workload || this.closed) return;
     const { book, client } = this.d;
     const replicas = book.podless(workload).filter((w) => !this.adoptingReplicas.has(w.id));
     const pods = book.unboundPods(this.d.pods.cache.values(), workload).filter((p) => p.spec?.schedulingGates?.some((g) => g.name === KULE.gate) && !this.adoptingPods.has(keyOf(p)));
@@ -124,15 +126,29 @@ export class ReplicaWorkloads {
           { op: "add", path: `/metadata/annotations/${esc(KULE.replica)}`, value: w.id },
           { op: "add", path: `/metadata/annotations/${esc(KULE.device)}`, value: JSON.stringify(w.device) },
         ])
-        .then((bound) => book.onPod("MODIFIED", bound))
-        // Gone, or taken by another Kule process: the next pod event tries again.
-        .catch((e: unknown) => void (isErrorKind(e, "not_found") || isErrorKind(e, "conflict") || isErrorKind(e, "invalid") || this.d.onError(e)))
-        .finally(() => {
+        .then(
+          (bound) => {
+            book.onPod("MODIFIED", bound);
+            return true;
+          },
+          // Gone, or taken by another Kule process: try the next pod. Anything else (the API server
+          // away) waits for the next pod event or the reconnect, rather than retrying at once.
+          (e: unknown) => isErrorKind(e, "not_found") || isErrorKind(e, "conflict") || isErrorKind(e, "invalid") || (this.d.onError(e), false),
+        )
+        .then((again) => {
           this.adoptingPods.delete(keyOf(pod));
           this.adoptingReplicas.delete(w.id);
-          this.adoptFor(workload);
+          if (again && !this.closed) this.adoptFor(workload);
         });
     }
+  }
+
+  private options() {
+    return { namespace: this.d.settings.namespace, poolLabel: this.d.settings.poolLabel, port: SERVING_PORT };
+  }
+
+  private manifest(c: { spec: ReplicaSpec; shape: Shape }, replicas: number) {
+    return this.isvc ? inferenceServiceManifest(c.spec, c.shape, replicas, this.options()) : deploymentManifest(c.spec, c.shape, replicas, this.options());
   }
 
   /** The watch has caught up with the workload: its cache is the truth again. */
@@ -155,15 +171,19 @@ export class ReplicaWorkloads {
       try {
         if (!obj) {
           if (!create || delta <= 0) return;
-          const o = { namespace: ns, poolLabel: settings.poolLabel, port: SERVING_PORT };
-          const manifest = this.isvc ? inferenceServiceManifest(create.spec, create.shape, delta, o) : deploymentManifest(create.spec, create.shape, delta, o);
           // A create, not an apply: should another Kule have created it meanwhile, 409 sends this one to count on top of it.
-          this.recent.set(name, await client.create(manifest));
-          if (!this.isvc) await client.apply(serviceManifest(create.spec, create.shape, o));
+          this.recent.set(name, await client.create(this.manifest(create, delta)));
+          if (!this.isvc) await client.apply(serviceManifest(create.spec, create.shape, this.options()));
           return;
         }
+        if (create) {
+          // What Kule wants the pods to be changed (a new Kule, new settings): server-side apply of all
+          // but the count brings the workload up to date, idempotently, and rolls its pods over.
+          const manifest = this.manifest(create, 0);
+          if (obj.metadata?.annotations?.[KULE.templateHash] !== manifest.metadata.annotations[KULE.templateHash]) obj = await client.apply(withoutCount(manifest));
+        }
         // A compare-and-swap on the count alone (status writes in between do not matter): 422 if another Kule changed it.
-        const now = this.replicasOf(obj);
+        const now = this.replicasOf(obj!);
         const next = Math.max(0, now + delta);
         const path = this.isvc ? "/spec/predictor/minReplicas" : "/spec/replicas";
         const ops: JsonPatchOp[] = [{ op: "test", path, value: now }, { op: "replace", path, value: next }];

@@ -91,19 +91,25 @@ export function podTemplate(spec: ReplicaSpec, shape: Shape, name: string, o: Wo
   };
 }
 
+/** A hash of what Kule wants a workload's pods to be: when it changes, Kule applies the workload again. */
+export function templateHash(template: unknown): string {
+  return createHash("sha256").update(JSON.stringify(template)).digest("hex").slice(0, 16);
+}
+
 /** The Deployment of a version's replicas, as Kule applies it (server-side, field manager "kule"). */
-export function deploymentManifest(spec: ReplicaSpec, shape: Shape, replicas: number, o: WorkloadOptions, resourceVersion?: string) {
+export function deploymentManifest(spec: ReplicaSpec, shape: Shape, replicas: number, o: WorkloadOptions) {
   const name = workloadName(spec, shape);
+  const template = podTemplate(spec, shape, name, o);
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",
-    metadata: { name, namespace: o.namespace, labels: workloadLabels(spec, name), ...(resourceVersion ? { resourceVersion } : {}) },
+    metadata: { name, namespace: o.namespace, labels: workloadLabels(spec, name), annotations: { [KULE.templateHash]: templateHash(template) } },
     spec: {
       replicas,
       selector: { matchLabels: { [KULE.workload]: name } },
       // Replicas are added and removed one by one by Kule; a template change replaces them all at once.
       strategy: { type: "Recreate" },
-      template: podTemplate(spec, shape, name, o),
+      template,
     },
   };
 }
@@ -119,11 +125,22 @@ export function serviceManifest(spec: ReplicaSpec, shape: Shape, o: WorkloadOpti
   };
 }
 
+/** A workload manifest without its replica count: what Kule applies to bring the rest up to date (the count moves by compare-and-swap). */
+export function withoutCount<M extends { spec: object }>(manifest: M): M {
+  const spec = structuredClone(manifest.spec) as { replicas?: number; predictor?: { minReplicas?: number; maxReplicas?: number } };
+  delete spec.replicas;
+  if (spec.predictor) {
+    delete spec.predictor.minReplicas;
+    delete spec.predictor.maxReplicas;
+  }
+  return { ...manifest, spec: spec as M["spec"] };
+}
+
 /**
  * The KServe alternative: one InferenceService per version in raw deployment mode with a fixed
  * replica count; KServe makes the Deployment, Kule's gateway still splits the traffic.
  */
-export function inferenceServiceManifest(spec: ReplicaSpec, shape: Shape, replicas: number, o: WorkloadOptions, resourceVersion?: string) {
+export function inferenceServiceManifest(spec: ReplicaSpec, shape: Shape, replicas: number, o: WorkloadOptions) {
   const name = workloadName(spec, shape, "isvc");
   const template = podTemplate(spec, shape, name, o);
   return {
@@ -133,8 +150,7 @@ export function inferenceServiceManifest(spec: ReplicaSpec, shape: Shape, replic
       name,
       namespace: o.namespace,
       labels: workloadLabels(spec, name),
-      annotations: { "serving.kserve.io/deploymentMode": "RawDeployment", "serving.kserve.io/autoscalerClass": "none" },
-      ...(resourceVersion ? { resourceVersion } : {}),
+      annotations: { "serving.kserve.io/deploymentMode": "RawDeployment", "serving.kserve.io/autoscalerClass": "none", [KULE.templateHash]: templateHash(template) },
     },
     spec: {
       predictor: {
