@@ -80,6 +80,21 @@ describe("replicas, and why they do not run", () => {
     expect(pods.map((p) => [p.metadata.annotations?.[KULE.replica], p.spec.nodeName, p.spec.nodeSelector?.["kule.io/node-pool"]])).toEqual([["r1", "h100-a", "h100"]]);
   });
 
+  it("a replica whose node stops being ready fails with the node's own words, and comes back with it", async () => {
+    const setReady = (status: string, reason: string) =>
+      standIn.api.mutate<{ status: { conditions: { type: string; status: string; reason?: string; message?: string }[] } }>("Node", undefined, "h100-a", (n) => {
+        Object.assign(n.status.conditions.find((c) => c.type === "Ready")!, { status, reason, message: status === "True" ? "kubelet is posting ready status" : "Kubelet stopped posting node status." });
+      }, { status: true });
+    setReady("Unknown", "NodeStatusUnknown");
+    const down = await until("the replica to fail", async () => {
+      const r = await driver.replicaHealth("r1");
+      return r.state === "failed" && r;
+    });
+    expect(down.reason).toBe("Its node h100-a is not ready (NodeStatusUnknown: Kubelet stopped posting node status.): Kule sends it no requests until the node is back.");
+    setReady("True", "KubeletReady");
+    await until("the replica back", async () => (await driver.replicaHealth("r1")).state === "ready");
+  });
+
   it("applies a version's workload again when what its pods should be has changed, and only then", async () => {
     await driver.startReplica({ ...spec("t1", "h100-a", 1, "v-template"), artifactUri: "s3://models/a" });
     await driver.awaitReady("t1", 5000);

@@ -31,7 +31,11 @@ export class KubernetesDriver implements ClusterDriver {
   readonly clusterName: string;
   /** Whether the API server is Kule's stand-in (the demo), for the UI to say so. */
   readonly standIn: boolean;
-  private readonly book = new ReplicaBook(SERVING_PORT);
+  private readonly book = new ReplicaBook(SERVING_PORT, (host) => {
+    const n = this.nodes.get(undefined, host);
+    const ready = n?.status?.conditions?.find((c) => c.type === "Ready");
+    return !n || ready?.status === "True" ? null : `${ready?.reason ?? "no Ready condition"}${ready?.message ? `: ${ready.message}` : ""}`;
+  });
   readonly nodes: Reflector<NodeObj>;
   readonly pods: Reflector<PodObj>;
   readonly workloadObjects: Reflector<DeploymentObj>;
@@ -162,6 +166,7 @@ export class KubernetesDriver implements ClusterDriver {
     if (nodeStatus(node) !== nodeStatus(prev) || (node.spec?.unschedulable === true) !== (prev.spec?.unschedulable === true) || labels[GPU.migConfig] !== before[GPU.migConfig] || state !== before[GPU.migState]) {
       this.book.emit(nodeEvent());
     }
+    if (nodeStatus(node) !== nodeStatus(prev)) this.book.reportNode(name);
     if (state === "success" && (before[GPU.migState] !== "success" || labels[GPU.migConfig] !== before[GPU.migConfig])) {
       for (const g of topologyNode(node, this.reading()).gpus) this.book.emit({ type: "mig", hostname: name, gpuUuid: g.uuid, layout: g.migInstances.map(({ profile, startSlot }) => ({ profile, startSlot })), at });
     }

@@ -29,7 +29,11 @@ export class ReplicaBook {
   private readonly everReady = new Set<string>();
   private readonly events = new EventEmitter();
 
-  constructor(private readonly port: number) {
+  constructor(
+    private readonly port: number,
+    /** Why a node cannot run pods now (its Ready condition), or null when it can. */
+    private readonly nodeProblem: (hostname: string) => string | null = () => null,
+  ) {
     this.events.setMaxListeners(0);
   }
 
@@ -101,13 +105,21 @@ export class ReplicaBook {
     const pod = this.podOf.get(id);
     const base: ReplicaStatus = { id, state: "pending", reason: "Waiting for Kubernetes to create its pod.", url: null, device: w.device, hostname: w.host, region: w.region, expectedReadyAt: null, inFlight: 0 };
     if (!pod) return base;
-    const { state, reason } = podReplicaState(pod, this.everReady.has(pod.metadata?.uid ?? ""));
+    let { state, reason } = podReplicaState(pod, this.everReady.has(pod.metadata?.uid ?? ""));
+    const node = pod.spec?.nodeName;
+    const problem = node && state !== "draining" && state !== "pending" ? this.nodeProblem(node) : null;
+    if (problem) [state, reason] = ["failed", `Its node ${node} is not ready (${problem}): Kule sends it no requests until the node is back.`];
     const ip = pod.status?.podIP;
     return { ...base, state, reason, url: ip && state !== "pending" ? `http://${ip}:${this.port}` : null, hostname: pod.spec?.nodeName ?? w.host };
   }
 
   report(id: string): void {
     if (this.wanted.has(id)) this.publish(this.status(id));
+  }
+
+  /** A node's readiness changed: its replicas' statuses may have. */
+  reportNode(hostname: string): void {
+    for (const [id, pod] of this.podOf) if (pod.spec?.nodeName === hostname) this.report(id);
   }
 
   private publish(s: ReplicaStatus): void {
