@@ -17,6 +17,9 @@ describe("the cluster page's queries", () => {
     expect(s.facets.gpuModels).toEqual(expect.arrayContaining(["NVIDIA H100 80GB HBM3", "NVIDIA L40S"]));
     expect(s.facets.migProfiles).toEqual(expect.arrayContaining(["3g.40gb", "1g.10gb"]));
     expect(s.facets.regions).toEqual(expect.arrayContaining(["eu-fra", "tr-ank", "tr-ist"]));
+    const pools = await caller(auditor).cluster.nodePools();
+    expect(pools.find((p) => p.id === llm.id)).toMatchObject({ nodes: 2, gpus: 3, gpuModels: ["NVIDIA H100 80GB HBM3"] });
+    expect(pools.find((p) => p.name === "cpu" && p.region === "tr-ank")).toMatchObject({ gpus: 0, gpuModels: [] });
   });
 
   it("lists nodes a page at a time, narrowed by search, region, GPU model and MIG profile", async () => {
