@@ -117,3 +117,5 @@ export async function benchClusterPage() {
     await server.stop();
   }
 }
+
+if (process.argv[1]?.endsWith("cluster-page.ts")) await benchClusterPage();
