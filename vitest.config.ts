@@ -18,7 +18,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["server/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["server/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "deploy/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "**/*.cluster.test.ts"],
           environment: "node",
         },

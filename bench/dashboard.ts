@@ -16,6 +16,7 @@ import { resolveDatabaseUrl } from "../server/db/url.ts";
 import { createDb } from "../server/db/client.ts";
 import { deployMigrations } from "../scripts/migrate.ts";
 import { seed } from "../prisma/seed.ts";
+import { discoverCluster } from "../server/cluster/sync.ts";
 import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts";
 import { buildIfStale } from "../scripts/lib/build.ts";
 import { freePort, start, waitForHttp } from "../scripts/lib/proc.ts";
@@ -91,12 +92,13 @@ export async function benchDashboard() {
   try {
     await deployMigrations(url);
     const db = createDb(url);
-    const seeded = await seed(db);
     const [simPort, gatewayPort, promPort, appPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const env = { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1", KULE_SIM_PORT: String(simPort), KULE_SIM_URL: `http://127.0.0.1:${simPort}`, KULE_DATA_DIR: dataDir };
     children.push(start("sim", process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/cluster/sim/main.ts"], env));
     await waitForHttp(`${env.KULE_SIM_URL}/healthz`, 30_000);
     const drivers = { sim: new SimDriver(env.KULE_SIM_URL), external: new ExternalDriver() };
+    await discoverCluster(db, drivers);
+    const seeded = await seed(db);
     await reconcileReplicas(db, drivers);
     await startDemoReplicas(db, drivers);
     drivers.external.close();

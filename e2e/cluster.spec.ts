@@ -20,6 +20,11 @@ test("an operator starts a replica, watches it load and turn ready, then sees an
   await expect(replica).toContainText("ready", { timeout: 20_000 });
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Cluster" }).click();
+  // Nodes are listed collapsed: find the node and open it.
+  const nodes = page.getByRole("region", { name: "Nodes" });
+  await nodes.getByLabel("Search nodes").fill(host);
+  await expect(nodes.getByRole("status")).toHaveText(/^1 node ·/);
+  await nodes.getByRole("button", { name: host, exact: true }).click();
   const card = page.getByRole("group", { name: `GPU ${gpu} of ${host}` });
   await expect(card).toContainText("vision-detect");
   await expect(card).toContainText("ready");
@@ -35,7 +40,10 @@ test("an operator starts a replica, watches it load and turn ready, then sees an
 test("an auditor sees the cluster but no controls", async ({ page }) => {
   await signIn(page, "auditor");
   await page.goto("/cluster");
-  await expect(page.getByRole("region", { name: "gpu-llm-01" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "GPU utilization heat map" }).getByRole("link", { name: /^Charts of GPU 7 of gpu-llm-04/ })).toBeVisible();
+  // Opened from the heat map, the node shows its GPUs, and an auditor gets no control over them.
+  await page.getByRole("region", { name: "GPU utilization heat map" }).getByRole("button", { name: "gpu-llm-01", exact: true }).click();
+  await expect(page.getByRole("region", { name: "gpu-llm-01" }).getByRole("group", { name: "GPU 0 of gpu-llm-01" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Cordon" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Raise XID" })).toHaveCount(0);
 });

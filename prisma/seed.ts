@@ -1,7 +1,12 @@
 /**
- * The demo / reference seed: the reference cluster from the product brief, two price plans,
- * three tenants, one user per role, three models with two versions each, three endpoints and
- * one API key per tenant.
+ * The demo / reference seed: two price plans, three tenants, one user per role, three models with
+ * two versions each, three endpoints and one API key per tenant.
+ *
+ * It writes no hardware: Kule learns node pools, nodes and GPUs from the cluster driver's
+ * discovery (server/cluster/discovery.ts). Endpoints name their node pool, so the cluster is
+ * discovered first (the demo from its running simulator or Kubernetes stand-in; `npm run db:seed`
+ * from a simulator of the reference cluster started for the purpose) and the seed then finds the
+ * pools by name; a pool it does not find is an error naming it.
  *
  * Idempotent: every row is looked up by a unique key and created only when missing. Existing
  * rows are left as they are, so re-seeding never undoes what an operator changed since (a
@@ -19,7 +24,7 @@ import { fileURLToPath } from "node:url";
 import type { PrismaClient } from "../server/db/generated/client.ts";
 import { createDb } from "../server/db/client.ts";
 import { resolveDatabaseUrl } from "../server/db/url.ts";
-import { seedCluster } from "./seed/reference-cluster.ts";
+import { discoverSimulatedCluster } from "../scripts/lib/discover.ts";
 import { DEMO_LOGINS, seedApiKeys, seedHardwareRates, seedPricePlans, seedTenants, seedUsers, type DemoLogin } from "./seed/people.ts";
 import { seedEndpoints, seedModels } from "./seed/catalog.ts";
 
@@ -36,7 +41,7 @@ export interface SeedResult {
  * since every step is idempotent, a run that fails half-way is completed by running it again.
  */
 export async function seed(db: PrismaClient): Promise<SeedResult> {
-  const poolIds = await seedCluster(db);
+  const poolIds = await discoveredPools(db);
   const planIds = await seedPricePlans(db);
   await seedHardwareRates(db);
   const tenantIds = await seedTenants(db, planIds);
@@ -59,10 +64,18 @@ export async function seed(db: PrismaClient): Promise<SeedResult> {
   };
 }
 
+/** The node pools discovery wrote, by name (the endpoints' pools must be among them). */
+async function discoveredPools(db: PrismaClient): Promise<Map<string, string>> {
+  const pools = await db.nodePool.findMany({ select: { id: true, name: true } });
+  if (pools.length === 0) throw new Error("No node pools yet: discover the cluster before seeding (npm run db:seed does; the demo discovers its simulator first).");
+  return new Map(pools.map((p) => [p.name, p.id]));
+}
+
 async function main(): Promise<void> {
   const { url, stop } = await resolveDatabaseUrl();
   const db = createDb(url);
   try {
+    await discoverSimulatedCluster(db);
     const result = await seed(db);
     const c = result.counts;
     console.log(

@@ -1,10 +1,15 @@
 /**
  * `npm run demo`: everything on embedded defaults. Starts PostgreSQL (embedded unless
- * DATABASE_URL is set), migrates, seeds, starts the cluster simulator and Prometheus (when its
- * binary is installed), builds when needed, starts the app, and prints the URLs, the demo logins
- * and each seeded tenant's API key.
+ * DATABASE_URL is set), migrates, starts the cluster simulator, learns the cluster through the
+ * driver's discovery, seeds, starts Prometheus (when its binary is installed), builds when
+ * needed, starts the app, and prints the URLs, the demo logins and each seeded tenant's API key.
+ *
+ * `npm run demo -- --cluster kubernetes` runs the same demo through the Kubernetes driver: the
+ * simulator also serves Kule's Kubernetes API stand-in, whose nodes it plays, and Kule drives
+ * that API server as it would a real one (the UI says it is a stand-in).
  */
 import type { ChildProcess } from "node:child_process";
+import path from "node:path";
 import { resolveDatabaseUrl } from "../server/db/url.ts";
 import { createDb } from "../server/db/client.ts";
 import { deployMigrations } from "./migrate.ts";
@@ -18,6 +23,10 @@ import { startDemoReplicas } from "./lib/demo-replicas.ts";
 import { SimDriver } from "../server/cluster/sim-driver.ts";
 import { ExternalDriver } from "../server/cluster/external-driver.ts";
 import { reconcileReplicas } from "../server/cluster/replicas.ts";
+import { discoverCluster } from "../server/cluster/sync.ts";
+import { KubernetesDriver } from "../server/cluster/kubernetes/kubernetes-driver.ts";
+import { loadKubeConfig } from "../server/cluster/kubernetes/settings.ts";
+import { defaultKubernetesSettings } from "../server/cluster/kubernetes/default-settings.ts";
 
 const dataDir = process.env.KULE_DATA_DIR ?? ".data";
 const port = Number(process.env.PORT ?? 3000);
@@ -26,11 +35,17 @@ const promPort = Number(process.env.KULE_PROMETHEUS_PORT ?? 9090);
 const gatewayPort = Number(process.env.KULE_GATEWAY_PORT ?? 8080);
 // The gateway's /metrics and /sd are on its admin listener (loopback), not on the port tenants call.
 const gatewayAdminPort = Number(process.env.KULE_GATEWAY_ADMIN_PORT ?? gatewayPort + 1000);
+const kubePort = Number(process.env.KULE_SIM_KUBERNETES_PORT ?? 6443);
+const clusterArg = process.argv.find((a, i) => a.startsWith("--cluster=") || process.argv[i - 1] === "--cluster");
+const clusterKind = clusterArg?.replace("--cluster=", "") ?? "sim";
 let prometheus: Awaited<ReturnType<typeof startPrometheus>> = null;
 
 async function main() {
   const t0 = Date.now();
-  for (const [p, what] of [[port, "PORT"], [simPort, "KULE_SIM_PORT"], [promPort, "KULE_PROMETHEUS_PORT"], [gatewayPort, "KULE_GATEWAY_PORT"]] as const) {
+  if (clusterKind !== "sim" && clusterKind !== "kubernetes") throw new Error(`--cluster is sim or kubernetes, not ${clusterKind}`);
+  const kubernetes = clusterKind === "kubernetes";
+  const ports = [[port, "PORT"], [simPort, "KULE_SIM_PORT"], [promPort, "KULE_PROMETHEUS_PORT"], [gatewayPort, "KULE_GATEWAY_PORT"], ...(kubernetes ? [[kubePort, "KULE_SIM_KUBERNETES_PORT"] as const] : [])] as const;
+  for (const [p, what] of ports) {
     if (!(await portFree(p))) throw new Error(`Port ${p} is already in use (another Kule?). Stop what listens there, or start with ${what}=${p + 1} npm run demo.`);
   }
   const database = await resolveDatabaseUrl();
@@ -38,7 +53,6 @@ async function main() {
   const applied = await deployMigrations(database.url);
   if (applied.length) console.log(`Applied ${applied.length} migration(s).`);
   const db = createDb(database.url);
-  const seeded = await seed(db);
 
   const children: ChildProcess[] = [];
   let stopping = false;
@@ -61,14 +75,25 @@ async function main() {
     });
   };
 
-  const env = { ...process.env, DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1", KULE_SIM_PORT: String(simPort), KULE_SIM_URL: `http://127.0.0.1:${simPort}` };
-  // The simulator plays the seeded cluster; tsx runs it from source.
+  const kubeconfig = path.resolve(dataDir, "stand-in.kubeconfig");
+  const standIn = kubernetes ? { KULE_SIM_KUBERNETES_PORT: String(kubePort), KULE_SIM_KUBECONFIG: kubeconfig, KULE_CLUSTER_DRIVER: "kubernetes", KULE_KUBECONFIG: kubeconfig } : {};
+  const env = { ...process.env, DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1", KULE_SIM_PORT: String(simPort), KULE_SIM_URL: `http://127.0.0.1:${simPort}`, ...standIn };
+  // The simulator plays the reference cluster (and, for --cluster kubernetes, serves the Kubernetes API stand-in); tsx runs it from source.
   watch("simulator", start("sim", process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/cluster/sim/main.ts"], env));
   await waitForHttp(`${env.KULE_SIM_URL}/healthz`, 30_000);
-  const drivers = { sim: new SimDriver(env.KULE_SIM_URL), external: new ExternalDriver() };
+  if (kubernetes) await waitForHttp(`http://127.0.0.1:${kubePort}/version`, 30_000);
+  const drivers = {
+    sim: new SimDriver(env.KULE_SIM_URL),
+    external: new ExternalDriver(),
+    kubernetes: kubernetes ? new KubernetesDriver(loadKubeConfig({ kubeconfig }, false), defaultKubernetesSettings()) : undefined,
+  };
+  // The cluster says what it is (pools, nodes, GPUs, MIG); the seed's endpoints then find their pools.
+  await discoverCluster(db, drivers);
+  const seeded = await seed(db);
   await reconcileReplicas(db, drivers);
   const replicas = await startDemoReplicas(db, drivers);
   drivers.external.close();
+  drivers.kubernetes?.close();
   await db.$disconnect();
 
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -100,7 +125,7 @@ async function main() {
 Kule is up in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${url}
 
   gateway            ${gatewayUrl}  (OpenAI-compatible /v1, KServe v2 /v2; demo traffic is flowing)
-  simulated cluster  ${env.KULE_SIM_URL}  (replicas started: ${replicas.length ? replicas.join("; ") : "none needed"})
+  simulated cluster  ${env.KULE_SIM_URL}  (replicas started: ${replicas.length ? replicas.join("; ") : "none needed"})${kubernetes ? `\n  kubernetes driver  http://127.0.0.1:${kubePort}  (Kule's API server stand-in; kubeconfig ${kubeconfig})` : ""}
   prometheus         ${promUrl ?? "off — install it to see live metrics: sudo apt-get install -y prometheus (Debian/Ubuntu) or brew install prometheus (macOS), then restart"}
 
 Sign in as:

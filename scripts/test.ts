@@ -11,6 +11,7 @@ import { resolveDatabaseUrl } from "../server/db/url.ts";
 import { createDb } from "../server/db/client.ts";
 import { deployMigrations } from "./migrate.ts";
 import { seed } from "../prisma/seed.ts";
+import { discoverSimulatedCluster } from "./lib/discover.ts";
 import { createScratchDatabase, dropDatabase } from "./lib/database.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { run } from "./lib/proc.ts";
@@ -60,6 +61,8 @@ async function e2e() {
   try {
     await deployMigrations(url);
     const db = createDb(url);
+    // The e2e simulator plays the reference cluster: learn it through discovery, then seed the endpoints on it.
+    await discoverSimulatedCluster(db);
     await seed(db);
     await db.$disconnect();
     await buildIfStale();

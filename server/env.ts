@@ -14,10 +14,29 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Failed sign-ins per e-mail before each new attempt is slowed down. */
   KULE_LOGIN_FREE_ATTEMPTS: z.coerce.number().int().min(1).default(5),
-  /** The simulator's control API port, and the cluster (by name in the database) it plays. */
+  /** The simulator's control API port, and the topology it plays (server/cluster/sim/topology-file.ts). */
   KULE_SIM_PORT: z.coerce.number().int().min(1).max(65535).default(7400),
   KULE_SIM_URL: z.url().default("http://127.0.0.1:7400"),
-  KULE_SIM_CLUSTER: z.string().default("kule-sim"),
+  KULE_SIM_TOPOLOGY: z.string().default("reference"),
+  /** Set: the simulator also serves a Kubernetes API (Kule's stand-in) on this port, whose nodes it plays, and writes its kubeconfig to KULE_SIM_KUBECONFIG. */
+  KULE_SIM_KUBERNETES_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  KULE_SIM_KUBECONFIG: z.string().optional(),
+  /** The cluster Kule runs replicas on: the simulator (over its control API) or a Kubernetes API server. */
+  KULE_CLUSTER_DRIVER: z.enum(["sim", "kubernetes"]).default("sim"),
+  /** Kubernetes: a kubeconfig file and context (unset: the in-cluster service account in a pod, else ~/.kube/config). */
+  KULE_KUBECONFIG: z.string().optional(),
+  KULE_KUBE_CONTEXT: z.string().optional(),
+  /** Set by Kubernetes in every pod: Kule is running inside the cluster. */
+  KUBERNETES_SERVICE_HOST: z.string().optional(),
+  /** The namespace Kule owns for replicas' workloads, and the node label naming a node's pool. */
+  KULE_KUBE_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/).default("kule-replicas"),
+  KULE_KUBE_POOL_LABEL: z.string().default("kule.io/node-pool"),
+  /** Replicas as Deployments (+ Services), or as KServe InferenceServices (raw deployment mode). */
+  KULE_KUBE_WORKLOAD: z.enum(["deployment", "inferenceservice"]).default("deployment"),
+  /** The mig-parted ConfigMap (namespace/name) Kule writes layouts into; point the GPU Operator's ClusterPolicy at it. */
+  KULE_KUBE_MIG_CONFIGMAP: z.string().regex(/^[a-z0-9-]+\/[a-z0-9.-]+$/).default("gpu-operator/kule-mig-parted-config"),
+  /** The name Kule records the cluster under; unset: the kubeconfig context's name. */
+  KULE_KUBE_CLUSTER_NAME: z.string().optional(),
   /** How fast simulated replicas load weights (bytes/s): 8 GB at 4 GB/s is a 2 s cold start. */
   KULE_SIM_STORAGE_BANDWIDTH: z.coerce.number().positive().default(4e9),
   /** Multiplies every simulated latency; 0 answers at once (benchmarks). */

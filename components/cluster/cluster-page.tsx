@@ -1,160 +1,146 @@
 "use client";
 
-import Link from "next/link";
-import { StateBadge } from "@/components/ui/state-badge";
+import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty } from "@/components/ui/field";
 import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
-import { FaultPanel } from "./fault-panel";
-import { FleetHeatmap } from "./fleet-heatmap";
-import { GpuCard } from "./gpu-card";
-import { ReplicaLine } from "./replica-line";
-import { useClusterActions } from "./use-cluster-actions";
-import { regionBadge, replicasOfNode, type ClusterView, type NodeView } from "./types";
-import styles from "./cluster.module.css";
 import { PageHead } from "@/components/ui/page-head";
+import { FaultPanel } from "./fault-panel";
+import { DriverNotice } from "./driver-notice";
+import { FleetHeatmap } from "./fleet-heatmap";
+import { MigStateBadge } from "./mig-state";
+import { NodeList } from "./node-list";
+import { regionBadge, type ClusterSummary, type NodeListFilters } from "./types";
+import styles from "./cluster.module.css";
 
+/**
+ * The cluster at fleet scale: counts per pool, the heat map as the overview, and the nodes a
+ * page at a time, narrowed by search and filters, each opened on demand. Nothing on the page
+ * loads every node's GPUs and replicas at once.
+ */
 export function ClusterPage({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
   // The driver reports replica and node events as they happen: poll so the page follows them.
-  const view = useQuery(trpc.cluster.view.queryOptions(undefined, { ...PANEL_QUERY, refetchInterval: 2000 }));
+  const summary = useQuery(trpc.cluster.summary.queryOptions(undefined, { ...PANEL_QUERY, refetchInterval: 3000 }));
   return (
     <>
       <PageHead title="Cluster">Node pools, their nodes and GPUs, MIG layouts and the replicas that serve each endpoint.</PageHead>
-      <QueryState query={view} what="the cluster" isEmpty={(d) => !d} empty={<Empty title="The cluster could not be loaded">It is retried every few seconds.</Empty>}>
-        {(data) => <ClusterBody view={data} canWrite={canWrite} />}
+      <QueryState query={summary} what="the cluster" isEmpty={() => false}>
+        {(data) => <ClusterBody summary={data} canWrite={canWrite} />}
       </QueryState>
     </>
   );
 }
 
-function ClusterBody({ view, canWrite }: { view: ClusterView; canWrite: boolean }) {
-  const nodes = view.pools.flatMap((p) => p.nodes);
-  const replicas = nodes.flatMap(replicasOfNode);
-  const count = (state: string) => replicas.filter((r) => r.state === state).length;
+function ClusterBody({ summary: s, canWrite }: { summary: ClusterSummary; canWrite: boolean }) {
+  const [filters, setFilters] = useState<NodeListFilters>({});
+  const [open, setOpen] = useState<Set<string>>(new Set());
+  const toggle = (hostname: string) => setOpen((o) => (o.has(hostname) ? new Set([...o].filter((h) => h !== hostname)) : new Set([...o, hostname])));
+  // From the heat map: find the node in the list and open it.
+  const openNode = (hostname: string) => {
+    setFilters({ search: hostname });
+    setOpen((o) => new Set([...o, hostname]));
+  };
+  const t = s.totals;
   return (
     <>
-      {view.driver.reachable ? (
+      {s.driver.reachable ? (
         <div className="notice">
-          This cluster is simulated: Kule&apos;s built-in simulator plays the seeded cluster (nodes, GPUs, MIG, replicas) and speaks the real exporters&apos; metrics and serving APIs.
+          <DriverNotice driver={s.driver} />
+        </div>
+      ) : s.driver.kind === "sim" ? (
+        <div className={`form-error ${styles.banner}`} role="alert">
+          The cluster simulator at <code>{s.driver.url}</code> does not answer: start it with <code>npm run sim</code> (or <code>npm run demo</code>). Below is the database&apos;s view of the cluster.
         </div>
       ) : (
         <div className={`form-error ${styles.banner}`} role="alert">
-          The cluster simulator at <code>{view.driver.url}</code> does not answer: start it with <code>npm run sim</code> (or <code>npm run demo</code>). Below is the database&apos;s view of the
-          cluster.
+          The Kubernetes API server at <code>{s.driver.url}</code> does not answer; Kule keeps trying. Below is the database&apos;s view of the cluster.
         </div>
       )}
-      {view.pools.length === 0 ? (
+      {s.pools.length === 0 ? (
         <div className="panel">
-          <Empty title="No cluster yet">
-            Run <code>npm run db:seed</code> to create the reference cluster.
-          </Empty>
+          <Empty title="No node pools yet">Kule learns pools, nodes and GPUs from the cluster driver&apos;s discovery once the cluster answers.</Empty>
         </div>
       ) : (
         <>
           <div className="stats">
-            <div className="stat">
-              <b>
-                {nodes.filter((n) => n.status === "ready").length}/{nodes.length}
-              </b>
-              <span>nodes ready</span>
-            </div>
-            <div className="stat">
-              <b>{nodes.reduce((s, n) => s + n.gpus.length, 0)}</b>
-              <span>GPUs</span>
-            </div>
-            <div className="stat">
-              <b>{count("ready")}</b>
-              <span>replicas running (ready)</span>
-            </div>
-            <div className="stat">
-              <b>{count("loading")}</b>
-              <span>replicas loading</span>
-            </div>
-            <div className="stat">
-              <b>{count("failed")}</b>
-              <span>replicas failed</span>
-            </div>
+            <Stat value={`${t.readyNodes}/${t.nodes}`} label="nodes ready" />
+            <Stat value={t.gpus} label="GPUs" />
+            <Stat value={t.replicas.ready} label="replicas running (ready)" />
+            <Stat value={t.replicas.loading + t.replicas.pending} label="replicas starting" />
+            <Stat value={t.replicas.failed} label="replicas failed" />
           </div>
-          <FleetHeatmap view={view} />
-          {canWrite && <FaultPanel view={view} />}
-          {view.pools.map((p) => (
-            <section key={p.id} className={styles.pool}>
-              <h2>
-                {p.name} <span className={regionBadge(p.region)}>{p.region}</span> <span className="muted">{p.cluster}</span>
-              </h2>
-              {p.nodes.length === 0 ? <p className="muted">No node in this pool.</p> : p.nodes.map((n) => <NodePanel key={n.id} node={n} canWrite={canWrite} />)}
-            </section>
-          ))}
+          <div className="panel" role="region" aria-label="Pools">
+            <h2>Pools</h2>
+            <table>
+              <thead>
+                <tr>
+                  <th>Pool</th>
+                  <th>Region</th>
+                  <th>Nodes ready</th>
+                  <th>GPUs (MIG)</th>
+                  <th>Replicas ready / starting / failed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {s.pools.map((p) => (
+                  <tr key={p.id}>
+                    <td>
+                      <button type="button" className={styles.link} onClick={() => setFilters({ poolId: p.id })}>
+                        {p.name}
+                      </button>{" "}
+                      <span className="muted">{p.cluster}</span>
+                    </td>
+                    <td>
+                      <span className={regionBadge(p.region)}>{p.region}</span>
+                    </td>
+                    <td>
+                      {p.readyNodes}/{p.nodes}
+                      {p.cordonedNodes ? ` · ${p.cordonedNodes} cordoned` : ""}
+                    </td>
+                    <td>
+                      {p.gpus}
+                      {p.migGpus ? ` (${p.migGpus})` : ""}
+                    </td>
+                    <td>
+                      {p.replicas.ready} / {p.replicas.loading + p.replicas.pending} / {p.replicas.failed}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {s.migChanges.length > 0 && (
+            <div className="panel" role="region" aria-label="MIG changes">
+              <h2>MIG changes under way or failed</h2>
+              <ul>
+                {s.migChanges.map((m) => (
+                  <li key={m.hostname}>
+                    <button type="button" className={styles.link} onClick={() => openNode(m.hostname)}>
+                      {m.hostname}
+                    </button>{" "}
+                    <MigStateBadge mig={m} />
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          <FleetHeatmap onOpenNode={openNode} />
+          {canWrite && s.driver.faults && <FaultPanel summary={s} />}
+          {/* Keyed by its filters: new filters start again at the first page. */}
+          <NodeList key={JSON.stringify(filters)} summary={s} canWrite={canWrite} filters={filters} onFilters={setFilters} open={open} onOpen={toggle} />
         </>
       )}
     </>
   );
 }
 
-function NodePanel({ node: n, canWrite }: { node: NodeView; canWrite: boolean }) {
-  const { fault, cordon, busy } = useClusterActions();
+function Stat({ value, label }: { value: number | string; label: string }) {
   return (
-    <div className="panel" role="region" aria-label={n.hostname}>
-      <div className={styles.nodeHead}>
-        <div>
-          <h3 className={styles.hostname}>
-            <span className="mono">{n.hostname}</span> <span className={regionBadge(n.region)}>{n.region}</span>{" "}
-            {n.gpus.length > 0 && (
-              <Link href={`/cluster/nodes/${encodeURIComponent(n.hostname)}`} style={{ fontSize: 13, fontWeight: 400 }}>
-                GPU charts
-              </Link>
-            )}{" "}
-            <StateBadge state={n.status} />
-            {n.cordoned && (
-              <>
-                {" "}
-                <span className="badge badge-warn">cordoned</span>
-              </>
-            )}
-          </h3>
-          <span className="muted">
-            {n.cpuModel} · {n.cpuCores} cores · {n.gpus.length ? `${n.gpus.length} GPU${n.gpus.length > 1 ? "s" : ""}` : "CPU only"}
-          </span>
-        </div>
-        {canWrite && (
-          <div className={styles.buttons}>
-            <button type="button" disabled={busy} onClick={() => cordon.mutate({ nodeId: n.id, cordoned: !n.cordoned })}>
-              {n.cordoned ? "Uncordon" : "Cordon"}
-            </button>
-            {n.status === "down" ? (
-              <button type="button" disabled={busy} onClick={() => fault.mutate({ type: "node-status", nodeId: n.id, status: "ready" })}>
-                Bring node up
-              </button>
-            ) : (
-              <button
-                type="button"
-                className="danger"
-                disabled={busy}
-                onClick={() => confirm(`Take ${n.hostname} down? Its replicas fail.`) && fault.mutate({ type: "node-status", nodeId: n.id, status: "down" })}
-              >
-                Take node down
-              </button>
-            )}
-          </div>
-        )}
-      </div>
-      {n.cpuReplicas.length > 0 && (
-        <div className={styles.cpu}>
-          <b>On the CPU</b>
-          {n.cpuReplicas.map((r) => (
-            <ReplicaLine key={r.id} replica={r} canWrite={canWrite} />
-          ))}
-        </div>
-      )}
-      {n.gpus.length > 0 && (
-        <div className={styles.gpus}>
-          {n.gpus.map((g) => (
-            <GpuCard key={g.id} gpu={g} node={n} canWrite={canWrite} />
-          ))}
-        </div>
-      )}
+    <div className="stat">
+      <b>{value}</b>
+      <span>{label}</span>
     </div>
   );
 }

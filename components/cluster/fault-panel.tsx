@@ -1,13 +1,12 @@
 "use client";
 
 import { useClusterActions } from "./use-cluster-actions";
-import { replicasOfNode, type ClusterView } from "./types";
+import type { ClusterSummary } from "./types";
 
 /** What the simulator has been told to break, and the button that heals it all. */
-export function FaultPanel({ view }: { view: ClusterView }) {
+export function FaultPanel({ summary }: { summary: ClusterSummary }) {
   const { clear, busy } = useClusterActions();
-  const f = view.faults;
-  const replicas = new Map(view.pools.flatMap((p) => p.nodes.flatMap((n) => replicasOfNode(n).map((r) => [r.id, { ...r, hostname: n.hostname }] as const))));
+  const f = summary.faults;
   const errorShares = Object.entries(f?.versionErrorShare ?? {}).filter(([, share]) => share > 0);
   const none = !f || (f.xids.length === 0 && f.slowReplicas.length === 0 && f.downNodes.length === 0 && errorShares.length === 0);
   return (
@@ -29,14 +28,11 @@ export function FaultPanel({ view }: { view: ClusterView }) {
               <span className="badge badge-danger">down</span> node {h}
             </li>
           ))}
-          {f.slowReplicas.map((s) => {
-            const r = replicas.get(s.id);
-            return (
-              <li key={s.id}>
-                <span className="badge badge-warn">slow ×{s.factor}</span> replica {r ? `${r.endpoint} ${r.version} on ${r.hostname}` : <span className="mono">{s.id}</span>}
-              </li>
-            );
-          })}
+          {f.slowReplicas.map((s) => (
+            <li key={s.id}>
+              <span className="badge badge-warn">slow ×{s.factor}</span> replica {summary.faultReplicas[s.id] ?? <span className="mono">{s.id}</span>}
+            </li>
+          ))}
           {errorShares.map(([versionId, share]) => (
             <li key={versionId}>
               <span className="badge badge-warn">{Math.round(share * 100)}% errors</span> endpoint version <span className="mono">{versionId}</span>

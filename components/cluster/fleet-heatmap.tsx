@@ -1,55 +1,58 @@
 "use client";
 
+import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import type { ClusterView } from "./types";
+import { PANEL_QUERY, queryGate } from "@/components/ui/query-state";
+import { heatColor, heatLabel, nodeHeat } from "./heat";
 import styles from "./cluster.module.css";
 
-/** Utilization as colour: pale when idle, through amber, to red when saturated. */
-function heat(util: number | null): string {
-  if (util === null) return "#e2e6ec";
-  const u = Math.max(0, Math.min(100, util)) / 100;
-  return `hsl(${Math.round(200 - 200 * u)}, ${Math.round(55 + 25 * u)}%, ${Math.round(88 - 40 * u)}%)`;
-}
-
-/** Every GPU of the cluster at once, grouped by node pool, coloured by utilization from dcgm-exporter. */
-export function FleetHeatmap({ view }: { view: ClusterView }) {
+/**
+ * The fleet at a glance: one cell per GPU, grouped by pool and node, coloured by utilization from
+ * dcgm-exporter. A cell opens its GPU's charts; a node's name opens the node below.
+ */
+export function FleetHeatmap({ onOpenNode }: { onOpenNode: (hostname: string) => void }) {
   const trpc = useTRPC();
-  const fleet = useQuery(trpc.metrics.gpuFleet.queryOptions(undefined, { refetchInterval: 5000 }));
-  if (!fleet.data) return null;
-  if (!fleet.data.available) {
-    return (
-      <div className="form-error" role="note" style={{ marginBottom: 18 }}>
-        <b>GPU metrics are off.</b> {fleet.data.reason}
-      </div>
-    );
-  }
-  const gpus = fleet.data.gpus;
+  const heat = useQuery(trpc.cluster.heatmap.queryOptions(undefined, { ...PANEL_QUERY, refetchInterval: 5000 }));
+  const gate = queryGate(heat, "the heat map");
+  if (gate || !heat.data) return <div className="panel">{gate}</div>;
+  const d = heat.data;
   return (
     <div className="panel" role="region" aria-label="GPU utilization heat map">
       <h2>GPU utilization</h2>
-      {view.pools
-        .filter((p) => p.nodes.some((n) => n.gpus.length))
-        .map((p) => (
-          <div key={p.id} className={styles.heatPool}>
-            <span className="muted">{p.name}</span>
-            <div className={styles.heatCells}>
-              {p.nodes.flatMap((n) =>
-                n.gpus.map((g) => {
-                  const m = gpus[g.uuid];
-                  const util = m?.utilPct ?? null;
-                  const label = `${n.hostname} GPU ${g.index}: ${util === null ? "no data" : `${util}% busy`}`;
-                  const detail = m ? ` · ${m.fbUsedMiB ?? "?"} MiB used, ${m.fbFreeMiB ?? "?"} MiB free · ${m.powerW?.toFixed(0) ?? "?"} W · ${m.tempC ?? "?"} °C` : "";
-                  return <span key={g.id} role="img" aria-label={label} title={label + detail} className={styles.heatCell} style={{ background: heat(util) }} />;
-                }),
-              )}
-            </div>
+      {!d.metrics.available && (
+        <p className="form-error" role="note">
+          <b>GPU metrics are off.</b> {d.metrics.reason}
+        </p>
+      )}
+      {d.pools.map((p) => (
+        <div key={p.id} className={styles.heatPool}>
+          <span className="muted">
+            {p.name} <small>{p.region}</small>
+          </span>
+          <div className={styles.heatNodes}>
+            {p.nodes.map((n) => {
+              const { mean } = nodeHeat(n.util);
+              return (
+                <div key={n.hostname} className={`${styles.heatNode} ${n.status !== "ready" ? styles.heatDown : ""}`}>
+                  <button type="button" className={styles.heatNodeName} onClick={() => onOpenNode(n.hostname)} title={`${n.hostname}: ${n.status}${n.cordoned ? ", cordoned" : ""}${mean === null ? "" : `, ${Math.round(mean)}% busy on average`}`}>
+                    {n.hostname}
+                  </button>
+                  <span className={styles.heatCells}>
+                    {n.util.map((u, i) => (
+                      <Link key={i} href={`/cluster/gpus/${encodeURIComponent(n.uuids[i]!)}`} aria-label={`Charts of ${heatLabel(n.hostname, i, u)}`} title={heatLabel(n.hostname, i, u)} className={styles.heatCell} style={{ background: heatColor(u) }} prefetch={false} />
+                    ))}
+                  </span>
+                </div>
+              );
+            })}
           </div>
-        ))}
+        </div>
+      ))}
       <div className="muted" style={{ fontSize: 12, marginTop: 6 }}>
-        <span className={styles.heatCell} style={{ background: heat(0), display: "inline-block", verticalAlign: "middle" }} /> idle{" "}
-        <span className={styles.heatCell} style={{ background: heat(50), display: "inline-block", verticalAlign: "middle" }} /> 50%{" "}
-        <span className={styles.heatCell} style={{ background: heat(100), display: "inline-block", verticalAlign: "middle" }} /> 100% · grey: no data
+        <span className={styles.heatCell} style={{ background: heatColor(0), display: "inline-block", verticalAlign: "middle" }} /> idle{" "}
+        <span className={styles.heatCell} style={{ background: heatColor(50), display: "inline-block", verticalAlign: "middle" }} /> 50%{" "}
+        <span className={styles.heatCell} style={{ background: heatColor(100), display: "inline-block", verticalAlign: "middle" }} /> 100% · grey: no data · outlined: node not ready
       </div>
     </div>
   );

@@ -14,7 +14,7 @@ import styles from "./cluster.module.css";
 const gib = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(1)} GiB`;
 
 /** One GPU: model, memory, XID, its MIG slots and the replicas on it, with the operator's actions. */
-export function GpuCard({ gpu, node, canWrite }: { gpu: GpuView; node: NodeView; canWrite: boolean }) {
+export function GpuCard({ gpu, node, canWrite, faults = true }: { gpu: GpuView; node: NodeView; canWrite: boolean; faults?: boolean }) {
   const { fault, busy } = useClusterActions();
   const [editing, setEditing] = useState(false);
   const label = `GPU ${gpu.index} of ${node.hostname}`;
@@ -37,18 +37,20 @@ export function GpuCard({ gpu, node, canWrite }: { gpu: GpuView; node: NodeView;
       ) : (
         <>
           {gpu.replicas.map((r) => (
-            <ReplicaLine key={r.id} replica={r} canWrite={canWrite} />
+            <ReplicaLine key={r.id} replica={r} canWrite={canWrite} faults={faults} />
           ))}
           {migReplicas.map(({ r, where }) => (
-            <ReplicaLine key={r.id} replica={r} where={where} canWrite={canWrite} />
+            <ReplicaLine key={r.id} replica={r} where={where} canWrite={canWrite} faults={faults} />
           ))}
         </>
       )}
       {canWrite && !editing && (
         <div className={styles.buttons}>
-          <button type="button" className="danger" disabled={busy} onClick={() => confirm(`Raise XID 79 (GPU fell off the bus) on ${label}? Its replicas fail.`) && fault.mutate({ type: "gpu-xid", gpuId: gpu.id, xid: 79 })}>
-            Raise XID
-          </button>
+          {faults && (
+            <button type="button" className="danger" disabled={busy} onClick={() => confirm(`Raise XID 79 (GPU fell off the bus) on ${label}? Its replicas fail.`) && fault.mutate({ type: "gpu-xid", gpuId: gpu.id, xid: 79 })}>
+              Raise XID
+            </button>
+          )}
           {gpu.migCapable && (
             <button type="button" onClick={() => setEditing(true)}>
               Edit MIG layout

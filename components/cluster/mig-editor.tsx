@@ -27,8 +27,8 @@ export function MigEditor({ gpu, node, onDone }: { gpu: GpuView; node: NodeView;
     trpc.cluster.applyMig.mutationOptions({
       meta: { handlesErrors: true },
       onSuccess: async () => {
-        await qc.invalidateQueries({ queryKey: trpc.cluster.view.queryKey() });
-        toast.success(`MIG layout applied to GPU ${gpu.index} of ${node.hostname}`);
+        await qc.invalidateQueries({ queryKey: trpc.cluster.pathKey() });
+        toast.success(node.migApplies === "at-once" ? `MIG layout applied to GPU ${gpu.index} of ${node.hostname}` : `MIG layout sent to the MIG manager of ${node.hostname}: the node shows its progress`);
         onDone();
       },
     }),

@@ -14,7 +14,7 @@ function LoadingBadge({ expectedReadyAt }: { expectedReadyAt: Date | null }) {
 }
 
 /** One replica: endpoint, version, state (and why it failed), with the operator's fault buttons. */
-export function ReplicaLine({ replica: r, where, canWrite }: { replica: ReplicaView; where?: string; canWrite: boolean }) {
+export function ReplicaLine({ replica: r, where, canWrite, faults = true }: { replica: ReplicaView; where?: string; canWrite: boolean; faults?: boolean }) {
   const { fault, stop, busy } = useClusterActions();
   const name = `${r.endpoint} ${r.version}`;
   const live = r.state === "ready" || r.state === "loading";
@@ -29,10 +29,11 @@ export function ReplicaLine({ replica: r, where, canWrite }: { replica: ReplicaV
           <StateBadge state={r.state} title={r.reason ?? undefined} />
         )}
         {r.state === "failed" && r.reason && <small className={styles.reason}>{r.reason}</small>}
+        {r.state === "pending" && r.reason && <small className="muted"> {r.reason}</small>}
       </div>
       {canWrite && (
         <div className={styles.buttons}>
-          {live && (
+          {live && faults && (
             <>
               <button type="button" className="danger" disabled={busy} onClick={() => confirm(`Kill the replica of ${name}? The simulator crashes it as a real server would.`) && fault.mutate({ type: "kill-replica", replicaId: r.id })}>
                 Kill

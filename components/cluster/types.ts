@@ -1,12 +1,15 @@
 import { isInTurkey } from "@/server/shared/regions";
-import type { inferRouterOutputs } from "@trpc/server";
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/routers/root";
 
-export type ClusterView = inferRouterOutputs<AppRouter>["cluster"]["view"];
-export type PoolView = ClusterView["pools"][number];
-export type NodeView = PoolView["nodes"][number];
+type Out = inferRouterOutputs<AppRouter>["cluster"];
+export type ClusterSummary = Out["summary"];
+export type NodeRow = Out["nodes"]["nodes"][number];
+export type NodeListFilters = Omit<inferRouterInputs<AppRouter>["cluster"]["nodes"], "after" | "limit">;
+export type NodeView = Out["node"];
 export type GpuView = NodeView["gpus"][number];
 export type ReplicaView = GpuView["replicas"][number];
+export type HeatmapView = Out["heatmap"];
 
 /** Every replica of a node: on the CPU, on whole GPUs and on MIG instances. */
 export function replicasOfNode(n: NodeView): ReplicaView[] {

@@ -29,7 +29,7 @@ export function useClusterActions() {
   const qc = useQueryClient();
   const toast = useToast();
   const done = async (text: string) => {
-    await qc.invalidateQueries({ queryKey: trpc.cluster.view.queryKey() });
+    await qc.invalidateQueries({ queryKey: trpc.cluster.pathKey() });
     toast.success(text);
   };
   const fault = useMutation(trpc.cluster.injectFault.mutationOptions({ onSuccess: (_r, f) => done(faultDone(f)) }));

@@ -10,6 +10,7 @@ import { TenantCharts } from "@/components/metrics/tenant-charts";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/routers/root";
 import { PageHead } from "@/components/ui/page-head";
+import { DriverNotice } from "@/components/cluster/driver-notice";
 import { regionBadge } from "@/components/cluster/types";
 
 export function StaffOverview({ canSeeEndpoints }: { canSeeEndpoints: boolean }) {
@@ -95,10 +96,9 @@ function SystemNotices({ status }: { status: Status }) {
   return (
     <>
       <div className="notice" role="note">
-        This cluster is simulated: Kule&apos;s built-in simulator plays the seeded nodes and GPUs and speaks the real exporters&apos; metrics and serving APIs.{" "}
-        <Link href="/cluster">Open the cluster</Link>.
+        <DriverNotice driver={status.cluster} /> <Link href="/cluster">Open the cluster</Link>.
       </div>
-      {!status.simulator.reachable && (
+      {status.cluster.kind === "sim" && !status.simulator.reachable && (
         <div className="form-error" role="note" style={{ marginBottom: 18 }}>
           The cluster simulator does not answer{status.simulator.url && ` at ${status.simulator.url}`}. Start it with <code>npm run sim</code> (or <code>npm run demo</code>).
         </div>

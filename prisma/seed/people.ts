@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { Role, type PrismaClient } from "../../server/db/generated/client.ts";
 import { hashPassword } from "../../server/auth/password.ts";
 import { apiKeyRecord } from "../../server/auth/api-key-secret.ts";
-import { H100, L40S } from "./reference-cluster.ts";
+import { H100, L40S } from "../../server/cluster/sim/reference-cluster.ts";
 import { lookup } from "./lookup.ts";
 
 const PRICE_PLANS = [

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../../server/db/generated/client.ts";
-import type { Drivers } from "../../server/cluster/drivers.ts";
+import { clusterDriver, type Drivers } from "../../server/cluster/drivers.ts";
 import type { Actor } from "../../server/auth/actor.ts";
 import { freeDevices } from "../../server/cluster/placement.ts";
 import { applyReplicaStatus, startReplica } from "../../server/cluster/replicas.ts";
@@ -27,7 +27,8 @@ export async function startDemoReplicas(db: PrismaClient, drivers: Drivers): Pro
   }
   // Record them ready before the gateway starts, so the first demo calls find them.
   for (const id of ids) {
-    const status = await drivers.sim.awaitReady(id, 60_000).catch(() => drivers.sim.replicaHealth(id));
+    const cluster = clusterDriver(drivers);
+    const status = await cluster.awaitReady(id, 60_000).catch(() => cluster.replicaHealth(id));
     await applyReplicaStatus(db, status);
   }
   return started;

@@ -1,27 +1,13 @@
 import type { MigInstanceSpec } from "./mig.ts";
 
 /**
- * How Kule drives a cluster. Two drivers implement it today: `sim` (the embedded simulator, a
- * process of its own) and `external` (servers the user already runs, registered by URL).
+ * How Kule drives a cluster. Three drivers implement it: `sim` (the simulator, a process of its
+ * own, over its control API), `kubernetes` (a Kubernetes API server with NVIDIA's GPU Operator:
+ * server/cluster/kubernetes/) and `external` (servers the user already runs, registered by URL).
  *
- * A Kubernetes driver would map it like this:
- * - listTopology: Nodes with `nvidia.com/gpu.*` labels and the GPU Operator's node feature
- *   discovery; node pools from a pool label; MIG instances from `nvidia.com/mig-*` resources.
- * - startReplica: a Deployment with one replica (or a KServe InferenceService with
- *   `minReplicas: 1`) pinned by nodeSelector/affinity to the node, requesting `nvidia.com/gpu: 1`
- *   or `nvidia.com/mig-3g.40gb: 1`; its Service URL is the upstream; readiness from the pod's
- *   readiness probe (vLLM `/health`, Triton `/v2/health/ready`).
- * - stopReplica with drain: scale to zero after setting the pod's terminationGracePeriodSeconds
- *   to the drain timeout, so in-flight streams finish.
- * - applyMigLayout: set the node label `nvidia.com/mig.config=<layout name>` (from the
- *   mig-manager's mig-configs ConfigMap) after cordoning and draining the node, then watch
- *   `nvidia.com/mig.config.state` go pending → rebooting → success | failed.
- * - cordon/uncordon: the Node's `spec.unschedulable`.
- * - events: a watch on Pods (Ready condition, OOMKilled / CrashLoopBackOff reasons), Nodes
- *   (NotReady) and dcgm-exporter's XID errors.
- * - ReplicaStatus.metricsUrl: the pod IP with vLLM's API port (`/metrics`) or Triton's metrics
- *   port (8002); maxNumSeqs: the `--max-num-seqs` put in the pod's args. Kule's discovery
- *   (server/metrics/prometheus/discovery.ts) publishes them as scrape targets with its labels.
+ * Every driver reports the cluster's shape the same way: `listTopology()` and the node, MIG and
+ * topology events, which the app's discovery (discovery.ts) writes into the database. The
+ * cluster owns what it is; Kule learns it.
  */
 export interface ClusterDriver {
   readonly kind: "sim" | "external" | "kubernetes";
@@ -35,11 +21,15 @@ export interface ClusterDriver {
   /** With `drainMs`, the replica takes no new requests and stops once in-flight ones finish (or the time runs out). */
   stopReplica(replicaId: string, opts?: { drainMs?: number }): Promise<void>;
   replicaHealth(replicaId: string): Promise<ReplicaStatus>;
-  applyMigLayout(gpuUuid: string, layout: MigInstanceSpec[]): Promise<void>;
+  /**
+   * Lays out a GPU's MIG instances. The simulator applies it at once (void); a cluster whose MIG
+   * manager applies it later answers where the change stands, and reports the layout by events.
+   */
+  applyMigLayout(gpuUuid: string, layout: MigInstanceSpec[]): Promise<MigProgress | void>;
+  /** Subscribes to cluster events; `onConnect` runs whenever the driver is (again) in sync with the cluster. */
+  subscribe(listener: (e: ClusterEvent) => void, onConnect?: () => void): () => void;
   cordon(hostname: string): Promise<void>;
   uncordon(hostname: string): Promise<void>;
-  /** Subscribes to cluster events; returns the function that unsubscribes. */
-  subscribe(listener: (e: ClusterEvent) => void): () => void;
 }
 
 export interface DriverCapabilities {
@@ -50,7 +40,15 @@ export interface DriverCapabilities {
 }
 
 export interface Topology {
-  pools: { name: string; region: string; nodes: TopologyNode[] }[];
+  /** The cluster's name, as Kule records it (the simulator's topology name, or the Kubernetes context). */
+  cluster: string;
+  pools: TopologyPool[];
+}
+
+export interface TopologyPool {
+  name: string;
+  region: string;
+  nodes: TopologyNode[];
 }
 
 export interface TopologyNode {
@@ -58,7 +56,21 @@ export interface TopologyNode {
   region: string;
   status: "ready" | "not_ready" | "down";
   cordoned: boolean;
+  cpuModel: string;
+  cpuCores: number;
+  memoryBytes: number;
   gpus: TopologyGpu[];
+  /** The node's last layout change through a MIG manager (Kubernetes); null when none is known. */
+  mig?: MigProgress | null;
+}
+
+/** Where a MIG change asked of a node's MIG manager stands (`nvidia.com/mig.config.state`). */
+export interface MigProgress {
+  config: string;
+  state: "pending" | "rebooting" | "success" | "failed";
+  /** When the change was asked for (epoch ms), when known. */
+  since: number | null;
+  reason: string | null;
 }
 
 export interface TopologyGpu {
@@ -82,6 +94,11 @@ export type Device =
 export interface ReplicaSpec {
   /** Kule's replica id, also the simulator's. */
   id: string;
+  /** The node pool Kule placed it in (Kubernetes: the pool label its pods are bound to). */
+  pool?: string;
+  /** The serving engine and the weights it loads (Kubernetes: the container image and its arguments). */
+  engine?: "vllm" | "tensorrt_llm" | "triton" | "onnxruntime" | "openvino";
+  artifactUri?: string;
   /** The name clients put in `model` (the endpoint's slug); the replica also answers to `servedModelName`. */
   endpointSlug: string;
   servedModelName: string;
@@ -119,6 +136,8 @@ export interface ReplicaStatus {
 
 export type ClusterEvent =
   | { type: "replica"; replica: ReplicaStatus; at: number }
-  | { type: "node"; hostname: string; status: TopologyNode["status"]; cordoned: boolean; at: number }
+  | { type: "node"; hostname: string; status: TopologyNode["status"]; cordoned: boolean; mig?: MigProgress | null; at: number }
+  /** The cluster's shape changed (a node joined or left, a pool label moved): discover it again. */
+  | { type: "topology"; at: number }
   | { type: "gpu-error"; hostname: string; gpuUuid: string; xid: number; at: number }
   | { type: "mig"; hostname: string; gpuUuid: string; layout: MigInstanceSpec[]; at: number };

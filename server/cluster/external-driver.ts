@@ -28,7 +28,7 @@ export class ExternalDriver implements ClusterDriver {
   }
 
   async listTopology(): Promise<Topology> {
-    return { pools: [] };
+    return { cluster: "external", pools: [] };
   }
   async listReplicas() {
     return [...this.servers.values()].map((s) => s.status);

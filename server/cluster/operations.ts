@@ -1,91 +1,29 @@
-import type { ClusterContext } from "./drivers.ts";
+import { clusterDriver, type ClusterContext, type Drivers } from "./drivers.ts";
 import { recordAudit } from "../audit/record.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
-import { migInstanceMemoryBytes, supportsMig, validateMigLayout } from "./mig.ts";
+import { supportsMig, validateMigLayout } from "./mig.ts";
+import { writeMigLayout } from "./discovery.ts";
 import type { CordonInput, FaultInput, MigLayoutInput } from "./schemas.ts";
 import type { SimFault } from "./sim-driver.ts";
 
 const GiB = 2 ** 30;
 
 /**
- * The cluster as the cluster page draws it: pools → nodes → GPUs → MIG instances, each with the
- * replicas on it, plus what only the live driver knows (XID errors, injected faults). When the
- * simulator does not answer, the database's view is returned with `driver.reachable = false`.
+ * Which driver runs the cluster, whether it answers, and whether it is simulated: the simulator
+ * itself, or the Kubernetes stand-in whose nodes the simulator plays. Faults can be injected
+ * wherever the simulator answers.
  */
-export async function clusterView({ db, drivers }: ClusterContext) {
-  const [pools, live, faults] = await Promise.all([
-    db.nodePool.findMany({
-      orderBy: [{ region: "desc" }, { name: "asc" }],
-      include: {
-        cluster: { select: { name: true, driver: true } },
-        nodes: {
-          orderBy: { hostname: "asc" },
-          include: {
-            gpus: { orderBy: { index: "asc" }, include: { migInstances: { orderBy: { startSlot: "asc" } } } },
-            replicas: { where: { state: { not: "stopped" } }, include: { endpointVersion: { include: { endpoint: { select: { slug: true, name: true } }, modelVersion: { select: { version: true, weightBytes: true } } } } } },
-          },
-        },
-      },
-    }),
-    drivers.sim.listTopology().catch(() => null),
-    drivers.sim.faults().catch(() => null),
-  ]);
-  const xids = new Map<string, number>();
-  for (const p of live?.pools ?? []) for (const n of p.nodes) for (const g of n.gpus) xids.set(g.uuid, g.xid);
-  return {
-    driver: { kind: "sim" as const, simulated: true, reachable: live !== null, url: drivers.sim.baseUrl },
-    faults,
-    pools: pools.map((p) => ({
-      id: p.id,
-      name: p.name,
-      region: p.region,
-      cluster: p.cluster.name,
-      nodes: p.nodes.map((n) => {
-        const replicaView = (r: (typeof n.replicas)[number]) => ({
-          id: r.id,
-          state: r.state,
-          reason: r.reason,
-          endpoint: r.endpointVersion.endpoint.slug,
-          endpointName: r.endpointVersion.endpoint.name,
-          version: r.endpointVersion.modelVersion.version,
-          weightGiB: Number(r.endpointVersion.modelVersion.weightBytes) / GiB,
-          expectedReadyAt: r.expectedReadyAt,
-          migStartSlot: r.migStartSlot,
-        });
-        return {
-          id: n.id,
-          hostname: n.hostname,
-          region: n.region,
-          status: n.status,
-          cordoned: n.cordoned,
-          cpuModel: n.cpuModel,
-          cpuCores: n.cpuCores,
-          cpuReplicas: n.replicas.filter((r) => !r.gpuId).map(replicaView),
-          gpus: n.gpus.map((g) => ({
-            id: g.id,
-            index: g.index,
-            uuid: g.uuid,
-            modelName: g.modelName,
-            memoryGiB: Number(g.memoryBytes) / GiB,
-            migEnabled: g.migEnabled,
-            migCapable: supportsMig(g.modelName),
-            xid: xids.get(g.uuid) ?? 0,
-            replicas: n.replicas.filter((r) => r.gpuId === g.id && r.migStartSlot === null).map(replicaView),
-            migInstances: g.migInstances.map((m) => ({
-              id: m.id,
-              profile: m.profile,
-              startSlot: m.startSlot,
-              memoryGiB: migInstanceMemoryBytes(Number(g.memoryBytes), m.profile) / GiB,
-              replicas: n.replicas.filter((r) => r.gpuId === g.id && r.migStartSlot === m.startSlot).map(replicaView),
-            })),
-          })),
-        };
-      }),
-    })),
-  };
+export function driverView(drivers: Drivers, simulatorAnswers: boolean) {
+  const cluster = clusterDriver(drivers);
+  if (cluster.kind === "sim") return { kind: "sim" as const, simulated: true, standIn: false, reachable: simulatorAnswers, url: cluster.baseUrl, faults: simulatorAnswers };
+  return { kind: "kubernetes" as const, simulated: cluster.standIn, standIn: cluster.standIn, reachable: cluster.reachable, url: cluster.client.server, faults: simulatorAnswers };
 }
 
-/** Lays out MIG instances on an idle GPU (checked against NVIDIA's rules first) and records it. */
+/**
+ * Lays out MIG instances on an idle GPU (checked against NVIDIA's rules first) and records it.
+ * The simulator applies it at once; a Kubernetes node's MIG manager applies it later: the node
+ * then shows the change pending, and discovery writes the layout once the manager reports success.
+ */
 export async function applyMigLayout(ctx: ClusterContext, input: MigLayoutInput) {
   const gpu = await ctx.db.gpu.findUnique({ where: { id: input.gpuId }, include: { node: true, migInstances: true } });
   if (!gpu) throw new NotFoundError("GPU");
@@ -94,11 +32,17 @@ export async function applyMigLayout(ctx: ClusterContext, input: MigLayoutInput)
   if (problems.length) throw new InvalidInputError("layout", problems.join("; "));
   const busy = await ctx.db.replica.count({ where: { gpuId: gpu.id, state: { in: ["pending", "loading", "ready", "draining"] } } });
   if (busy) throw new InvalidInputError("layout", `GPU ${gpu.index} of ${gpu.node.hostname} runs ${busy} replica(s): stop or drain them first (a layout change needs an idle GPU)`);
-  await ctx.drivers.sim.applyMigLayout(gpu.uuid, input.layout);
+  const progress = await clusterDriver(ctx.drivers).applyMigLayout(gpu.uuid, input.layout);
+  const layoutText = input.layout.map((m) => `${m.profile}@${m.startSlot}`);
+  if (progress) {
+    return ctx.db.$transaction(async (tx) => {
+      await tx.node.update({ where: { id: gpu.nodeId }, data: { migConfig: progress.config, migState: progress.state, migStateSince: progress.since ? new Date(progress.since) : new Date(), migReason: null } });
+      await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "gpu.mig.apply", targetType: "gpu", targetId: gpu.id, before: gpu.migInstances.map((m) => `${m.profile}@${m.startSlot}`), after: { layout: layoutText, migConfig: progress.config, state: progress.state } });
+      return tx.gpu.findUniqueOrThrow({ where: { id: gpu.id }, include: { migInstances: true } });
+    });
+  }
   return ctx.db.$transaction(async (tx) => {
-    await tx.migInstance.deleteMany({ where: { gpuId: gpu.id } });
-    await tx.migInstance.createMany({ data: input.layout.map((m) => ({ gpuId: gpu.id, profile: m.profile, startSlot: m.startSlot })) });
-    const after = await tx.gpu.update({ where: { id: gpu.id }, data: { migEnabled: input.layout.length > 0 }, include: { migInstances: true } });
+    const after = await writeMigLayout(tx, gpu.id, input.layout.length > 0, input.layout);
     await recordAudit(tx, {
       actor: ctx.actor,
       ip: ctx.ip,
@@ -115,8 +59,8 @@ export async function applyMigLayout(ctx: ClusterContext, input: MigLayoutInput)
 export async function setCordon(ctx: ClusterContext, input: CordonInput) {
   const node = await ctx.db.node.findUnique({ where: { id: input.nodeId } });
   if (!node) throw new NotFoundError("Node");
-  if (input.cordoned) await ctx.drivers.sim.cordon(node.hostname);
-  else await ctx.drivers.sim.uncordon(node.hostname);
+  if (input.cordoned) await clusterDriver(ctx.drivers).cordon(node.hostname);
+  else await clusterDriver(ctx.drivers).uncordon(node.hostname);
   return ctx.db.$transaction(async (tx) => {
     const after = await tx.node.update({ where: { id: node.id }, data: { cordoned: input.cordoned } });
     await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: input.cordoned ? "node.cordon" : "node.uncordon", targetType: "node", targetId: node.id, before: { cordoned: node.cordoned }, after: { cordoned: after.cordoned } });
@@ -131,7 +75,8 @@ export async function injectFault(ctx: ClusterContext, input: FaultInput) {
     case "kill-replica":
     case "slow-replica": {
       const r = await ctx.db.replica.findUnique({ where: { id: input.replicaId } });
-      if (!r || r.driver !== "sim") throw new NotFoundError("Simulated replica");
+      // The simulator runs the engines of sim replicas and, behind the Kubernetes stand-in, of kubernetes ones.
+      if (!r || r.driver === "external") throw new NotFoundError("Simulated replica");
       fault = input.type === "kill-replica" ? { type: input.type, replicaId: r.id } : { type: input.type, replicaId: r.id, factor: input.factor };
       break;
     }

@@ -44,10 +44,9 @@ describe("replicas through the control plane", () => {
     const models = (await (await fetch(`${(await testDb().replica.findUniqueOrThrow({ where: { id: r.id } })).url}/v1/models`)).json()) as { data: unknown[] };
     expect(models.data).toHaveLength(1);
 
-    const view = await caller(operator).cluster.view();
-    const shown = view.pools.flatMap((p) => p.nodes).find((n) => n.hostname === "llm-1")!.gpus[0]!.replicas;
-    expect(shown.map((x) => x.id)).toContain(r.id);
-    expect(view.driver).toMatchObject({ simulated: true, reachable: true });
+    const node = await caller(operator).cluster.node({ hostname: "llm-1" });
+    expect(node.gpus[0]!.replicas.map((x) => x.id)).toContain(r.id);
+    expect((await caller(operator).cluster.summary()).driver).toMatchObject({ kind: "sim", simulated: true, reachable: true });
 
     await caller(operator).cluster.stopReplica({ replicaId: r.id, drainSeconds: 0 });
     expect(await replicaState(r.id)).toBe("stopped");

@@ -1,8 +1,8 @@
 import type { PrismaClient } from "../db/generated/client.ts";
 import type { DbTx } from "../db/client.ts";
 import type { Actor } from "../auth/actor.ts";
-import type { ClusterContext, Drivers } from "./drivers.ts";
-import type { Device, ReplicaSpec, ReplicaStatus } from "./driver.ts";
+import { clusterDriver, driverOf, type ClusterContext, type Drivers } from "./drivers.ts";
+import type { Device, ReplicaSpec, ReplicaState, ReplicaStatus } from "./driver.ts";
 import { recordAudit } from "../audit/record.ts";
 import { ConflictError, InvalidInputError, isErrorKind, NotFoundError } from "../errors.ts";
 import type { RegisterExternalInput, StartReplicaInput, StopReplicaInput } from "./schemas.ts";
@@ -20,6 +20,9 @@ async function loadVersion(db: PrismaClient | DbTx, endpointVersionId: string) {
 function specOf(replicaId: string, v: Awaited<ReturnType<typeof loadVersion>>, device: Device): ReplicaSpec {
   return {
     id: replicaId,
+    pool: v.endpoint.nodePool.name,
+    engine: v.endpoint.engine,
+    artifactUri: v.modelVersion.artifactUri,
     endpointSlug: v.endpoint.slug,
     servedModelName: v.endpoint.model.name,
     versionId: v.id,
@@ -62,16 +65,18 @@ export async function startReplica(ctx: ClusterContext, input: StartReplicaInput
     gpuId = gpu.id;
     region = gpu.node.region;
   }
+  const driver = clusterDriver(ctx.drivers);
   const row = await ctx.db.$transaction(async (tx) => {
     const r = await tx.replica.create({
-      data: { endpointVersionId: v.id, driver: "sim", nodeId, gpuId, migStartSlot: device.kind === "mig" ? device.startSlot : null, region, state: "pending", createdById: ctx.actor.userId },
+      data: { endpointVersionId: v.id, driver: driver.kind, nodeId, gpuId, migStartSlot: device.kind === "mig" ? device.startSlot : null, region, state: "pending", createdById: ctx.actor.userId },
     });
     await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "replica.start", targetType: "replica", targetId: r.id, after: { ...r, endpoint: v.endpoint.slug, version: v.modelVersion.version, device } });
     return r;
   });
   try {
-    const status = await ctx.drivers.sim.startReplica(specOf(row.id, v, device));
-    await applyReplicaStatus(ctx.db, status);
+    const status = await driver.startReplica(specOf(row.id, v, device));
+    // The driver's events may already have moved the row on (to ready, even): only a row still pending takes this.
+    await applyReplicaStatus(ctx.db, status, { onlyFrom: ["pending"] });
   } catch (e) {
     await applyReplicaStatus(ctx.db, { id: row.id, state: "failed", reason: (e as Error).message, url: null, device, hostname: null, region, expectedReadyAt: null, inFlight: 0 });
     throw e;
@@ -91,7 +96,7 @@ export async function registerExternal(ctx: ClusterContext, input: RegisterExter
     return r;
   });
   const status = await ctx.drivers.external.startReplica(specOf(row.id, v, { kind: "external", url: input.url, region: input.region }));
-  await applyReplicaStatus(ctx.db, status);
+  await applyReplicaStatus(ctx.db, status, { onlyFrom: ["pending"] });
   return ctx.db.replica.findUniqueOrThrow({ where: { id: row.id } });
 }
 
@@ -100,7 +105,7 @@ export async function stopReplica(ctx: Omit<ClusterContext, "actor"> & { actor: 
   const row = await ctx.db.replica.findUnique({ where: { id: input.replicaId } });
   if (!row) throw new NotFoundError("Replica");
   if (row.state === "stopped") return row;
-  const driver = row.driver === "external" ? ctx.drivers.external : ctx.drivers.sim;
+  const driver = driverOf(ctx.drivers, row.driver);
   // A replica that already failed may be unknown to the driver: stopping it only records the stop.
   if (row.state !== "failed") await driver.stopReplica(row.id, { drainMs: (input.drainSeconds ?? 0) * 1000 }).catch((e: unknown) => {
     if (!isErrorKind(e, "not_found")) throw e;
@@ -114,15 +119,20 @@ export async function stopReplica(ctx: Omit<ClusterContext, "actor"> & { actor: 
   return after;
 }
 
-/** Records what a driver reports about a replica (events and reconciliation both land here). */
-export async function applyReplicaStatus(db: PrismaClient, s: ReplicaStatus): Promise<void> {
+/**
+ * Records what a driver reports about a replica (events and reconciliation both land here).
+ * `onlyFrom`: apply it only to a row still in one of these states (a status read before events
+ * that may have been applied since).
+ */
+export async function applyReplicaStatus(db: PrismaClient, s: ReplicaStatus, opts: { onlyFrom?: ReplicaState[] } = {}): Promise<void> {
   await db.$transaction(async (tx) => {
     const row = await tx.replica.findUnique({ where: { id: s.id } });
     if (!row || row.state === "stopped") return;
+    if (opts.onlyFrom && !opts.onlyFrom.includes(row.state)) return;
     // A stop recorded between the read and this write wins: a late "draining" event from the
     // driver must not bring a stopped replica back (its version would then never retire).
     const { count } = await tx.replica.updateMany({
-      where: { id: s.id, state: { not: "stopped" } },
+      where: { id: s.id, state: opts.onlyFrom ? { in: opts.onlyFrom } : { not: "stopped" } },
       data: {
         state: s.state,
         reason: s.reason,
@@ -154,13 +164,15 @@ export async function refreshVersionState(tx: DbTx, endpointVersionId: string) {
 }
 
 /**
- * Brings the database in line with what the drivers report: after a restart of the app or of
- * the simulator. Replicas the simulator no longer knows were lost with it.
+ * Brings the database in line with what the cluster driver reports: after a restart of the app,
+ * of the simulator, or of the connection to the API server. Replicas the cluster no longer knows
+ * were lost with it.
  */
 export async function reconcileReplicas(db: PrismaClient, drivers: Drivers): Promise<{ updated: number; lost: number }> {
-  const live = await drivers.sim.listReplicas();
+  const cluster = clusterDriver(drivers);
+  const live = await cluster.listReplicas();
   const byId = new Map(live.map((r) => [r.id, r]));
-  const rows = await db.replica.findMany({ where: { driver: "sim", state: { in: ["pending", "loading", "ready", "draining"] } } });
+  const rows = await db.replica.findMany({ where: { driver: cluster.kind, state: { in: ["pending", "loading", "ready", "draining"] } } });
   let lost = 0;
   for (const row of rows) {
     const s = byId.get(row.id);
@@ -168,7 +180,7 @@ export async function reconcileReplicas(db: PrismaClient, drivers: Drivers): Pro
     else {
       lost++;
       // Gone with the simulator's process: recorded as stopped (with why), so restarts do not pile up failed rows.
-      await applyReplicaStatus(db, { id: row.id, state: "stopped", reason: "Lost: the cluster no longer runs this replica (the simulator restarted).", url: null, device: { kind: "cpu", hostname: "" }, hostname: null, region: row.region, expectedReadyAt: null, inFlight: 0 });
+      await applyReplicaStatus(db, { id: row.id, state: "stopped", reason: `Lost: the cluster no longer runs this replica (${cluster.kind === "sim" ? "the simulator restarted" : "Kubernetes has no pod for it"}).`, url: null, device: { kind: "cpu", hostname: "" }, hostname: null, region: row.region, expectedReadyAt: null, inFlight: 0 });
     }
   }
   return { updated: rows.length - lost, lost };

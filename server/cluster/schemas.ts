@@ -50,3 +50,21 @@ export type CordonInput = z.infer<typeof cordonInput>;
 
 export const freeDevicesInput = z.object({ endpointVersionId: id });
 export type FreeDevicesInput = z.infer<typeof freeDevicesInput>;
+
+export const nodeRefInput = z.object({ hostname: z.string().trim().min(1).max(253) });
+export type NodeRefInput = z.infer<typeof nodeRefInput>;
+
+/** What the cluster page's node list is narrowed by; every field optional, pages of at most 100. */
+export const nodeListInput = z.object({
+  search: z.string().trim().max(100).optional(),
+  poolId: id.optional(),
+  state: z.enum(["ready", "not_ready", "down", "cordoned", "mig_pending", "mig_failed"]).optional(),
+  gpuModel: z.string().trim().max(100).optional(),
+  migProfile: z.string().regex(/^\dg\.\d+gb$/, "a MIG profile such as 3g.40gb").optional(),
+  region: z.string().trim().max(40).optional(),
+  faultsOnly: z.boolean().optional(),
+  /** The hostname after which the page starts. */
+  after: z.string().max(253).optional(),
+  limit: z.number().int().min(1).max(100).default(25),
+});
+export type NodeListInput = z.input<typeof nodeListInput>;

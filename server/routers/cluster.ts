@@ -1,14 +1,21 @@
 import { procedure, router } from "../trpc/init.ts";
 import { noInput } from "../schemas/common.ts";
 import { listNodePools } from "../cluster/node-pools.ts";
-import { cordonInput, faultInput, freeDevicesInput, migLayoutInput, registerExternalInput, startReplicaInput, stopReplicaInput } from "../cluster/schemas.ts";
+import { cordonInput, faultInput, freeDevicesInput, migLayoutInput, nodeListInput, nodeRefInput, registerExternalInput, startReplicaInput, stopReplicaInput } from "../cluster/schemas.ts";
 import { registerExternal, startReplica, stopReplica } from "../cluster/replicas.ts";
-import { applyMigLayout, clearFaults, clusterView, injectFault, setCordon } from "../cluster/operations.ts";
+import { applyMigLayout, clearFaults, injectFault, setCordon } from "../cluster/operations.ts";
+import { clusterSummary } from "../cluster/fleet-summary.ts";
+import { listNodes } from "../cluster/node-list.ts";
+import { nodeDetail } from "../cluster/node-detail.ts";
+import { clusterHeatmap } from "../cluster/heatmap.ts";
 import { devicesForVersion } from "../cluster/placement.ts";
 
 export const clusterRouter = router({
   nodePools: procedure("cluster:read").query(({ ctx }) => listNodePools(ctx)),
-  view: procedure("cluster:read").query(({ ctx }) => clusterView(ctx)),
+  summary: procedure("cluster:read").query(({ ctx }) => clusterSummary(ctx)),
+  nodes: procedure("cluster:read").input(nodeListInput).query(({ ctx, input }) => listNodes(ctx, input)),
+  node: procedure("cluster:read").input(nodeRefInput).query(({ ctx, input }) => nodeDetail(ctx, input)),
+  heatmap: procedure("cluster:read").query(({ ctx }) => clusterHeatmap(ctx)),
   freeDevices: procedure("cluster:write").input(freeDevicesInput).query(({ ctx, input }) => devicesForVersion(ctx, input)),
   startReplica: procedure("cluster:write").input(startReplicaInput).mutation(({ ctx, input }) => startReplica(ctx, input)),
   registerExternal: procedure("cluster:write").input(registerExternalInput).mutation(({ ctx, input }) => registerExternal(ctx, input)),

@@ -6,7 +6,9 @@ import { createDb } from "../db/client.ts";
 import { SimCluster } from "../cluster/sim/cluster.ts";
 import { startControlServer } from "../cluster/sim/control-server.ts";
 import { smallTopology } from "../cluster/sim/fixtures.ts";
-import { topologyToDb } from "../cluster/sim/topology-to-db.ts";
+import { SimDriver } from "../cluster/sim-driver.ts";
+import { ExternalDriver } from "../cluster/external-driver.ts";
+import { discoverCluster } from "../cluster/sync.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -17,17 +19,19 @@ declare module "vitest" {
 
 /**
  * One fresh, migrated database for this run on DATABASE_URL's server (or the embedded one), and
- * a simulator playing the small test cluster, which is also written into that database.
+ * a simulator playing the small test cluster, which Kule learns through the sim driver's discovery.
  */
 export default async function setup(project: TestProject) {
   const server = await resolveDatabaseUrl();
   const url = await createScratchDatabase(server.url, "kule_it");
   await deployMigrations(url);
-  const db = createDb(url);
-  await topologyToDb(db, "test-sim", smallTopology());
-  await db.$disconnect();
   const cluster = new SimCluster(smallTopology(), { storageBandwidth: 40e9, latencyScale: 0.05 });
   const sim = await startControlServer(cluster, 0);
+  const db = createDb(url);
+  const external = new ExternalDriver();
+  await discoverCluster(db, { sim: new SimDriver(sim.url), external });
+  external.close();
+  await db.$disconnect();
   project.provide("databaseUrl", url);
   project.provide("simUrl", sim.url);
   return async () => {

@@ -79,7 +79,7 @@ export class SimCluster {
     return [...this.replicas.values()].filter((r) => deviceKey(r.spec.device) === key && (r.state === "loading" || r.state === "ready" || r.state === "draining"));
   }
 
-  async startReplica(spec: ReplicaSpec): Promise<ReplicaStatus> {
+  async startReplica(spec: ReplicaSpec, opts: { listen?: { host: string; port: number } } = {}): Promise<ReplicaStatus> {
     if (this.replicas.has(spec.id)) throw new ConflictError(`Replica ${spec.id} already exists`);
     const { node, gpu, memoryBytes } = this.inventory.resolveDevice(spec);
     if (node.status === "down") throw new ConflictError(`Node ${node.hostname} is down`);
@@ -87,14 +87,19 @@ export class SimCluster {
     const busy = this.onSameDevice(spec);
     const replica = new SimReplica(
       spec,
-      { hostname: node.hostname, region: node.region, deviceMemoryBytes: memoryBytes, gpuUuid: gpu?.uuid ?? null },
+      { hostname: node.hostname, region: node.region, deviceMemoryBytes: memoryBytes, gpuUuid: gpu?.uuid ?? null, listen: opts.listen },
       this.opts.latencyScale,
       () => this.versionErrorShare.get(spec.versionId) ?? 0,
       () => (gpu ? this.readings.view(gpu) : null),
       this.exporters,
     );
     this.replicas.set(spec.id, replica);
-    await replica.listen();
+    try {
+      await replica.listen();
+    } catch (e) {
+      this.replicas.delete(spec.id);
+      throw e;
+    }
     replica.state = "loading";
     const loadMs = coldStartMs(spec.weightBytes, this.opts.storageBandwidth, this.opts.latencyScale === 0 ? 0 : 500);
     replica.expectedReadyAt = Date.now() + loadMs;

@@ -13,23 +13,25 @@ export function smallTopology(): Topology {
     migInstances: mig.map((m) => ({ ...m, memoryBytes: (m.profile.startsWith("3g") ? 40 : m.profile.startsWith("1g") ? 10 : 20) * GiB })),
     xid: 0,
   });
+  const facts = { cpuModel: "2x AMD EPYC 9654", cpuCores: 192, memoryBytes: 512 * GiB };
   return {
+    cluster: "test-sim",
     pools: [
       {
         name: "llm",
         region: "tr-ist",
         nodes: [
-          { hostname: "llm-1", region: "tr-ist", status: "ready", cordoned: false, gpus: [h100("llm-1", 0), h100("llm-1", 1)] },
-          { hostname: "llm-2", region: "tr-ist", status: "ready", cordoned: false, gpus: [h100("llm-2", 0, [{ profile: "3g.40gb", startSlot: 0 }, { profile: "1g.10gb", startSlot: 4 }])] },
+          { hostname: "llm-1", region: "tr-ist", status: "ready", cordoned: false, ...facts, gpus: [h100("llm-1", 0), h100("llm-1", 1)] },
+          { hostname: "llm-2", region: "tr-ist", status: "ready", cordoned: false, ...facts, gpus: [h100("llm-2", 0, [{ profile: "3g.40gb", startSlot: 0 }, { profile: "1g.10gb", startSlot: 4 }])] },
         ],
       },
       {
         name: "vision",
         region: "tr-ist",
-        nodes: [{ hostname: "vis-1", region: "tr-ist", status: "ready", cordoned: false, gpus: [{ index: 0, uuid: "GPU-vis-1-0", modelName: "NVIDIA L40S", memoryBytes: 48 * GiB, migEnabled: false, migInstances: [], xid: 0 }] }],
+        nodes: [{ hostname: "vis-1", region: "tr-ist", status: "ready", cordoned: false, ...facts, gpus: [{ index: 0, uuid: "GPU-vis-1-0", modelName: "NVIDIA L40S", memoryBytes: 48 * GiB, migEnabled: false, migInstances: [], xid: 0 }] }],
       },
-      { name: "fra", region: "eu-fra", nodes: [{ hostname: "fra-1", region: "eu-fra", status: "ready", cordoned: false, gpus: [h100("fra-1", 0), h100("fra-1", 1)] }] },
-      { name: "cpu", region: "tr-ank", nodes: [{ hostname: "cpu-1", region: "tr-ank", status: "ready", cordoned: false, gpus: [] }] },
+      { name: "fra", region: "eu-fra", nodes: [{ hostname: "fra-1", region: "eu-fra", status: "ready", cordoned: false, ...facts, gpus: [h100("fra-1", 0), h100("fra-1", 1)] }] },
+      { name: "cpu", region: "tr-ank", nodes: [{ hostname: "cpu-1", region: "tr-ank", status: "ready", cordoned: false, ...facts, gpus: [] }] },
     ],
   };
 }

@@ -18,21 +18,23 @@ export interface SimNode {
   region: string;
   status: TopologyNode["status"];
   cordoned: boolean;
+  cpuModel: string;
+  cpuCores: number;
   memoryBytes: number;
   gpus: SimGpu[];
 }
-
-const GiB = 2 ** 30;
 
 /** The simulated hardware: nodes, their GPUs and MIG layouts, looked up by hostname or GPU UUID. */
 export class SimInventory {
   readonly nodes = new Map<string, SimNode>();
   readonly gpus = new Map<string, { node: SimNode; gpu: SimGpu }>();
+  readonly cluster: string;
 
   constructor(topology: Topology) {
+    this.cluster = topology.cluster;
     for (const pool of topology.pools) {
       for (const n of pool.nodes) {
-        const node: SimNode = { pool: pool.name, hostname: n.hostname, region: n.region, status: n.status, cordoned: n.cordoned, memoryBytes: 512 * GiB, gpus: [] };
+        const node: SimNode = { pool: pool.name, hostname: n.hostname, region: n.region, status: n.status, cordoned: n.cordoned, cpuModel: n.cpuModel, cpuCores: n.cpuCores, memoryBytes: n.memoryBytes, gpus: [] };
         for (const g of n.gpus) {
           const gpu: SimGpu = { index: g.index, uuid: g.uuid, modelName: g.modelName, memoryBytes: g.memoryBytes, migEnabled: g.migEnabled, mig: g.migInstances.map((m) => ({ profile: m.profile, startSlot: m.startSlot })), xid: 0 };
           node.gpus.push(gpu);
@@ -78,9 +80,9 @@ export class SimInventory {
     for (const n of this.nodes.values()) {
       const pool = pools.get(n.pool) ?? { name: n.pool, region: n.region, nodes: [] };
       pools.set(n.pool, pool);
-      pool.nodes.push({ hostname: n.hostname, region: n.region, status: n.status, cordoned: n.cordoned, gpus: n.gpus.map(topologyGpu) });
+      pool.nodes.push({ hostname: n.hostname, region: n.region, status: n.status, cordoned: n.cordoned, cpuModel: n.cpuModel, cpuCores: n.cpuCores, memoryBytes: n.memoryBytes, gpus: n.gpus.map(topologyGpu) });
     }
-    return { pools: [...pools.values()] };
+    return { cluster: this.cluster, pools: [...pools.values()] };
   }
 }
 

@@ -38,7 +38,7 @@ function readJson(req: http.IncomingMessage): Promise<unknown> {
  * inference protocol Triton offers, and /metrics. It listens from the moment the replica starts
  * loading and answers 503 until the replica is ready.
  */
-export function startReplicaServer(replica: SimReplica): Promise<http.Server> {
+export function startReplicaServer(replica: SimReplica, at = { host: "127.0.0.1", port: 0 }): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     void handle(replica, req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, 400, openAiError(400, e instanceof Error ? e.message : "bad request", "BadRequestError").body);
@@ -46,7 +46,13 @@ export function startReplicaServer(replica: SimReplica): Promise<http.Server> {
     });
   });
   server.keepAliveTimeout = 65_000;
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(at.port, at.host, () => {
+      server.off("error", reject);
+      resolve(server);
+    });
+  });
 }
 
 /** A server answering only GET /metrics: Triton's metrics port. */

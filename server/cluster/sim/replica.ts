@@ -14,6 +14,8 @@ export interface ReplicaPlacement {
   /** Memory the replica's engine may use: its device's memory (vLLM takes 90% of it). */
   deviceMemoryBytes: number;
   gpuUuid: string | null;
+  /** Where its server listens; by default 127.0.0.1 on a free port (the Kubernetes bridge gives each pod its own loopback address). */
+  listen?: { host: string; port: number };
 }
 
 /** One simulated serving process (a vLLM or Triton server) on one device. */
@@ -55,8 +57,11 @@ export class SimReplica {
   get port(): number | null {
     return this.server ? serverPort(this.server) : null;
   }
+  get host(): string {
+    return this.placement.listen?.host ?? "127.0.0.1";
+  }
   get url(): string | null {
-    return this.port ? `http://127.0.0.1:${this.port}` : null;
+    return this.port ? `http://${this.host}:${this.port}` : null;
   }
   /** Where Prometheus scrapes it: vLLM's API port, Triton's own metrics port. */
   get metricsUrl(): string | null {
@@ -69,7 +74,7 @@ export class SimReplica {
   }
 
   async listen(): Promise<void> {
-    this.server = await startReplicaServer(this);
+    this.server = await startReplicaServer(this, this.placement.listen);
     if (this.triton) this.metricsServer = await startMetricsServer(() => this.triton!.registry.metrics());
   }
 
