@@ -1,7 +1,7 @@
 /**
  * Per-minute limits as token buckets: a bucket holds up to `capacity` (the per-minute limit) and
  * refills continuously at capacity/60 per second, so bursts up to the limit pass and the sustained
- * rate is the limit. In-process; with REDIS_URL the same buckets live in Redis (redis-limits.ts).
+ * rate is the limit. In-process; with REDIS_URL the same buckets live in Redis, spent from local leases (shared-limits.ts).
  */
 export interface Bucket {
   /** `rpm:` or `tpm:`, then `t:` and a tenant id or `k:` and a key id. */

@@ -11,7 +11,7 @@ import pg from "pg";
 import { env } from "../env.ts";
 import { resolveDatabaseUrl } from "../db/url.ts";
 import { Gateway } from "./server.ts";
-import { RedisLimiter } from "./redis-limits.ts";
+import { SharedLimiter } from "./shared-limits.ts";
 import { trustedProxiesOf } from "../http/client-ip.ts";
 import { clusterMetricsText, joinSupervisor, superviseWorkers, workerCount } from "./workers.ts";
 
@@ -24,7 +24,7 @@ async function serve(databaseUrl: string, opts: { slot: number | null; stopDatab
   // Short connect timeout: while the database is away, call-log batches go to the spool at once.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 8, connectionTimeoutMillis: 1000 });
   pool.on("error", () => {});
-  const limiter = env.REDIS_URL ? await RedisLimiter.connect(env.REDIS_URL) : undefined;
+  const limiter = env.REDIS_URL ? await SharedLimiter.connect(env.REDIS_URL) : undefined;
   const spoolBase = env.KULE_GATEWAY_SPOOL_DIR ?? path.join(env.KULE_DATA_DIR, "spool", `gateway-${env.KULE_GATEWAY_PORT}`);
   const gateway = new Gateway({
     pool,

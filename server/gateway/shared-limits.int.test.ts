@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { testDb, testDrivers } from "../test/harness.ts";
 import { servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
 import { startClusterSync } from "../cluster/sync.ts";
-import { RedisLimiter } from "./redis-limits.ts";
+import { SharedLimiter } from "./shared-limits.ts";
 import { env } from "../env.ts";
 
 // CI and development machines run Redis on 127.0.0.1:6379; REDIS_URL may point elsewhere.
@@ -15,11 +15,11 @@ beforeAll(() => {
 });
 afterAll(() => stopSync?.());
 
-describe("limits shared through Redis", () => {
+describe("limits shared through Redis, spent from local leases", () => {
   it("holds a key's requests-per-minute across two gateway processes", async () => {
     const ep = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }]);
     const t = await tenantWithKey({ rpmLimit: 4 });
-    const [l1, l2] = await Promise.all([RedisLimiter.connect(redisUrl), RedisLimiter.connect(redisUrl)]);
+    const [l1, l2] = await Promise.all([SharedLimiter.connect(redisUrl), SharedLimiter.connect(redisUrl)]);
     const [a, b] = await Promise.all([startTestGateway({ limiter: l1 }), startTestGateway({ limiter: l2 })]);
     try {
       const call = (base: string) =>
@@ -36,8 +36,56 @@ describe("limits shared through Redis", () => {
     }
   });
 
+  it("never lets two gateways together past a requests limit, and asks Redis about once a lease, not once a request", async () => {
+    const limiters = await Promise.all([SharedLimiter.connect(redisUrl), SharedLimiter.connect(redisUrl)]);
+    const id = randomUUID();
+    const limit = { key: `rpm:t:${id}`, capacity: 120, cost: 1 };
+    try {
+      // Both gateways take as fast as they can for a second: 240 tries each against 120 a minute.
+      let allowed = 0;
+      const t0 = Date.now();
+      await Promise.all(
+        limiters.map(async (l) => {
+          for (let i = 0; i < 240; i++) {
+            if ((await l.take([limit])).wait === 0) allowed++;
+            await new Promise((r) => setTimeout(r, 4));
+          }
+        }),
+      );
+      const seconds = (Date.now() - t0) / 1000;
+      // The bound: the bucket (120) and its refill meanwhile (2 a second), never more.
+      expect(allowed).toBeLessThanOrEqual(120 + Math.ceil(seconds * 2));
+      // And not far under it: leases in hand cost at most a few of the minute's requests.
+      expect(allowed).toBeGreaterThanOrEqual(115);
+
+      // A busy bucket costs a Redis call per lease (a quarter second's worth), not per request.
+      const fast = { key: `rpm:t:${randomUUID()}`, capacity: 600_000, cost: 1 };
+      const before = limiters[0]!.leaseCalls;
+      for (let i = 0; i < 2000; i++) expect((await limiters[0]!.take([fast])).wait).toBe(0);
+      expect(limiters[0]!.leaseCalls - before).toBeLessThanOrEqual(5);
+    } finally {
+      await Promise.all(limiters.map((l) => l.close()));
+    }
+  });
+
+  it("gives an idle gateway's lease back, so another can spend it", async () => {
+    const [a, b] = await Promise.all([SharedLimiter.connect(redisUrl), SharedLimiter.connect(redisUrl)]);
+    const limit = { key: `rpm:k:${randomUUID()}`, capacity: 2, cost: 1 };
+    try {
+      // a takes one and leases the other ahead; b finds nothing left.
+      expect((await a.take([limit])).wait).toBe(0);
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await b.take([limit])).wait).toBeGreaterThan(0);
+      // Two idle seconds later a's lease is back in Redis, and b gets it.
+      await new Promise((r) => setTimeout(r, 3200));
+      expect((await b.take([limit])).wait).toBe(0);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it("takes from every bucket or none, and a charge puts a tokens bucket in debt, as the in-process buckets do", async () => {
-    const l = await RedisLimiter.connect(redisUrl);
+    const l = await SharedLimiter.connect(redisUrl);
     const id = randomUUID();
     const rpm = { key: `rpm:k:${id}`, capacity: 2, cost: 1 };
     const tpm = { key: `tpm:t:${id}`, capacity: 600, cost: 0 };
