@@ -3,14 +3,18 @@ import { apiKeyRecord } from "../server/auth/api-key-secret.ts";
 
 export const BENCH_KEY = "kule_benchbenchbenchbenchbenchbenchbench00";
 
-/** The rows a gateway needs to route `chat` to one upstream: tenant, key, model, endpoint, version, replica. */
+/**
+ * The rows a gateway needs to route `chat` to one upstream: tenant, key, model, endpoint, version,
+ * replica. The tenant and key have limits, as tenants do, set high enough never to refuse: every
+ * call then pays for checking them (through Redis, for the gateway with workers).
+ */
 export async function writeGatewayFixture(databaseUrl: string, upstreamUrl: string) {
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
   const key = apiKeyRecord(BENCH_KEY);
   try {
-    await c.query(`INSERT INTO "Tenant" (id, name, slug, "updatedAt") VALUES ('t-bench', 'Bench', 'bench', now())`);
-    await c.query(`INSERT INTO "ApiKey" (id, "tenantId", name, prefix, "secretHash") VALUES ('k-bench', 't-bench', 'bench', $1, $2)`, [key.prefix, key.hash]);
+    await c.query(`INSERT INTO "Tenant" (id, name, slug, "rpmLimit", "tpmLimit", "updatedAt") VALUES ('t-bench', 'Bench', 'bench', 10000000, 1000000000, now())`);
+    await c.query(`INSERT INTO "ApiKey" (id, "tenantId", name, prefix, "secretHash", "rpmLimit") VALUES ('k-bench', 't-bench', 'bench', $1, $2, 10000000)`, [key.prefix, key.hash]);
     await c.query(`INSERT INTO "Model" (id, name, task, "updatedAt") VALUES ('m-bench', 'bench-model', 'llm', now())`);
     await c.query(`INSERT INTO "ModelVersion" (id, "modelId", version, "artifactUri", format, precision, "parameterCount", "weightBytes", "minGpuMemoryBytes") VALUES ('mv-bench', 'm-bench', '1.0', 's3://b/1', 'vllm', 'fp8', 1, 1, 1)`);
     await c.query(`INSERT INTO "Cluster" (id, name) VALUES ('c-bench', 'bench')`);

@@ -23,6 +23,8 @@ import { deployMigrations } from "../scripts/migrate.ts";
 import { waitForHttp } from "../scripts/lib/proc.ts";
 import type { CallLogRow } from "../server/gateway/call-log.ts";
 import { CallLogThread } from "../server/gateway/call-log-thread.ts";
+import { crashRun } from "../server/test/crash-run.ts";
+import { spawnGateway } from "../server/test/gateway-process.ts";
 
 const RATE = 1000;
 // Many short rounds rather than a few long ones: a stall of the shared host (tens to hundreds of
@@ -216,6 +218,11 @@ export async function benchGateway() {
     const even = measure("even", evenRate);
     const bursts = measure("bursts", heyBursts);
     const ingestResult = await ingest(databaseUrl);
+    // SIGKILL a one-process gateway at 1,000 req/s, start it again on its spool: every answered call must have one row.
+    const crashPort = 19000 + Math.floor(Math.random() * 1000);
+    const crashSpool = fs.mkdtempSync(path.join(os.tmpdir(), "kule-bench-crash-"));
+    const crash = await crashRun({ databaseUrl, start: () => spawnGateway(crashPort, { DATABASE_URL: databaseUrl, KULE_GATEWAY_SPOOL_DIR: crashSpool }), headers: auth, body: BODY, rate: RATE, seconds: SECONDS });
+    console.log(`SIGKILL run: ${crash.answered} answered, ${crash.unanswered} unanswered, ${crash.lost} lost, ${crash.doubled} doubled`);
     writeResult("gateway", {
       rps: RATE,
       rounds: ROUNDS,
@@ -224,6 +231,11 @@ export async function benchGateway() {
       target_added_p99_ms: 2,
       ingest_rows_per_second: ingestResult.rowsPerSecond,
       lost_rows: ingestResult.lost,
+      crash_answered_calls: crash.answered,
+      crash_lost_rows: crash.lost,
+      crash_doubled_rows: crash.doubled,
+      workers_cpu_ratio: +(even.gateway.cpu_ms_per_request / even.gateway_one_process.cpu_ms_per_request).toFixed(2),
+      target_workers_cpu_ratio: 1.15,
       bursts,
       note:
         "Top level: requests evenly spaced at 1,000/s by bench/open-loop.ts in its own process (open loop: a slow answer delays no other send; a plain-socket client, so the generator's own CPU disturbs the targets as little as it can). `bursts`: Debian's hey with 50 workers × 20 req/s, whose tickers line up, so 50 requests arrive at once every 50 ms. Targets alternate each round; medians of the rounds. `gateway` is `npm run gateway` with Redis: one worker process per core. cpu_ms_per_request: CPU of the target's processes (threads included) per request sent; postgres_cpu_ms_per_request: PostgreSQL's meanwhile (the gateway's call log).",
