@@ -15,6 +15,8 @@ interface Budget {
   level: "ok" | "warning" | "exceeded" | null;
   hardCap: boolean;
   blocked: boolean;
+  creditLimit: string | null;
+  creditBlocked: boolean;
 }
 
 /** This month against the budget: a bar, the 80% / 100% alerts, and the form to change it. */
@@ -53,10 +55,16 @@ export function BudgetCard({ tenantId, budget, canSet }: { tenantId?: string; bu
           {budget.level === "exceeded" && (
             <div className="form-error" role="alert">
               The monthly budget is spent.{" "}
-              {budget.blocked ? "The hard cap is on: the gateway refuses calls (429) until the budget is raised or the month ends." : budget.hardCap ? "Calls will be refused within a minute." : "Calls still go through (no hard cap)."}
+              {budget.blocked ? "The hard cap is on: the gateway refuses calls (429) until the budget is raised or the month ends." : budget.hardCap ? "Calls are refused within a second." : "Calls still go through (no hard cap)."}
             </div>
           )}
         </>
+      )}
+      {budget.creditLimit !== null && (
+        <p className={budget.creditBlocked ? "form-error" : "muted"} role={budget.creditBlocked ? "alert" : undefined}>
+          Credit limit set by the platform: {formatMoney(budget.creditLimit, budget.currency)} a month.{" "}
+          {budget.creditBlocked ? "It is reached: every call is refused (429) until the platform raises it or the month ends." : "Your own budget cannot lift it."}
+        </p>
       )}
       {canSet &&
         (editing ? (

@@ -12,6 +12,7 @@ import { formatDateTime } from "@/components/ui/format";
 import { formatMoney } from "./adapters";
 import { PeriodSelect, type Period } from "./period-select";
 import { PageHead } from "@/components/ui/page-head";
+import { PlanLimits } from "./plan-limits";
 
 const CUR = "TRY";
 
@@ -146,6 +147,7 @@ function Pricing({ canEdit }: { canEdit: boolean }) {
             <span className="muted">
               ({p._count.tenants} tenants, {p.currency})
             </span>
+            <PlanLimits plan={p} canEdit={canEdit} />
             <table>
               <thead>
                 <tr>

@@ -8,6 +8,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { Empty, Loading } from "@/components/ui/field";
 import { costRows, formatMoney, recentMonths, tokenRows, usageRows } from "./adapters";
 import { BudgetCard } from "./budget-card";
+import { RefusalsPanel } from "./refusals-panel";
 import { PeriodSelect, type Period } from "./period-select";
 import { PageHead } from "@/components/ui/page-head";
 
@@ -71,6 +72,7 @@ export function UsagePage({ tenantId, canSetBudget, staff }: { tenantId?: string
         </div>
       </div>
       <BudgetCard tenantId={staff ? u.tenant.id : undefined} budget={u.budget} canSet={canSetBudget} />
+      <RefusalsPanel refusals={u.refusals} days={days} />
       {u.series.length === 0 ? (
         <div className="panel">
           <Empty title="No calls in this period">

@@ -1,4 +1,5 @@
 import { RateLimitedError } from "../errors.ts";
+import type { LimitClass } from "../shared/limit-classes.ts";
 import type { GatewayCall } from "./call.ts";
 import type { Limiter, Take } from "./limits.ts";
 
@@ -14,26 +15,38 @@ export function limitBuckets(call: GatewayCall, which: "rpm" | "tpm", cost = 0):
   return out;
 }
 
-/** Refuses (429) a call whose tenant is over its hard-capped budget or out of requests or tokens. */
+function refuse(call: GatewayCall, errorClass: LimitClass, message: string, code: string, retryAfterSeconds: number): never {
+  call.errorClass = errorClass;
+  throw new RateLimitedError(message, { code, retryAfterSeconds });
+}
+
+function secondsToMonthEnd(now = new Date()) {
+  return (Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime()) / 1000;
+}
+
+/**
+ * Refuses (429) a call whose tenant has reached the platform's credit limit or its own hard-capped
+ * budget, or is out of requests or tokens; the call log records which limit (LIMIT_CLASSES).
+ */
 export async function checkLimits(limiter: Limiter, call: GatewayCall) {
-  if (call.tenant!.budgetBlocked) {
-    const now = new Date();
-    const monthEnd = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
-    throw new RateLimitedError(`This tenant has spent its monthly budget of ${call.tenant!.budgetBlocked} and its hard cap is on: calls are refused until the budget is raised or the month ends.`, {
-      code: "budget_exceeded",
-      retryAfterSeconds: (monthEnd - now.getTime()) / 1000,
-    });
+  const t = call.tenant!;
+  if (t.creditBlocked) {
+    refuse(call, "credit_limit", `This tenant has reached its credit limit of ${t.creditBlocked} for the month: calls are refused until the platform raises the limit or the month ends.`, "credit_limit_reached", secondsToMonthEnd());
+  }
+  if (t.budgetBlocked) {
+    refuse(call, "budget_cap", `This tenant has spent its monthly budget of ${t.budgetBlocked} and its hard cap is on: calls are refused until the budget is raised or the month ends.`, "budget_exceeded", secondsToMonthEnd());
   }
   // A request takes one from each requests bucket; a tokens bucket only has to be out of debt
   // (the answer's tokens are charged after it). All in one check: a request refused for tokens
-  // takes nothing from the requests buckets, and Redis is asked once.
+  // takes nothing from the requests buckets.
   const takes = [...limitBuckets(call, "rpm", 1), ...limitBuckets(call, "tpm", 0)];
   if (!takes.length) return;
   const { wait, bucket } = await limiter.take(takes);
   if (wait > 0) {
-    const which = bucket?.startsWith("tpm:") ? "tokens" : "requests";
-    const whose = bucket?.includes(":t:") ? "tenant" : "API key";
-    throw new RateLimitedError(`Rate limit reached for ${which} per minute on this ${whose}. Retry after ${Math.ceil(wait)} s.`, { code: "rate_limit_exceeded", retryAfterSeconds: wait });
+    const tokens = bucket?.startsWith("tpm:") ?? false;
+    const tenant = bucket?.includes(":t:") ?? false;
+    const errorClass = `limit_${tokens ? "tpm" : "rpm"}_${tenant ? "tenant" : "key"}` as LimitClass;
+    refuse(call, errorClass, `Rate limit reached for ${tokens ? "tokens" : "requests"} per minute on this ${tenant ? "tenant" : "API key"}. Retry after ${Math.ceil(wait)} s.`, "rate_limit_exceeded", wait);
   }
 }
 

@@ -25,6 +25,9 @@ export interface TenantConfig {
   active: boolean;
   /** Set while a hard-capped tenant is over its monthly budget: "25000.00 TRY". */
   budgetBlocked: string | null;
+  /** Set while the tenant's month has reached the platform's credit limit: "50000.00 TRY". */
+  creditBlocked: string | null;
+  /** The tenant's own limits, else its price plan's. */
   rpmLimit: number | null;
   tpmLimit: number | null;
 }
@@ -63,9 +66,10 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
     client.query<{ id: string; tenantId: string; secretHash: string; allowedEndpointIds: string[]; expiresAt: Date | null; revokedAt: Date | null; rpmLimit: number | null; tpmLimit: number | null }>(
       `SELECT id, "tenantId", "secretHash", "allowedEndpointIds", "expiresAt", "revokedAt", "rpmLimit", "tpmLimit" FROM "ApiKey"`,
     ),
-    client.query<{ id: string; slug: string; kvkk: boolean; status: string; rpmLimit: number | null; tpmLimit: number | null; budget: string | null }>(
-      `SELECT t.id, t.slug, t.kvkk, t.status, t."rpmLimit", t."tpmLimit",
-              CASE WHEN t."budgetBlockedAt" IS NOT NULL THEN t."monthlyBudget"::text || ' ' || coalesce(p.currency, 'TRY') END AS budget
+    client.query<{ id: string; slug: string; kvkk: boolean; status: string; rpmLimit: number | null; tpmLimit: number | null; budget: string | null; credit: string | null }>(
+      `SELECT t.id, t.slug, t.kvkk, t.status, coalesce(t."rpmLimit", p."rpmLimit") AS "rpmLimit", coalesce(t."tpmLimit", p."tpmLimit") AS "tpmLimit",
+              CASE WHEN t."budgetBlockedAt" IS NOT NULL THEN t."monthlyBudget"::text || ' ' || coalesce(p.currency, 'TRY') END AS budget,
+              CASE WHEN t."creditBlockedAt" IS NOT NULL THEN t."creditLimit"::text || ' ' || coalesce(p.currency, 'TRY') END AS credit
          FROM "Tenant" t LEFT JOIN "PricePlan" p ON p.id = t."pricePlanId"`,
     ),
     client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; revision: number; versionId: string | null; label: string | null; weight: number | null; contextTokens: number | null }>(
@@ -73,6 +77,7 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
          FROM "Endpoint" e JOIN "Model" m ON m.id = e."modelId"
          LEFT JOIN "EndpointVersion" ev ON ev."endpointId" = e.id AND ev.state <> 'retired'
          LEFT JOIN "ModelVersion" mv ON mv.id = ev."modelVersionId"
+        WHERE e."retiredAt" IS NULL
         ORDER BY e.id, ev."createdAt"`,
     ),
     client.query<{ id: string; endpointVersionId: string; url: string; region: string }>(
@@ -91,7 +96,7 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
       tpmLimit: k.tpmLimit,
     });
   }
-  for (const t of tenants.rows) cfg.tenants.set(t.id, { id: t.id, slug: t.slug, kvkk: t.kvkk, active: t.status === "active", budgetBlocked: t.budget, rpmLimit: t.rpmLimit, tpmLimit: t.tpmLimit });
+  for (const t of tenants.rows) cfg.tenants.set(t.id, { id: t.id, slug: t.slug, kvkk: t.kvkk, active: t.status === "active", budgetBlocked: t.budget, creditBlocked: t.credit, rpmLimit: t.rpmLimit, tpmLimit: t.tpmLimit });
   const versions = new Map<string, VersionConfig>();
   for (const row of endpoints.rows) {
     let e = cfg.endpointsBySlug.get(row.slug);

@@ -1,7 +1,8 @@
 import { procedure, router } from "../trpc/init.ts";
-import { addPlanPriceInput, invoiceInput, rangeInput, setBudgetInput, setHardwareRateInput, tenantUsageInput } from "../usage/schemas.ts";
+import { addPlanPriceInput, invoiceInput, rangeInput, setBudgetInput, setHardwareRateInput, setPlanLimitsInput, tenantUsageInput } from "../usage/schemas.ts";
 import { endpointEconomics, invoiceCsv, tenantRanking, tenantUsage } from "../usage/queries.ts";
-import { addPlanPrice, pricing, setBudget, setHardwareRate } from "../usage/billing.ts";
+import { addPlanPrice, pricing, setHardwareRate, setPlanLimits } from "../usage/billing.ts";
+import { setBudget } from "../usage/caps.ts";
 
 export const usageRouter = router({
   tenant: procedure("usage:read").input(tenantUsageInput).query(({ ctx, input }) => tenantUsage(ctx, input)),
@@ -11,5 +12,6 @@ export const usageRouter = router({
   economics: procedure("usage:admin").input(rangeInput).query(({ ctx, input }) => endpointEconomics(ctx, input)),
   pricing: procedure("priceplan:read").query(({ ctx }) => pricing(ctx)),
   addPlanPrice: procedure("billing:write").input(addPlanPriceInput).mutation(({ ctx, input }) => addPlanPrice(ctx, input)),
+  setPlanLimits: procedure("billing:write").input(setPlanLimitsInput).mutation(({ ctx, input }) => setPlanLimits(ctx, input)),
   setHardwareRate: procedure("billing:write").input(setHardwareRateInput).mutation(({ ctx, input }) => setHardwareRate(ctx, input)),
 });

@@ -19,3 +19,12 @@ export const positiveBigInt = z
 
 /** The input of a call that takes none: anything sent is refused, naming the key (not silently ignored). */
 export const noInput = z.strictObject({}).optional();
+
+/** An amount of money, exact: a decimal string (never a float) of up to 6 decimals. */
+export const money = z
+  .union([z.number(), z.string().trim()])
+  .transform((v) => String(v))
+  .refine((v) => /^\d{1,12}(\.\d{1,6})?$/.test(v), "an amount like 12.50 (up to 6 decimals)");
+
+/** A per-minute gateway limit (requests or tokens); null removes it. */
+export const perMinuteLimit = z.number().int("a whole number").min(1, "at least 1 per minute").max(100_000_000, "at most 100,000,000 per minute").nullable();

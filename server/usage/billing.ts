@@ -1,61 +1,7 @@
-import type { PrismaClient } from "../db/generated/client.ts";
 import type { ActorContext } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
-import { budgetStatus, usageTenant } from "./queries.ts";
-import { spentThisMonth } from "./spend.ts";
-import type { AddPlanPriceInput, SetBudgetInput, SetHardwareRateInput } from "./schemas.ts";
-
-/**
- * Sets or clears the hard-cap block of tenants (all, or those given): blocked while a hard-capped
- * tenant's charges this month have reached its budget. The gateways reload on the change (the
- * Tenant table's NOTIFY trigger) and refuse that tenant's calls with 429 naming the budget.
- */
-export async function refreshBudgetBlocks(db: PrismaClient, tenantIds?: string[]): Promise<{ blocked: string[]; cleared: string[] }> {
-  const tenants = await db.tenant.findMany({ where: { ...(tenantIds ? { id: { in: tenantIds } } : {}), OR: [{ budgetHardCap: true }, { budgetBlockedAt: { not: null } }] } });
-  if (tenants.length === 0) return { blocked: [], cleared: [] };
-  const spent = await spentThisMonth(db, tenants.map((t) => t.id));
-  const blocked: string[] = [];
-  const cleared: string[] = [];
-  for (const t of tenants) {
-    const s = spent.get(t.id)!;
-    const over = t.budgetHardCap && t.monthlyBudget !== null && s.gte(t.monthlyBudget);
-    if (over && !t.budgetBlockedAt) {
-      await db.$transaction(async (tx) => {
-        await tx.tenant.update({ where: { id: t.id }, data: { budgetBlockedAt: new Date() } });
-        await recordAudit(tx, { actor: null, action: "tenant.budget.blocked", targetType: "tenant", targetId: t.id, after: { spent: s.toFixed(2), budget: t.monthlyBudget!.toFixed(2) } });
-      });
-      blocked.push(t.id);
-    } else if (!over && t.budgetBlockedAt) {
-      await db.$transaction(async (tx) => {
-        await tx.tenant.update({ where: { id: t.id }, data: { budgetBlockedAt: null } });
-        await recordAudit(tx, { actor: null, action: "tenant.budget.unblocked", targetType: "tenant", targetId: t.id, after: { spent: s.toFixed(2), budget: t.monthlyBudget?.toFixed(2) ?? null, hardCap: t.budgetHardCap } });
-      });
-      cleared.push(t.id);
-    }
-  }
-  return { blocked, cleared };
-}
-
-/** A tenant's monthly budget and hard cap: set by the tenant for itself, or by an admin. */
-export async function setBudget(ctx: ActorContext, input: SetBudgetInput) {
-  const tenant = await usageTenant(ctx, input.tenantId);
-  await ctx.db.$transaction(async (tx) => {
-    await tx.tenant.update({ where: { id: tenant.id }, data: { monthlyBudget: input.monthlyBudget, budgetHardCap: input.hardCap } });
-    await recordAudit(tx, {
-      actor: ctx.actor,
-      ip: ctx.ip,
-      action: "tenant.budget.set",
-      targetType: "tenant",
-      targetId: tenant.id,
-      before: { monthlyBudget: tenant.monthlyBudget?.toFixed(2) ?? null, hardCap: tenant.budgetHardCap },
-      after: { monthlyBudget: input.monthlyBudget, hardCap: input.hardCap },
-    });
-  });
-  // Raising the budget lets calls through again at once, not at the next roll-up.
-  await refreshBudgetBlocks(ctx.db, [tenant.id]);
-  return budgetStatus(ctx.db, tenant.id);
-}
+import type { AddPlanPriceInput, SetHardwareRateInput, SetPlanLimitsInput } from "./schemas.ts";
 
 /** A new dated price for a plan. Never in the past: what was charged stays as it was charged. */
 export async function addPlanPrice(ctx: ActorContext, input: AddPlanPriceInput) {
@@ -99,4 +45,15 @@ export async function pricing({ db }: ActorContext) {
       ...cpuNodes.map((n) => ({ kind: "cpu" as const, key: n.hostname, count: 1, rate: current("cpu", n.hostname) })),
     ],
   };
+}
+
+/** A plan's default gateway limits, for its tenants without their own (audited; the gateways reload on the change). */
+export async function setPlanLimits(ctx: ActorContext, input: SetPlanLimitsInput) {
+  return ctx.db.$transaction(async (tx) => {
+    const before = await tx.pricePlan.findUnique({ where: { id: input.planId } });
+    if (!before) throw new NotFoundError("Price plan");
+    const after = await tx.pricePlan.update({ where: { id: before.id }, data: { rpmLimit: input.rpmLimit, tpmLimit: input.tpmLimit } });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "priceplan.limits.set", targetType: "priceplan", targetId: before.id, before, after });
+    return after;
+  });
 }

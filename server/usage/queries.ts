@@ -4,6 +4,7 @@ import { tenantScope } from "../auth/scope.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { addBuckets, quantileMs } from "./histogram.ts";
 import { spentThisMonth } from "./spend.ts";
+import { refusalsByLimit } from "./refusals.ts";
 import type { InvoiceInput, RangeInput, TenantUsageInput } from "./schemas.ts";
 
 const D = Prisma.Decimal;
@@ -113,6 +114,7 @@ export async function tenantUsage(ctx: ActorContext, input: TenantUsageInput) {
       };
     }),
     budget: await budgetStatus(db, tenant.id),
+    refusals: await refusalsByLimit(db, tenant.id, from),
   };
 }
 
@@ -130,6 +132,9 @@ export async function budgetStatus(db: PrismaClient, tenantId: string) {
     level: pct === null ? null : pct >= 100 ? ("exceeded" as const) : pct >= 80 ? ("warning" as const) : ("ok" as const),
     hardCap: tenant.budgetHardCap,
     blocked: tenant.budgetBlockedAt !== null,
+    /** The platform's credit limit (admins'), apart from the tenant's own budget. */
+    creditLimit: tenant.creditLimit ? money(tenant.creditLimit) : null,
+    creditBlocked: tenant.creditBlockedAt !== null,
   };
 }
 

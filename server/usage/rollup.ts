@@ -2,19 +2,10 @@ import type { PrismaClient } from "../db/generated/client.ts";
 import { bucketsSql } from "./histogram.ts";
 import { markDayDirty } from "./daily.ts";
 
-/**
- * The price in force for a call: the latest dated price of the tenant's plan at or before the
- * call's start, the endpoint's own price before the plan-wide one. Token prices apply to calls
- * that carry tokens; the per-request price to calls that carry none (vision, classifiers).
- * Only answered calls (2xx) are charged. All in NUMERIC: exact, never floating point.
- */
-// Only answered inference is charged: a call routed to an endpoint (a model listing or a KServe
-// metadata request names none) that answered 2xx.
-const CHARGE_SQL = `CASE WHEN c.status BETWEEN 200 AND 299 AND c."endpointId" IS NOT NULL THEN
-    CASE WHEN c."promptTokens" + c."completionTokens" > 0
-      THEN c."promptTokens" * coalesce(pp."inputPer1M", 0) / 1000000 + c."completionTokens" * coalesce(pp."outputPer1M", 0) / 1000000
-      ELSE coalesce(pp."perRequest", 0) END
-  ELSE 0 END`;
+// What a call is charged and the price in force at its start are SQL functions of the database
+// (kule_call_charge, kule_price_at: migration limits_budgets_retire), shared with the live month
+// spend that enforces budgets, so the two can never disagree.
+const CHARGE_SQL = `kule_call_charge(c.status, c."endpointId", c."promptTokens", c."completionTokens", pp."inputPer1M", pp."outputPer1M", pp."perRequest")`;
 
 const LATENCY_MS = `(EXTRACT(EPOCH FROM (c."endedAt" - c."startedAt")) * 1000)`;
 
@@ -46,11 +37,7 @@ export async function rollupHour(db: PrismaClient, hour: Date, generation?: bigi
              FROM "CallLog" c
              JOIN "Tenant" t ON t.id = c."tenantId"
              LEFT JOIN "PricePlan" pl ON pl.id = t."pricePlanId"
-             LEFT JOIN LATERAL (
-               SELECT p."inputPer1M", p."outputPer1M", p."perRequest" FROM "PlanPrice" p
-                WHERE p."planId" = t."pricePlanId" AND p."effectiveFrom" <= c."startedAt" AND (p."endpointId" IS NULL OR p."endpointId" = c."endpointId")
-                ORDER BY (p."endpointId" IS NOT NULL) DESC, p."effectiveFrom" DESC LIMIT 1
-             ) pp ON true
+             LEFT JOIN LATERAL kule_price_at(t."pricePlanId", c."endpointId", c."startedAt") pp ON true
             WHERE c."startedAt" >= $1::timestamp AND c."startedAt" < $1::timestamp + interval '1 hour'
          ) c
         GROUP BY 1, 2, 3, 4, 5`,

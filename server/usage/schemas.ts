@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id } from "../schemas/common.ts";
+import { id, money, perMinuteLimit } from "../schemas/common.ts";
 
 export const USAGE_DAYS = [1, 7, 30, 90] as const;
 
@@ -19,11 +19,6 @@ export const rangeInput = z.object({ days: tenantUsageInput.shape.days });
 const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "a month like 2026-12");
 
 export const invoiceInput = z.object({ tenantId: id.optional(), month });
-
-const money = z
-  .union([z.number(), z.string().trim()])
-  .transform((v) => String(v))
-  .refine((v) => /^\d{1,12}(\.\d{1,6})?$/.test(v), "an amount like 12.50 (up to 6 decimals)");
 
 export const setBudgetInput = z.object({
   tenantId: id.optional(),
@@ -50,6 +45,10 @@ export const setHardwareRateInput = z.object({
   effectiveFrom: z.coerce.date(),
 });
 
+/** A plan's default gateway limits for its tenants without their own; null = unlimited. */
+export const setPlanLimitsInput = z.object({ planId: id, rpmLimit: perMinuteLimit, tpmLimit: perMinuteLimit });
+
+export type SetPlanLimitsInput = z.infer<typeof setPlanLimitsInput>;
 export type TenantUsageInput = z.infer<typeof tenantUsageInput>;
 export type InvoiceInput = z.infer<typeof invoiceInput>;
 export type RangeInput = z.infer<typeof rangeInput>;

@@ -1,13 +1,14 @@
 import type { PrismaClient } from "../db/generated/client.ts";
 import { rollupDirtyHours } from "./rollup.ts";
 import { computeRecentCosts } from "./cost.ts";
-import { refreshBudgetBlocks } from "./billing.ts";
+import { refreshBudgetBlocks } from "./caps.ts";
 import { refreshDirtyDays } from "./daily.ts";
 
 /**
  * The usage loop: roll up the hours the call log marked, then the hours' infrastructure cost,
  * then the days either marked (a pass that fails leaves its marks for the next), then budgets —
- * every `intervalMs` (a hard cap holds within a minute of being passed).
+ * every `intervalMs`. Caps are blocked by the call log's insert trigger as rows land; this pass
+ * lifts blocks when a month begins (server/usage/caps.ts).
  */
 export function startUsageWorker(db: PrismaClient, intervalMs = 15_000): { stop: () => Promise<void>; tick: () => Promise<void> } {
   let busy: Promise<void> | null = null;
