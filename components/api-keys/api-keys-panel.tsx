@@ -9,6 +9,7 @@ import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { FormActions, PanelHead } from "@/components/ui/page-head";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime } from "@/components/ui/format";
+import { KeyLimits, KeyLimitsForm, limitOf } from "./key-limits";
 
 /**
  * API keys of one tenant (tenantId set, or a tenant user's own), or of every tenant for staff.
@@ -21,6 +22,7 @@ export function ApiKeysPanel({ tenantId, canWrite, chooseTenant }: { tenantId: s
   const keys = useQuery(trpc.apiKey.list.queryOptions({ tenantId }, PANEL_QUERY));
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
   const [creating, setCreating] = useState(false);
+  const [limitsOf, setLimitsOf] = useState<string | null>(null);
   const revoke = useMutation(
     trpc.apiKey.revoke.mutationOptions({
       onSuccess: async (k) => {
@@ -58,6 +60,7 @@ export function ApiKeysPanel({ tenantId, canWrite, chooseTenant }: { tenantId: s
                 {chooseTenant && <th>Tenant</th>}
                 <th>Key</th>
                 <th>Endpoints</th>
+                <th>Limits per minute</th>
                 <th>Expires</th>
                 <th>Last used</th>
                 <th>Status</th>
@@ -65,7 +68,7 @@ export function ApiKeysPanel({ tenantId, canWrite, chooseTenant }: { tenantId: s
               </tr>
             </thead>
             <tbody>
-              {data.map((k) => (
+              {data.map((k) => [
                 <tr key={k.id}>
                   <td>{k.name}</td>
                   {chooseTenant && <td>{k.tenant.name}</td>}
@@ -73,6 +76,9 @@ export function ApiKeysPanel({ tenantId, canWrite, chooseTenant }: { tenantId: s
                     <code>{k.prefix}…</code>
                   </td>
                   <td>{k.allowedEndpointIds.length ? `${k.allowedEndpointIds.length} allowed` : "all"}</td>
+                  <td>
+                    <KeyLimits k={k} />
+                  </td>
                   <td>{k.expiresAt ? formatDateTime(k.expiresAt) : "never"}</td>
                   <td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : <span className="muted">never</span>}</td>
                   <td>
@@ -86,6 +92,7 @@ export function ApiKeysPanel({ tenantId, canWrite, chooseTenant }: { tenantId: s
                   </td>
                   {canWrite && (
                     <td>
+                      {!k.revokedAt && <button onClick={() => setLimitsOf(limitsOf === k.id ? null : k.id)}>Limits…</button>}{" "}
                       {!k.revokedAt && (
                         <button
                           className="danger"
@@ -99,8 +106,15 @@ export function ApiKeysPanel({ tenantId, canWrite, chooseTenant }: { tenantId: s
                       )}
                     </td>
                   )}
-                </tr>
-              ))}
+                </tr>,
+                limitsOf === k.id && (
+                  <tr key={`${k.id}-limits`}>
+                    <td colSpan={9}>
+                      <KeyLimitsForm k={k} onDone={() => setLimitsOf(null)} />
+                    </td>
+                  </tr>
+                ),
+              ])}
             </tbody>
           </table>
         )}
@@ -114,7 +128,7 @@ function CreateKeyForm({ tenantId, chooseTenant, onCreated, onCancel }: { tenant
   const qc = useQueryClient();
   const catalog = useQuery(trpc.endpoint.catalog.queryOptions());
   const tenants = useQuery(trpc.tenant.list.queryOptions(undefined, { enabled: chooseTenant }));
-  const [f, setF] = useState({ name: "", tenantId: tenantId ?? "", expiresAt: "", endpoints: [] as string[] });
+  const [f, setF] = useState({ name: "", tenantId: tenantId ?? "", expiresAt: "", endpoints: [] as string[], rpm: "", tpm: "" });
   const create = useMutation(
     trpc.apiKey.create.mutationOptions({
       meta: { handlesErrors: true },
@@ -135,6 +149,8 @@ function CreateKeyForm({ tenantId, chooseTenant, onCreated, onCancel }: { tenant
           tenantId: f.tenantId || null,
           allowedEndpointIds: f.endpoints,
           expiresAt: f.expiresAt ? new Date(`${f.expiresAt}T23:59:59Z`) : null,
+          rpmLimit: limitOf(f.rpm),
+          tpmLimit: limitOf(f.tpm),
         });
       }}
     >
@@ -157,6 +173,14 @@ function CreateKeyForm({ tenantId, chooseTenant, onCreated, onCancel }: { tenant
         )}
         <Field id="k-expires" label="Expires on (optional)" errors={errors.expiresAt}>
           <input id="k-expires" type="date" value={f.expiresAt} onChange={(e) => setF({ ...f, expiresAt: e.target.value })} aria-invalid={!!errors.expiresAt} />
+        </Field>
+      </div>
+      <div className="form-row">
+        <Field id="k-rpm" label="Requests per minute (optional)" hint="Within the tenant's limit" errors={errors.rpmLimit}>
+          <input id="k-rpm" inputMode="numeric" value={f.rpm} onChange={(e) => setF({ ...f, rpm: e.target.value })} aria-invalid={!!errors.rpmLimit} />
+        </Field>
+        <Field id="k-tpm" label="Tokens per minute (optional)" hint="Within the tenant's limit" errors={errors.tpmLimit}>
+          <input id="k-tpm" inputMode="numeric" value={f.tpm} onChange={(e) => setF({ ...f, tpm: e.target.value })} aria-invalid={!!errors.tpmLimit} />
         </Field>
       </div>
       <fieldset className="field" style={{ border: 0, padding: 0 }}>

@@ -43,6 +43,7 @@ export function TenantsPage({ canWrite }: { canWrite: boolean }) {
                   <th>Data residency</th>
                   <th>Status</th>
                   <th>Price plan</th>
+                  <th>Limits per minute</th>
                   <th>Active keys</th>
                   <th>Users</th>
                 </tr>
@@ -59,7 +60,7 @@ export function TenantsPage({ canWrite }: { canWrite: boolean }) {
                     <td>
                       {canWrite ? (
                         <label>
-                          <input type="checkbox" checked={t.kvkk} disabled={update.isPending} onChange={(e) => update.mutate({ id: t.id, kvkk: e.target.checked })} aria-label={`KVKK for ${t.name}`} />{" "}
+                          <input type="checkbox" checked={t.kvkk} disabled={update.isPending} onChange={(e) => update.mutate({ id: t.id, expectedUpdatedAt: t.updatedAt, kvkk: e.target.checked })} aria-label={`KVKK for ${t.name}`} />{" "}
                           {t.kvkk ? <span className="badge badge-kvkk">KVKK · Turkey only</span> : <span className="muted">anywhere</span>}
                         </label>
                       ) : t.kvkk ? (
@@ -72,6 +73,10 @@ export function TenantsPage({ canWrite }: { canWrite: boolean }) {
                       <span className={`badge ${t.status === "active" ? "badge-ok" : "badge-danger"}`}>{t.status}</span>
                     </td>
                     <td>{t.pricePlan?.name ?? <span className="muted">none</span>}</td>
+                    <td>
+                      {(t.rpmLimit ?? t.pricePlan?.rpmLimit)?.toLocaleString("en") ?? "∞"} req · {(t.tpmLimit ?? t.pricePlan?.tpmLimit)?.toLocaleString("en") ?? "∞"} tok
+                      {t.creditLimit && <div className="muted">credit {t.creditLimit.toString()}</div>}
+                    </td>
                     <td>{t._count.apiKeys}</td>
                     <td>{t._count.memberships}</td>
                   </tr>

@@ -3,7 +3,25 @@ import { tenantScope, tenantWhere } from "../auth/scope.ts";
 import { recordAudit } from "../audit/record.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { newApiKeySecret } from "../auth/api-key-secret.ts";
-import type { CreateApiKeyInput, ListApiKeysInput, RevokeApiKeyInput } from "./schemas.ts";
+import type { DbTx } from "../db/client.ts";
+import type { CreateApiKeyInput, ListApiKeysInput, RevokeApiKeyInput, SetApiKeyLimitsInput } from "./schemas.ts";
+
+/**
+ * A key's limits must fit within its tenant's (the tenant's own, else its plan's): a tenant user
+ * splits its allowance between keys but cannot raise it. Refused naming the field and the ceiling.
+ */
+async function checkKeyLimits(tx: DbTx, tenantId: string, limits: { rpmLimit?: number | null; tpmLimit?: number | null }) {
+  const t = await tx.tenant.findUnique({ where: { id: tenantId }, include: { pricePlan: { select: { rpmLimit: true, tpmLimit: true } } } });
+  if (!t) throw new NotFoundError("Tenant");
+  for (const field of ["rpmLimit", "tpmLimit"] as const) {
+    const ceiling = t[field] ?? t.pricePlan?.[field] ?? null;
+    const asked = limits[field];
+    if (ceiling !== null && asked != null && asked > ceiling) {
+      throw new InvalidInputError(field, `at most ${ceiling.toLocaleString("en")} ${field === "rpmLimit" ? "requests" : "tokens"} per minute, the tenant's own limit`);
+    }
+  }
+  return t;
+}
 
 const publicFields = {
   id: true,
@@ -14,6 +32,8 @@ const publicFields = {
   expiresAt: true,
   revokedAt: true,
   lastUsedAt: true,
+  rpmLimit: true,
+  tpmLimit: true,
   createdAt: true,
   tenant: { select: { name: true, slug: true } },
 } as const;
@@ -33,7 +53,8 @@ export async function createApiKey(ctx: ActorContext, input: CreateApiKeyInput) 
   const tenantId = tenantScope(ctx.actor, input.tenantId);
   if (!tenantId) throw new InvalidInputError("tenantId", "choose the tenant the key belongs to");
   return ctx.db.$transaction(async (tx) => {
-    if (!(await tx.tenant.findUnique({ where: { id: tenantId } }))) throw new NotFoundError("Tenant");
+    const tenant = await checkKeyLimits(tx, tenantId, input);
+    if (tenant.status === "offboarded") throw new NotFoundError("Tenant");
     const known = await tx.endpoint.count({ where: { id: { in: input.allowedEndpointIds } } });
     if (known !== new Set(input.allowedEndpointIds).size) throw new InvalidInputError("allowedEndpointIds", "an endpoint in the list does not exist");
     const { secret, prefix, hash } = newApiKeySecret();
@@ -45,6 +66,8 @@ export async function createApiKey(ctx: ActorContext, input: CreateApiKeyInput) 
         secretHash: hash,
         allowedEndpointIds: [...new Set(input.allowedEndpointIds)],
         expiresAt: input.expiresAt ?? null,
+        rpmLimit: input.rpmLimit ?? null,
+        tpmLimit: input.tpmLimit ?? null,
         createdById: ctx.actor.userId,
       },
       select: publicFields,
@@ -61,6 +84,18 @@ export async function revokeApiKey(ctx: ActorContext, { id }: RevokeApiKeyInput)
     if (before.revokedAt) return before;
     const after = await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() }, select: publicFields });
     await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "apikey.revoke", targetType: "api_key", targetId: id, before, after });
+    return after;
+  });
+}
+
+/** A key's own limits (its tenant's users, or an admin), within the tenant's; audited with before and after. */
+export async function setApiKeyLimits(ctx: ActorContext, input: SetApiKeyLimitsInput) {
+  return ctx.db.$transaction(async (tx) => {
+    const before = await tx.apiKey.findFirst({ where: { id: input.id, ...tenantWhere(ctx.actor) }, select: publicFields });
+    if (!before) throw new NotFoundError("API key");
+    await checkKeyLimits(tx, before.tenantId, input);
+    const after = await tx.apiKey.update({ where: { id: before.id }, data: { rpmLimit: input.rpmLimit, tpmLimit: input.tpmLimit }, select: publicFields });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "apikey.limits.set", targetType: "api_key", targetId: before.id, before, after });
     return after;
   });
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { displayName, id } from "../schemas/common.ts";
+import { displayName, id, perMinuteLimit } from "../schemas/common.ts";
 
 export const listApiKeysInput = z.object({ tenantId: id.nullish() });
 
@@ -12,10 +12,16 @@ export const createApiKeyInput = z.object({
     .date()
     .nullish()
     .refine((d) => !d || d.getTime() > Date.now(), "must be in the future"),
+  /** This key's own limits, within its tenant's; null or omitted = only the tenant's apply. */
+  rpmLimit: perMinuteLimit.optional(),
+  tpmLimit: perMinuteLimit.optional(),
 });
+
+export const setApiKeyLimitsInput = z.object({ id, rpmLimit: perMinuteLimit, tpmLimit: perMinuteLimit });
 
 export const revokeApiKeyInput = z.object({ id });
 
 export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;
 export type ListApiKeysInput = z.infer<typeof listApiKeysInput>;
+export type SetApiKeyLimitsInput = z.infer<typeof setApiKeyLimitsInput>;
 export type RevokeApiKeyInput = z.infer<typeof revokeApiKeyInput>;

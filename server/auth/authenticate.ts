@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../db/generated/client.ts";
 import { verifyPassword } from "./password.ts";
+import { membershipActive, membershipInclude } from "./membership.ts";
 import { clearLoginFailures, loginWaitMs, recordLoginFailure } from "./throttle.ts";
 
 export type AuthResult = { ok: true; userId: string; email: string; name: string } | { ok: false; reason: "invalid" | "throttled"; waitMs?: number };
@@ -11,9 +12,9 @@ export async function authenticate(db: PrismaClient, rawEmail: string, password:
   const email = rawEmail.trim().toLowerCase();
   const waitMs = await loginWaitMs(db, email, freeAttempts);
   if (waitMs > 0) return { ok: false, reason: "throttled", waitMs };
-  const user = await db.user.findUnique({ where: { email }, include: { membership: true } });
+  const user = await db.user.findUnique({ where: { email }, include: membershipInclude });
   const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-  if (!user || !valid || !user.membership) {
+  if (!user || !valid || !membershipActive(user.membership)) {
     await recordLoginFailure(db, email);
     return { ok: false, reason: "invalid" };
   }

@@ -1,24 +1,38 @@
 import { z } from "zod";
-import { displayName, id, slug } from "../schemas/common.ts";
-import { TenantStatus } from "../db/generated/enums.ts";
+import { displayName, id, money, perMinuteLimit, slug } from "../schemas/common.ts";
 
 export const createTenantInput = z.object({
   name: displayName,
   slug,
   kvkk: z.boolean().default(false),
   pricePlanId: id.nullish(),
+  rpmLimit: perMinuteLimit.optional(),
+  tpmLimit: perMinuteLimit.optional(),
+  creditLimit: money.nullish(),
 });
 
+/** An admin's edit; `expectedUpdatedAt` is the tenant's updatedAt as the editor loaded it (a later edit is a conflict). */
 export const updateTenantInput = z.object({
   id,
+  expectedUpdatedAt: z.coerce.date(),
   name: displayName.optional(),
   kvkk: z.boolean().optional(),
-  status: z.enum(TenantStatus).optional(),
+  /** Offboarding is its own step (offboardTenant): it revokes keys and cannot be undone here. */
+  status: z.enum(["active", "suspended"]).optional(),
   pricePlanId: id.nullish(),
+  /** The tenant's gateway limits; null falls back to its price plan's. */
+  rpmLimit: perMinuteLimit.optional(),
+  tpmLimit: perMinuteLimit.optional(),
+  /** The platform's credit limit for a month (a tenant cannot change it); null = none. */
+  creditLimit: money.nullable().optional(),
 });
 
 export const tenantIdInput = z.object({ id });
 
+/** Offboarding names the tenant's slug again, so a slip of the mouse cannot do it. */
+export const offboardTenantInput = z.object({ id, confirmSlug: slug, expectedUpdatedAt: z.coerce.date() });
+
 export type CreateTenantInput = z.infer<typeof createTenantInput>;
 export type UpdateTenantInput = z.infer<typeof updateTenantInput>;
 export type TenantIdInput = z.infer<typeof tenantIdInput>;
+export type OffboardTenantInput = z.infer<typeof offboardTenantInput>;

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../db/generated/client.ts";
 import type { Actor } from "../auth/actor.ts";
+import { membershipActive, membershipInclude } from "../auth/membership.ts";
 import type { Drivers } from "../cluster/drivers.ts";
 import type { PrometheusClient } from "../metrics/prometheus-client.ts";
 
@@ -11,13 +12,11 @@ export interface Context {
   prometheus: PrometheusClient;
 }
 
-/** Loads the actor behind a session's user id; a deleted user or membership signs them out. */
+/** Loads the actor behind a session's user id; a deleted user or membership, or an offboarded tenant, signs them out. */
 export async function loadActor(db: PrismaClient, userId: string | null | undefined): Promise<Actor | null> {
   if (!userId) return null;
-  const user = await db.user.findUnique({ where: { id: userId }, include: { membership: true } });
-  if (!user?.membership) return null;
-  // A tenant user without a tenant could see nothing: treat the account as signed out.
-  if (user.membership.role === "tenant" && !user.membership.tenantId) return null;
+  const user = await db.user.findUnique({ where: { id: userId }, include: membershipInclude });
+  if (!user?.membership || !membershipActive(user.membership)) return null;
   return {
     userId: user.id,
     email: user.email,

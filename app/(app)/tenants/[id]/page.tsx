@@ -10,5 +10,5 @@ export default async function Page({ params }: { params: Promise<{ id: string }>
   const actor = await requireActor();
   // Staff see every tenant; a tenant user only its own (others are "not found" in the data layer).
   if (!can(actor.role, "tenant:read") && actor.tenantId !== id) return <NotAllowed what="another tenant's page" />;
-  return <TenantDetail id={id} canReadKeys={can(actor.role, "api-key:read")} canWriteKeys={can(actor.role, "api-key:write")} />;
+  return <TenantDetail id={id} canReadKeys={can(actor.role, "api-key:read")} canWriteKeys={can(actor.role, "api-key:write")} canWriteTenant={can(actor.role, "tenant:write")} />;
 }

@@ -1,0 +1,123 @@
+"use client";
+
+import { useState } from "react";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useTRPC } from "@/components/trpc/client";
+import { fieldErrorsOf } from "@/components/trpc/errors";
+import { Field } from "@/components/ui/field";
+import { FormActions } from "@/components/ui/page-head";
+import { FormPanel, useSaveOptions } from "@/components/ui/form-panel";
+import { limitOf } from "@/components/api-keys/key-limits";
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/routers/root";
+
+type Tenant = inferRouterOutputs<AppRouter>["tenant"]["get"];
+
+const shown = (v: number | null | undefined) => (v == null ? "" : String(v));
+
+/** What limits a tenant runs under, where each comes from: its own, its plan's, or none. */
+export function LimitsSummary({ t }: { t: Tenant }) {
+  const one = (own: number | null, plan: number | null | undefined, unit: string) =>
+    own !== null ? `${own.toLocaleString("en")} ${unit}/min` : plan != null ? `${plan.toLocaleString("en")} ${unit}/min (plan)` : "unlimited";
+  return (
+    <span>
+      {one(t.rpmLimit, t.pricePlan?.rpmLimit, "requests")} · {one(t.tpmLimit, t.pricePlan?.tpmLimit, "tokens")} · credit limit{" "}
+      {t.creditLimit ? `${t.creditLimit.toString()} ${t.pricePlan?.currency ?? "TRY"}/month` : "none"}
+      {t.creditBlockedAt && <span className="badge badge-danger">credit limit reached</span>}
+    </span>
+  );
+}
+
+/** An admin's edit of a tenant: plan, status, gateway limits and the platform's credit limit. */
+export function TenantSettingsForm({ t, onDone }: { t: Tenant; onDone: () => void }) {
+  const trpc = useTRPC();
+  const saved = useSaveOptions();
+  const plans = useQuery(trpc.tenant.pricePlans.queryOptions());
+  const [f, setF] = useState({
+    name: t.name,
+    status: t.status === "suspended" ? "suspended" : "active",
+    pricePlanId: t.pricePlanId ?? "",
+    rpmLimit: shown(t.rpmLimit),
+    tpmLimit: shown(t.tpmLimit),
+    creditLimit: t.creditLimit?.toString() ?? "",
+  });
+  const update = useMutation(trpc.tenant.update.mutationOptions(saved({ refresh: trpc.tenant.get.queryKey({ id: t.id }), toast: () => `${t.name} saved`, then: onDone })));
+  const errors = fieldErrorsOf(update.error);
+  return (
+    <FormPanel
+      title={`Edit ${t.name}`}
+      error={update.error}
+      onSubmit={() =>
+        update.mutate({
+          id: t.id,
+          expectedUpdatedAt: t.updatedAt,
+          name: f.name,
+          status: f.status as "active" | "suspended",
+          pricePlanId: f.pricePlanId || null,
+          rpmLimit: limitOf(f.rpmLimit),
+          tpmLimit: limitOf(f.tpmLimit),
+          creditLimit: f.creditLimit.trim() === "" ? null : f.creditLimit,
+        })
+      }
+    >
+      <div className="form-row">
+        <Field id="ts-name" label="Name" errors={errors.name}>
+          <input id="ts-name" value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} aria-invalid={!!errors.name} />
+        </Field>
+        <Field id="ts-status" label="Status" hint="Suspended: every call is refused" errors={errors.status}>
+          <select id="ts-status" value={f.status} onChange={(e) => setF({ ...f, status: e.target.value })}>
+            <option value="active">active</option>
+            <option value="suspended">suspended</option>
+          </select>
+        </Field>
+        <Field id="ts-plan" label="Price plan" errors={errors.pricePlanId}>
+          <select id="ts-plan" value={f.pricePlanId} onChange={(e) => setF({ ...f, pricePlanId: e.target.value })}>
+            <option value="">None</option>
+            {plans.data?.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <div className="form-row">
+        <Field id="ts-rpm" label="Requests per minute" hint="Empty: the plan's limit" errors={errors.rpmLimit}>
+          <input id="ts-rpm" inputMode="numeric" value={f.rpmLimit} onChange={(e) => setF({ ...f, rpmLimit: e.target.value })} aria-invalid={!!errors.rpmLimit} />
+        </Field>
+        <Field id="ts-tpm" label="Tokens per minute" hint="Empty: the plan's limit" errors={errors.tpmLimit}>
+          <input id="ts-tpm" inputMode="numeric" value={f.tpmLimit} onChange={(e) => setF({ ...f, tpmLimit: e.target.value })} aria-invalid={!!errors.tpmLimit} />
+        </Field>
+        <Field id="ts-credit" label="Credit limit per month" hint="The platform's; the tenant cannot lift it. Empty: none" errors={errors.creditLimit}>
+          <input id="ts-credit" inputMode="decimal" value={f.creditLimit} onChange={(e) => setF({ ...f, creditLimit: e.target.value })} aria-invalid={!!errors.creditLimit} />
+        </Field>
+      </div>
+      <FormActions submit="Save" pending={update.isPending} onCancel={onDone} />
+    </FormPanel>
+  );
+}
+
+/** Offboarding: the tenant's keys are revoked at once and its people lose access; its call log is kept for its retention. */
+export function OffboardForm({ t, onDone }: { t: Tenant; onDone: () => void }) {
+  const trpc = useTRPC();
+  const saved = useSaveOptions();
+  const [slug, setSlug] = useState("");
+  const offboard = useMutation(
+    trpc.tenant.offboard.mutationOptions(
+      saved({ refresh: trpc.tenant.get.queryKey({ id: t.id }), toast: (r) => `${t.name} offboarded: ${r.keysRevoked} key(s) revoked; call log kept until ${new Date(r.callLogKeptUntil).toISOString().slice(0, 10)}`, then: onDone }),
+    ),
+  );
+  const errors = fieldErrorsOf(offboard.error);
+  return (
+    <FormPanel title={`Offboard ${t.name}`} error={offboard.error} onSubmit={() => offboard.mutate({ id: t.id, confirmSlug: slug, expectedUpdatedAt: t.updatedAt })}>
+      <p>
+        Every API key of {t.name} is revoked at once and its users can no longer sign in. Its call log is kept until its retention period ends, then destroyed by the periodic destruction
+        run with a destruction record (KVKK Art. 7). This cannot be undone here.
+      </p>
+      <Field id="ob-slug" label={`Type ${t.slug} to confirm`} errors={errors.confirmSlug}>
+        <input id="ob-slug" value={slug} onChange={(e) => setSlug(e.target.value)} aria-invalid={!!errors.confirmSlug} />
+      </Field>
+      <FormActions submit="Offboard tenant" pending={offboard.isPending} onCancel={onDone} />
+    </FormPanel>
+  );
+}
