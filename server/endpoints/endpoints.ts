@@ -2,6 +2,7 @@ import type { ActorContext } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import { ConflictError, InvalidInputError } from "../errors.ts";
 import { claimRevision } from "../rollouts/weights.ts";
+import { deployableVersion } from "../models/deployable.ts";
 import { detailInclude, loadEndpoint } from "./load.ts";
 import type { AddEndpointVersionInput, CreateEndpointInput, EndpointIdInput } from "./schemas.ts";
 
@@ -12,6 +13,7 @@ export function listEndpoints({ db }: ActorContext) {
 /** What a tenant may know of the endpoints it can call: no pools, weights or SLO internals. */
 export function endpointCatalog({ db }: ActorContext) {
   return db.endpoint.findMany({
+    where: { retiredAt: null },
     orderBy: { name: "asc" },
     select: { id: true, name: true, slug: true, model: { select: { name: true, task: true } } },
   });
@@ -26,10 +28,9 @@ export async function createEndpoint(ctx: ActorContext, input: CreateEndpointInp
     if (await tx.endpoint.findUnique({ where: { slug: input.slug } })) {
       throw new ConflictError(`The slug ${input.slug} is already used by another endpoint.`, { field: "slug" });
     }
-    const version = await tx.modelVersion.findUnique({ where: { id: input.modelVersionId } });
-    if (!version || version.modelId !== input.modelId) {
-      throw new InvalidInputError("modelVersionId", "choose a version of the selected model");
-    }
+    const model = await tx.model.findUnique({ where: { id: input.modelId } });
+    if (!model) throw new InvalidInputError("modelId", "unknown model");
+    await deployableVersion(tx, input.modelVersionId, model);
     if (!(await tx.nodePool.findUnique({ where: { id: input.nodePoolId } }))) {
       throw new InvalidInputError("nodePoolId", "unknown node pool");
     }
@@ -51,10 +52,8 @@ export async function createEndpoint(ctx: ActorContext, input: CreateEndpointInp
 export async function addEndpointVersion(ctx: ActorContext, input: AddEndpointVersionInput) {
   return ctx.db.$transaction(async (tx) => {
     const endpoint = await loadEndpoint(tx, input.endpointId);
-    const version = await tx.modelVersion.findUnique({ where: { id: input.modelVersionId } });
-    if (!version || version.modelId !== endpoint.model.id) {
-      throw new InvalidInputError("modelVersionId", `choose a version of ${endpoint.model.name}`);
-    }
+    if (endpoint.retiredAt) throw new ConflictError(`Endpoint ${endpoint.name} was retired: it takes no new versions.`);
+    const version = await deployableVersion(tx, input.modelVersionId, endpoint.model);
     if (endpoint.versions.some((v) => v.modelVersionId === version.id)) {
       throw new ConflictError(`Version ${version.version} is already on this endpoint.`, { field: "modelVersionId" });
     }

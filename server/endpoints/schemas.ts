@@ -2,6 +2,13 @@ import { z } from "zod";
 import { displayName, id, slug } from "../schemas/common.ts";
 import { ServingEngine } from "../db/generated/enums.ts";
 
+const regionConstraint = z
+  .string()
+  .trim()
+  .regex(/^[a-z]{2}(-[a-z]+)?-?$/, "a region or prefix such as tr- or eu-fra")
+  .nullish()
+  .or(z.literal("").transform(() => null));
+
 export const createEndpointInput = z.object({
   name: displayName,
   slug,
@@ -13,14 +20,20 @@ export const createEndpointInput = z.object({
   sloAvailabilityPct: z.number().gt(50, "must be above 50").max(99.999, "at most 99.999"),
   sloP99LatencyMs: z.number().int("whole milliseconds").min(1, "at least 1 ms").max(600_000, "at most 600000 ms"),
   sloTtftMs: z.number().int("whole milliseconds").min(1, "at least 1 ms").max(600_000, "at most 600000 ms").nullish(),
-  regionConstraint: z
-    .string()
-    .trim()
-    .regex(/^[a-z]{2}(-[a-z]+)?-?$/, "a region or prefix such as tr- or eu-fra")
-    .nullish()
-    .or(z.literal("").transform(() => null)),
+  regionConstraint,
   stickySessions: z.boolean().default(false),
 });
+
+/** Name, stickiness and region rule; `expectedRevision` as the editor loaded it (SLOs: updateSloInput). */
+export const updateEndpointInput = z.object({
+  id,
+  expectedRevision: z.number().int("a whole number"),
+  name: displayName.optional(),
+  stickySessions: z.boolean().optional(),
+  regionConstraint: regionConstraint.optional(),
+});
+
+export const retireEndpointInput = z.object({ id, expectedRevision: z.number().int("a whole number") });
 
 export const endpointIdInput = z.object({ id });
 
@@ -29,3 +42,5 @@ export const addEndpointVersionInput = z.object({ endpointId: id, modelVersionId
 export type CreateEndpointInput = z.infer<typeof createEndpointInput>;
 export type EndpointIdInput = z.infer<typeof endpointIdInput>;
 export type AddEndpointVersionInput = z.infer<typeof addEndpointVersionInput>;
+export type UpdateEndpointInput = z.infer<typeof updateEndpointInput>;
+export type RetireEndpointInput = z.infer<typeof retireEndpointInput>;

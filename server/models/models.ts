@@ -7,7 +7,7 @@ export function listModels({ db }: ActorContext) {
   return db.model.findMany({
     orderBy: { name: "asc" },
     include: {
-      versions: { orderBy: { createdAt: "desc" }, select: { id: true, version: true, precision: true, createdAt: true } },
+      versions: { orderBy: { createdAt: "desc" }, select: { id: true, version: true, precision: true, createdAt: true, retiredAt: true } },
       _count: { select: { endpoints: true } },
     },
   });
@@ -18,7 +18,7 @@ export async function getModel({ db }: ActorContext, { id }: ModelIdInput) {
     where: { id },
     include: {
       versions: { orderBy: { createdAt: "desc" } },
-      endpoints: { select: { id: true, name: true, slug: true } },
+      endpoints: { select: { id: true, name: true, slug: true, retiredAt: true } },
     },
   });
   if (!model) throw new NotFoundError("Model");
@@ -40,6 +40,7 @@ export async function addModelVersion(ctx: ActorContext, input: AddModelVersionI
   return ctx.db.$transaction(async (tx) => {
     const model = await tx.model.findUnique({ where: { id: input.modelId } });
     if (!model) throw new NotFoundError("Model");
+    if (model.retiredAt) throw new ConflictError(`${model.name} was retired: it takes no new versions.`);
     if (await tx.modelVersion.findUnique({ where: { modelId_version: { modelId: model.id, version: input.version } } })) {
       throw new ConflictError(`${model.name} already has a version ${input.version}.`, { field: "version" });
     }

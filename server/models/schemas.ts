@@ -40,6 +40,18 @@ export const addModelVersionInput = z
 
 export const modelIdInput = z.object({ id });
 
+export const modelVersionIdInput = z.object({ id });
+
+/** `expectedUpdatedAt` is the model's updatedAt as the editor loaded it (a later edit is a conflict). */
+export const updateModelInput = z.object({
+  id,
+  expectedUpdatedAt: z.coerce.date(),
+  name: modelName.optional(),
+  description: createModelInput.shape.description.unwrap().optional(),
+});
+
 export type CreateModelInput = z.infer<typeof createModelInput>;
 export type AddModelVersionInput = z.infer<typeof addModelVersionInput>;
 export type ModelIdInput = z.infer<typeof modelIdInput>;
+export type ModelVersionIdInput = z.infer<typeof modelVersionIdInput>;
+export type UpdateModelInput = z.infer<typeof updateModelInput>;

@@ -3,6 +3,7 @@ import type { ClusterContext } from "../cluster/drivers.ts";
 import { recordAudit } from "../audit/record.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { loadEndpoint, type EndpointDetail } from "../endpoints/load.ts";
+import { deployableVersion } from "../models/deployable.ts";
 import { claimRevision, writeWeights } from "./weights.ts";
 import { freeDevices } from "../cluster/placement.ts";
 import { startReplica } from "../cluster/replicas.ts";
@@ -36,8 +37,8 @@ async function activePlan(tx: DbTx, endpointId: string) {
  */
 export async function deployVersion(ctx: ClusterContext, input: DeployInput) {
   const endpoint = await loadEndpoint(ctx.db, input.endpointId);
-  const mv = await ctx.db.modelVersion.findUnique({ where: { id: input.modelVersionId } });
-  if (!mv || mv.modelId !== endpoint.model.id) throw new InvalidInputError("modelVersionId", `choose a version of ${endpoint.model.name}`);
+  if (endpoint.retiredAt) throw new ConflictError(`Endpoint ${endpoint.name} was retired: nothing more is deployed to it.`);
+  const mv = await deployableVersion(ctx.db, input.modelVersionId, endpoint.model);
   const existing = endpoint.versions.find((v) => v.modelVersionId === mv.id);
   if (existing && existing.state === "draining") throw new ConflictError(`Version ${mv.version} is still draining: wait until it is retired, then deploy it again.`, { field: "modelVersionId" });
 

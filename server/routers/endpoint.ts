@@ -1,5 +1,6 @@
 import { procedure, router } from "../trpc/init.ts";
-import { addEndpointVersionInput, createEndpointInput, endpointIdInput } from "../endpoints/schemas.ts";
+import { addEndpointVersionInput, createEndpointInput, endpointIdInput, retireEndpointInput, updateEndpointInput } from "../endpoints/schemas.ts";
+import { retireEndpoint, updateEndpoint } from "../endpoints/lifecycle.ts";
 import { addEndpointVersion, createEndpoint, endpointCatalog, getEndpoint, listEndpoints } from "../endpoints/endpoints.ts";
 import { updateSloInput } from "../endpoints/update-slo.types.ts";
 import { updateEndpointSlo } from "../endpoints/update-slo.ts";
@@ -15,6 +16,15 @@ export const endpointRouter = router({
       const endpoint = await createEndpoint(ctx, input);
       // A new endpoint brings new SLOs: its burn-rate alerts exist from its first request.
       void syncSloRules(ctx).catch((e) => console.error("[slo-rules] sync after create failed", e));
+      return endpoint;
+    }),
+  update: procedure("endpoint:write").input(updateEndpointInput).mutation(({ ctx, input }) => updateEndpoint(ctx, input)),
+  retire: procedure("endpoint:write")
+    .input(retireEndpointInput)
+    .mutation(async ({ ctx, input }) => {
+      const endpoint = await retireEndpoint(ctx, input);
+      // A retired endpoint's SLO rules go with it.
+      void syncSloRules(ctx).catch((e) => console.error("[slo-rules] sync after retire failed", e));
       return endpoint;
     }),
   updateSlo: procedure("endpoint:write").input(updateSloInput).mutation(({ ctx, input }) => updateEndpointSlo(ctx, input)),

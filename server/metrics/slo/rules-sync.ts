@@ -13,7 +13,7 @@ export type SloRulesSync =
   | { state: "failed"; message: string };
 
 export async function endpointSlos(db: PrismaClient): Promise<EndpointSlo[]> {
-  const rows = await db.endpoint.findMany({ select: { slug: true, sloAvailabilityPct: true, sloP99LatencyMs: true, sloTtftMs: true }, orderBy: { slug: "asc" } });
+  const rows = await db.endpoint.findMany({ where: { retiredAt: null }, select: { slug: true, sloAvailabilityPct: true, sloP99LatencyMs: true, sloTtftMs: true }, orderBy: { slug: "asc" } });
   return rows.map((r) => ({ slug: r.slug, availabilityPct: Number(r.sloAvailabilityPct), p99LatencyMs: r.sloP99LatencyMs, ttftMs: r.sloTtftMs }));
 }
 

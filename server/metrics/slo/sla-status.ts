@@ -88,7 +88,7 @@ const finite = (v: string) => {
  */
 export async function slaStatus({ db, prometheus }: { db: PrismaClient; prometheus: PrometheusClient }) {
   const opts = prometheus.rules?.options ?? DEFAULT_SLO_RULE_OPTIONS;
-  const [rows, slos] = await Promise.all([db.endpoint.findMany({ select: { id: true, slug: true, name: true }, orderBy: { name: "asc" } }), endpointSlos(db)]);
+  const [rows, slos] = await Promise.all([db.endpoint.findMany({ where: { retiredAt: null }, select: { id: true, slug: true, name: true }, orderBy: { name: "asc" } }), endpointSlos(db)]);
   const sloBySlug = new Map(slos.map((s) => [s.slug, s]));
   let ratios: PromVector = [];
   let alerts: PromVector = [];

@@ -1,0 +1,194 @@
+import type { Actor } from "../auth/actor.ts";
+import type { Role } from "../db/generated/enums.ts";
+import { makeEndpoint, makeModelWithVersions, makeTenant, testDb, uid } from "../test/harness.ts";
+
+/* The permission matrix's cases (permission-matrix.int.test.ts runs them): every procedure with the roles that may call it. */
+
+export type Fixtures = {
+  tenantId: string;
+  otherTenantId: string;
+  endpointId: string;
+  endpointRevision: () => Promise<number>;
+  endpointVersionId: string;
+  modelId: string;
+  modelVersionId: string;
+  spareModelVersionId: () => Promise<string>;
+  nodePoolId: string;
+  keyId: () => Promise<string>;
+  userId: string;
+  cpuVersionId: string;
+  cpuNodeId: string;
+  fraGpuId: string;
+  fraNodeId: string;
+  failedReplicaId: () => Promise<string>;
+  /** A fresh endpoint whose 1.0 holds 100% and whose 1.1 is ready at 0% (database rows only). */
+  twoReady: () => Promise<{ endpointId: string; revision: number; stableId: string; canaryId: string }>;
+  cpuEndpointId: string;
+  cpuModelVersionId: string;
+};
+
+export type Case = { input: (f: Fixtures, actor: Actor) => Promise<unknown> | unknown; allowed: Role[] };
+
+/**
+ * Every procedure with who may call it, written out here rather than read from the permission
+ * table, so a change to the table that widens access fails this test.
+ */
+export const MATRIX: Record<string, Case> = {
+  "model.list": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "model.get": { input: (f) => ({ id: f.modelId }), allowed: ["admin", "operator", "auditor"] },
+  "model.create": { input: () => ({ name: `m-${uid()}`, task: "llm" }), allowed: ["admin", "operator"] },
+  "model.addVersion": {
+    input: (f) => ({
+      modelId: f.modelId,
+      version: `2.${uid()}`,
+      artifactUri: "s3://m/x",
+      format: "vllm",
+      precision: "fp8",
+      parameterCount: "1000",
+      weightBytes: "1000",
+      minGpuMemoryBytes: "2000",
+    }),
+    allowed: ["admin", "operator"],
+  },
+  "model.update": { input: async (f) => ({ id: f.modelId, expectedUpdatedAt: (await testDb().model.findUniqueOrThrow({ where: { id: f.modelId } })).updatedAt, description: "matrix" }), allowed: ["admin", "operator"] },
+  "model.retire": { input: async () => ({ id: (await makeModelWithVersions(["1.0"])).id }), allowed: ["admin", "operator"] },
+  "model.retireVersion": { input: async (f) => ({ id: await f.spareModelVersionId() }), allowed: ["admin", "operator"] },
+  "endpoint.list": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "endpoint.catalog": { input: () => undefined, allowed: ["admin", "operator", "tenant"] },
+  "endpoint.get": { input: (f) => ({ id: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
+  "endpoint.create": {
+    input: (f) => ({
+      name: "Matrix endpoint",
+      slug: `mx-${uid()}`,
+      modelId: f.modelId,
+      modelVersionId: f.modelVersionId,
+      engine: "vllm",
+      nodePoolId: f.nodePoolId,
+      sloAvailabilityPct: 99.9,
+      sloP99LatencyMs: 1000,
+    }),
+    allowed: ["admin", "operator"],
+  },
+  "endpoint.addVersion": {
+    input: async (f) => ({ endpointId: f.endpointId, modelVersionId: await f.spareModelVersionId(), expectedRevision: await f.endpointRevision() }),
+    allowed: ["admin", "operator"],
+  },
+  "endpoint.update": { input: async (f) => ({ id: f.endpointId, expectedRevision: await f.endpointRevision(), stickySessions: false }), allowed: ["admin", "operator"] },
+  // A fresh endpoint with no replica and no call: it may retire.
+  "endpoint.retire": { input: async () => makeEndpoint().then(({ endpoint }) => ({ id: endpoint.id, expectedRevision: endpoint.revision })), allowed: ["admin", "operator"] },
+  "endpoint.updateSlo": {
+    input: async (f) => ({ endpointId: f.endpointId, expectedRevision: await f.endpointRevision(), sloAvailabilityPct: 99.5, sloP99LatencyMs: 3000, sloTtftMs: 400 }),
+    allowed: ["admin", "operator"],
+  },
+  "rollout.setWeights": {
+    input: async (f) => ({ endpointId: f.endpointId, expectedRevision: await f.endpointRevision(), weights: [{ endpointVersionId: f.endpointVersionId, weight: 100 }] }),
+    allowed: ["admin", "operator"],
+  },
+  "tenant.list": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  // Everyone signed in may ask for a tenant; a tenant user gets only its own (see cross-tenant cases).
+  "tenant.get": { input: (f, a) => ({ id: a.tenantId ?? f.tenantId }), allowed: ["admin", "operator", "auditor", "tenant"] },
+  "tenant.create": { input: () => ({ name: "Matrix tenant", slug: `mt-${uid()}` }), allowed: ["admin"] },
+  "tenant.update": { input: async (f) => ({ id: f.otherTenantId, expectedUpdatedAt: (await testDb().tenant.findUniqueOrThrow({ where: { id: f.otherTenantId } })).updatedAt, kvkk: true }), allowed: ["admin"] },
+  "tenant.offboard": { input: async () => makeTenant().then((t) => ({ id: t.id, confirmSlug: t.slug, expectedUpdatedAt: t.updatedAt })), allowed: ["admin"] },
+  "tenant.pricePlans": { input: () => undefined, allowed: ["admin", "operator"] },
+  "apiKey.list": { input: (f, a) => ({ tenantId: a.tenantId ?? f.tenantId }), allowed: ["admin", "operator", "tenant"] },
+  "apiKey.create": { input: (f, a) => ({ tenantId: a.tenantId ?? f.tenantId, name: "matrix key" }), allowed: ["admin", "tenant"] },
+  "apiKey.setLimits": { input: async (f) => ({ id: await f.keyId(), rpmLimit: 5, tpmLimit: null }), allowed: ["admin", "tenant"] },
+  "apiKey.revoke": { input: async (f) => ({ id: await f.keyId() }), allowed: ["admin", "tenant"] },
+  "user.me": { input: () => undefined, allowed: ["admin", "operator", "auditor", "tenant"] },
+  "user.list": { input: () => undefined, allowed: ["admin"] },
+  "user.create": { input: () => ({ email: `u-${uid()}@test.local`, name: "Matrix user", password: "long-enough-password", role: "auditor" }), allowed: ["admin"] },
+  "user.setRole": { input: (f) => ({ userId: f.userId, role: "auditor" }), allowed: ["admin"] },
+  "audit.list": { input: () => ({}), allowed: ["admin", "auditor"] },
+  "callLog.list": { input: () => ({}), allowed: ["admin", "auditor", "tenant"] },
+  "callLog.get": { input: async (f) => ({ requestId: await callLogRow(f.tenantId) }), allowed: ["admin", "auditor", "tenant"] },
+  "callLog.export.start": { input: (f) => ({ filter: { tenantId: f.tenantId, requestId: "none" }, format: "csv" }), allowed: ["admin", "auditor", "tenant"] },
+  "callLog.export.get": {
+    input: async (f, a) => ({ id: (await testDb().exportJob.create({ data: { format: "csv", filter: {}, tenantScope: f.tenantId, requestedById: a?.userId ?? "x", requestedByEmail: "x" } })).id }),
+    allowed: ["admin", "auditor", "tenant"],
+  },
+  "callLog.export.list": { input: () => undefined, allowed: ["admin", "auditor", "tenant"] },
+  "callLog.seal.status": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "callLog.seal.verify": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.settings": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.updateSettings": { input: () => ({ defaultRetentionDays: 730, destructionIntervalDays: 30, sealGraceMinutes: 120 }), allowed: ["admin"] },
+  "kvkk.setTenantRetention": { input: (f) => ({ tenantId: f.otherTenantId, days: null }), allowed: ["admin"] },
+  "kvkk.destructions": { input: () => ({}), allowed: ["admin", "auditor"] },
+  "kvkk.runDestruction": { input: () => undefined, allowed: ["admin"] },
+  "kvkk.residency": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
+  "kvkk.transfers": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
+  "kvkk.subject.list": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.subject.find": { input: () => ({ user: `nobody-${uid()}` }), allowed: ["admin", "auditor", "tenant"] },
+  "kvkk.subject.export": { input: async (f, a) => ({ requestId: await subjectRequest(f.tenantId, a), format: "csv" }), allowed: ["admin", "auditor", "tenant"] },
+  "kvkk.subject.destroy": { input: async (f, a) => ({ requestId: await subjectRequest(f.tenantId, a), method: "delete" }), allowed: ["admin"] },
+  "cluster.nodePools": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "metrics.gpuFleet": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "metrics.endpointCharts": { input: (f) => ({ endpointId: f.endpointId, range: "15m" }), allowed: ["admin", "operator", "auditor"] },
+  "metrics.gpuCharts": { input: () => ({ scope: { kind: "node", hostname: "fra-1" }, range: "1h" }), allowed: ["admin", "operator", "auditor"] },
+  "metrics.sla": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "metrics.grafanaDashboard": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
+  // The tenant is the caller's own: staff have none to scope by (and use the cluster-wide charts).
+  "metrics.tenantCharts": { input: () => ({ range: "1h" }), allowed: ["tenant"] },
+  "metrics.explore": { input: () => ({ query: "up", range: "15m" }), allowed: ["admin", "operator"] },
+  "system.status": { input: () => undefined, allowed: ["admin", "operator", "auditor", "tenant"] },
+  "cluster.summary": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "cluster.nodes": { input: () => ({ search: "fra" }), allowed: ["admin", "operator", "auditor"] },
+  "cluster.node": { input: () => ({ hostname: "fra-1" }), allowed: ["admin", "operator", "auditor"] },
+  "cluster.heatmap": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "cluster.freeDevices": { input: (f) => ({ endpointVersionId: f.cpuVersionId }), allowed: ["admin", "operator"] },
+  "cluster.startReplica": { input: (f) => ({ endpointVersionId: f.cpuVersionId, device: { kind: "cpu", nodeId: f.cpuNodeId } }), allowed: ["admin", "operator"] },
+  "cluster.registerExternal": { input: (f) => ({ endpointVersionId: f.cpuVersionId, url: `http://127.0.0.1:${1000 + ++externalPort}`, region: "tr-ist" }), allowed: ["admin", "operator"] },
+  "cluster.stopReplica": { input: async (f) => ({ replicaId: await f.failedReplicaId() }), allowed: ["admin", "operator"] },
+  "cluster.applyMig": { input: (f) => ({ gpuId: f.fraGpuId, layout: [] }), allowed: ["admin", "operator"] },
+  "cluster.setCordon": { input: (f) => ({ nodeId: f.fraNodeId, cordoned: false }), allowed: ["admin", "operator"] },
+  "cluster.injectFault": { input: (f) => ({ type: "version-errors", endpointVersionId: f.cpuVersionId, share: 0 }), allowed: ["admin", "operator"] },
+  "cluster.clearFaults": { input: () => undefined, allowed: ["admin", "operator"] },
+  "rollout.deploy": {
+    input: async (f) => ({ endpointId: f.cpuEndpointId, modelVersionId: f.cpuModelVersionId, replicas: 1, expectedRevision: (await testDb().endpoint.findUniqueOrThrow({ where: { id: f.cpuEndpointId } })).revision }),
+    allowed: ["admin", "operator"],
+  },
+  "rollout.promote": { input: async (f) => ({ ...(await f.twoReady().then((e) => ({ endpointId: e.endpointId, endpointVersionId: e.canaryId, expectedRevision: e.revision }))) }), allowed: ["admin", "operator"] },
+  "rollout.blueGreen": { input: async (f) => await f.twoReady().then((e) => ({ endpointId: e.endpointId, endpointVersionId: e.canaryId, expectedRevision: e.revision })), allowed: ["admin", "operator"] },
+  "rollout.rollback": { input: async (f) => await f.twoReady().then((e) => ({ endpointId: e.endpointId, expectedRevision: e.revision })), allowed: ["admin", "operator"] },
+  "rollout.removeVersion": { input: async (f) => await f.twoReady().then((e) => ({ endpointId: e.endpointId, endpointVersionId: e.canaryId, expectedRevision: e.revision })), allowed: ["admin", "operator"] },
+  "rollout.startPlan": {
+    input: async (f) => await f.twoReady().then((e) => ({ endpointId: e.endpointId, canaryVersionId: e.canaryId, expectedRevision: e.revision, steps: [{ weight: 10, holdSeconds: 60 }, { weight: 100, holdSeconds: 1 }] })),
+    allowed: ["admin", "operator"],
+  },
+  "rollout.planAction": {
+    input: async (f) => {
+      const e = await f.twoReady();
+      const r = await testDb().rollout.create({ data: { endpointId: e.endpointId, stableVersionId: e.stableId, canaryVersionId: e.canaryId, steps: [{ weight: 10, holdSeconds: 60 }, { weight: 100, holdSeconds: 1 }], analysis: {}, stepStartedAt: new Date() } });
+      return { rolloutId: r.id, action: "pause", expectedRevision: r.revision };
+    },
+    allowed: ["admin", "operator"],
+  },
+  "usage.tenant": { input: (f, a) => ({ tenantId: a.tenantId ?? f.tenantId, days: 7 }), allowed: ["admin", "operator", "tenant"] },
+  "usage.invoice": { input: (f, a) => ({ tenantId: a.tenantId ?? f.tenantId, month: "2026-12" }), allowed: ["admin", "operator", "tenant"] },
+  "usage.setBudget": { input: (f, a) => ({ tenantId: a.tenantId ?? f.tenantId, monthlyBudget: "1000", hardCap: false }), allowed: ["admin", "tenant"] },
+  "usage.ranking": { input: () => ({ days: 7 }), allowed: ["admin", "operator"] },
+  "usage.economics": { input: () => ({ days: 7 }), allowed: ["admin", "operator"] },
+  "usage.pricing": { input: () => undefined, allowed: ["admin", "operator"] },
+  "usage.addPlanPrice": { input: async () => ({ planId: (await testDb().pricePlan.create({ data: { name: `mx-${uid()}` } })).id, effectiveFrom: new Date(Date.now() + 86_400_000), inputPer1M: "1", outputPer1M: "2", perRequest: "0" }), allowed: ["admin"] },
+  "usage.setPlanLimits": { input: async () => ({ planId: (await testDb().pricePlan.create({ data: { name: `mx-${uid()}` } })).id, rpmLimit: 10, tpmLimit: null }), allowed: ["admin"] },
+  "usage.setHardwareRate": { input: () => ({ kind: "cpu", key: "cpu-1", perHour: "12.5", effectiveFrom: new Date(Date.now() + 3_600_000) }), allowed: ["admin"] },
+  "rollout.active": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
+  "rollout.recent": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
+  "rollout.history": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
+  "rollout.servedSplit": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
+};
+
+let externalPort = 0;
+
+/** A call-log row of the tenant, as the gateway writes it. */
+async function callLogRow(tenantId: string) {
+  const requestId = `matrix-${uid()}`;
+  await testDb().$executeRaw`INSERT INTO "CallLog" ("requestId", "tenantId", "startedAt", "endedAt", status) VALUES (${requestId}, ${tenantId}, now(), now(), 200)`;
+  return requestId;
+}
+
+async function subjectRequest(tenantId: string, actor: Actor | undefined) {
+  const r = await testDb().dataSubjectRequest.create({ data: { subjectHash: "0".repeat(64), tenantId, rowsFound: 0, requestedById: actor?.userId ?? "x", requestedByEmail: "x" } });
+  return r.id;
+}
+
