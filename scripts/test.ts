@@ -20,6 +20,7 @@ import { promtoolTestRules } from "./lib/prometheus.ts";
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kule-test-"));
 const totals = { passed: 0, failed: 0 };
 const only = process.argv[2]; // e.g. `npm test -- e2e` runs one stage
+const filter = process.argv.slice(3); // and `npm test -- e2e limits` only the spec files matching "limits"
 
 function count(file: string, kind: "vitest" | "playwright") {
   if (!fs.existsSync(file)) return;
@@ -68,7 +69,7 @@ async function e2e() {
     await buildIfStale();
     const out = path.join(tmp, "e2e.json");
     try {
-      await run("npx", ["playwright", "test", "--reporter=list,json"], { ...process.env, KULE_E2E_DATABASE_URL: url, PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+      await run("npx", ["playwright", "test", "--reporter=list,json", ...filter], { ...process.env, KULE_E2E_DATABASE_URL: url, PLAYWRIGHT_JSON_OUTPUT_NAME: out });
     } finally {
       count(out, "playwright");
     }

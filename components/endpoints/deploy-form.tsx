@@ -35,7 +35,7 @@ export function DeployForm({ endpoint }: { endpoint: Endpoint }) {
     }),
   );
   const serving = new Set(endpoint.versions.filter((v) => v.state === "draining").map((v) => v.modelVersion.id));
-  const candidates = model.data?.versions.filter((v) => !serving.has(v.id)) ?? [];
+  const candidates = model.data?.versions.filter((v) => !serving.has(v.id) && !v.retiredAt) ?? [];
   const chosen = candidates.find((v) => v.id === versionId);
   return (
     <div className="panel">

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty } from "@/components/ui/field";
@@ -13,6 +14,7 @@ import { ReplicasPanel } from "./replicas-panel";
 import { EndpointCharts, usePrefetchEndpointCharts } from "@/components/metrics/endpoint-charts";
 import { EndpointSla } from "@/components/metrics/endpoint-sla";
 import { PageHead } from "@/components/ui/page-head";
+import { EndpointSettings } from "./endpoint-settings";
 
 export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean }) {
   const trpc = useTRPC();
@@ -22,6 +24,7 @@ export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean
   usePrefetchEndpointCharts(id);
   const plan = useQuery(trpc.rollout.active.queryOptions({ endpointId: id }, { refetchInterval: 1000 }));
   const planRunning = plan.data?.state === "running";
+  const [editing, setEditing] = useState(false);
   const gate = queryGate(
     endpoint,
     "the endpoint",
@@ -33,10 +36,13 @@ export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean
   const e = endpoint.data;
   return (
     <>
-      <PageHead title={e.name}>
+      <PageHead title={e.name} action={canWrite && !e.retiredAt && !editing && <button onClick={() => setEditing(true)}>Edit or retire…</button>}>
         API name <code>{e.slug}</code> · model <Link href={`/models/${e.model.id}`}>{e.model.name}</Link> · {e.engine} on {e.nodePool.name} <span className="badge">{e.nodePool.region}</span>
         {e.regionConstraint && <span className="badge badge-kvkk">only {e.regionConstraint}*</span>}
+        {e.stickySessions && <span className="badge">sticky sessions</span>}
+        {e.retiredAt && <span className="badge badge-danger">retired {new Date(e.retiredAt).toISOString().slice(0, 10)}</span>}
       </PageHead>
+      {editing && <EndpointSettings endpoint={e} onDone={() => setEditing(false)} />}
       <div className="stats">
         <div className="stat">
           <b>{e.sloAvailabilityPct.toString()}%</b>

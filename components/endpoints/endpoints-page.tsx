@@ -54,7 +54,7 @@ export function EndpointsPage({ canWrite }: { canWrite: boolean }) {
                 {data.map((e) => (
                   <tr key={e.id}>
                     <td>
-                      <Link href={`/endpoints/${e.id}`}>{e.name}</Link>
+                      <Link href={`/endpoints/${e.id}`}>{e.name}</Link> {e.retiredAt && <span className="badge badge-danger">retired</span>}
                     </td>
                     <td>
                       <code>{e.slug}</code>
@@ -95,7 +95,7 @@ function CreateEndpointForm({ onDone }: { onDone: () => void }) {
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
   const create = useMutation(trpc.endpoint.create.mutationOptions(saved({ refresh: trpc.endpoint.pathKey(), toast: (ep) => `Endpoint ${ep.name} created`, then: onDone })));
   const errors = fieldErrorsOf(create.error);
-  const versions = models.data?.find((m) => m.id === f.modelId)?.versions ?? [];
+  const versions = models.data?.find((m) => m.id === f.modelId)?.versions.filter((v) => !v.retiredAt) ?? [];
   return (
     <FormPanel
       title="New endpoint"
@@ -128,7 +128,7 @@ function CreateEndpointForm({ onDone }: { onDone: () => void }) {
         <Field id="ep-model" label="Model" errors={errors.modelId}>
           <select id="ep-model" value={f.modelId} onChange={(e) => setF({ ...f, modelId: e.target.value, modelVersionId: "" })} aria-invalid={!!errors.modelId}>
             <option value="">Choose a model…</option>
-            {models.data?.map((m) => (
+            {models.data?.filter((m) => !m.retiredAt).map((m) => (
               <option key={m.id} value={m.id}>
                 {m.name}
               </option>

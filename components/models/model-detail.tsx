@@ -11,11 +11,13 @@ import { FormActions, PageHead } from "@/components/ui/page-head";
 import { formatDateTime, formatGB, formatParams, gbToBytes } from "@/components/ui/format";
 import { MODEL_FORMATS, PRECISIONS } from "@/server/shared/catalog";
 import { FormPanel, useSaveOptions } from "@/components/ui/form-panel";
+import { EditModelForm, RetireVersionButton } from "./model-lifecycle";
 
 export function ModelDetail({ id, canWrite }: { id: string; canWrite: boolean }) {
   const trpc = useTRPC();
   const model = useQuery(trpc.model.get.queryOptions({ id }, PANEL_QUERY));
   const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState(false);
   const gate = queryGate(
     model,
     "the model",
@@ -31,15 +33,22 @@ export function ModelDetail({ id, canWrite }: { id: string; canWrite: boolean })
         title={m.name}
         action={
           canWrite &&
-          !adding && (
-            <button className="primary" onClick={() => setAdding(true)}>
-              Add version
-            </button>
+          !m.retiredAt &&
+          !adding &&
+          !editing && (
+            <>
+              <button onClick={() => setEditing(true)}>Edit or retire…</button>{" "}
+              <button className="primary" onClick={() => setAdding(true)}>
+                Add version
+              </button>
+            </>
           )
         }
       >
         <span className="badge">{m.task}</span> {m.description}
+        {m.retiredAt && <span className="badge badge-danger">retired {new Date(m.retiredAt).toISOString().slice(0, 10)}</span>}
       </PageHead>
+      {editing && <EditModelForm model={m} onDone={() => setEditing(false)} />}
       {adding && <AddVersionForm modelId={m.id} onDone={() => setAdding(false)} />}
       <div className="panel">
         <h2>Versions</h2>
@@ -57,6 +66,7 @@ export function ModelDetail({ id, canWrite }: { id: string; canWrite: boolean })
                 <th>Min GPU memory</th>
                 <th>Artifact</th>
                 <th>Created</th>
+                {canWrite && <th />}
               </tr>
             </thead>
             <tbody>
@@ -72,6 +82,7 @@ export function ModelDetail({ id, canWrite }: { id: string; canWrite: boolean })
                   <td>{formatGB(v.minGpuMemoryBytes)}</td>
                   <td className="mono">{v.artifactUri}</td>
                   <td>{formatDateTime(v.createdAt)}</td>
+                  {canWrite && <td>{v.retiredAt ? <span className="badge badge-danger">retired</span> : <RetireVersionButton modelId={m.id} version={v} />}</td>}
                 </tr>
               ))}
             </tbody>

@@ -53,7 +53,7 @@ export function ModelsPage({ canWrite }: { canWrite: boolean }) {
                 {data.map((m) => (
                   <tr key={m.id}>
                     <td>
-                      <Link href={`/models/${m.id}`}>{m.name}</Link>
+                      <Link href={`/models/${m.id}`}>{m.name}</Link> {m.retiredAt && <span className="badge badge-danger">retired</span>}
                       {m.description && <div className="muted">{m.description}</div>}
                     </td>
                     <td>

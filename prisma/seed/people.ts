@@ -11,14 +11,16 @@ import { apiKeyRecord } from "../../server/auth/api-key-secret.ts";
 import { H100, L40S } from "../../server/cluster/sim/reference-cluster.ts";
 import { lookup } from "./lookup.ts";
 
+// Plan limits sit well above the demo's load (at most ~10 requests/s per tenant in a burst), so
+// nothing is refused until an operator lowers one: then the tenant's usage page shows which.
 const PRICE_PLANS = [
-  { name: "Standard", inputPer1M: "20", outputPer1M: "60", perRequest: "0.02" },
-  { name: "Enterprise", inputPer1M: "15", outputPer1M: "45", perRequest: "0.015" },
+  { name: "Standard", inputPer1M: "20", outputPer1M: "60", perRequest: "0.02", rpmLimit: 3_000, tpmLimit: 600_000 },
+  { name: "Enterprise", inputPer1M: "15", outputPer1M: "45", perRequest: "0.015", rpmLimit: 10_000, tpmLimit: 2_000_000 },
 ];
 
 export const TENANTS = [
-  { name: "Anadolu Bank", slug: "anadolu-bank", kvkk: true, plan: "Enterprise", monthlyBudget: "25000" },
-  { name: "Boğaziçi Retail", slug: "bogazici-retail", kvkk: false, plan: "Standard" },
+  { name: "Anadolu Bank", slug: "anadolu-bank", kvkk: true, plan: "Enterprise", monthlyBudget: "25000", rpmLimit: 6_000, creditLimit: "150000" },
+  { name: "Boğaziçi Retail", slug: "bogazici-retail", kvkk: false, plan: "Standard", creditLimit: "50000" },
   { name: "Ege Health", slug: "ege-health", kvkk: true, plan: "Standard" },
 ];
 
@@ -63,8 +65,8 @@ const PRICES_FROM = new Date("2026-01-01T00:00:00Z");
 
 export async function seedPricePlans(db: PrismaClient): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
-  for (const { name, ...price } of PRICE_PLANS) {
-    const row = await db.pricePlan.upsert({ where: { name }, create: { name }, update: {} });
+  for (const { name, rpmLimit, tpmLimit, ...price } of PRICE_PLANS) {
+    const row = await db.pricePlan.upsert({ where: { name }, create: { name, rpmLimit, tpmLimit }, update: {} });
     if ((await db.planPrice.count({ where: { planId: row.id } })) === 0) await db.planPrice.create({ data: { planId: row.id, effectiveFrom: PRICES_FROM, ...price } });
     ids.set(name, row.id);
   }
@@ -92,7 +94,15 @@ export async function seedTenants(db: PrismaClient, planIds: Map<string, string>
   for (const t of TENANTS) {
     const row = await db.tenant.upsert({
       where: { slug: t.slug },
-      create: { name: t.name, slug: t.slug, kvkk: t.kvkk, pricePlanId: lookup(planIds, t.plan), monthlyBudget: "monthlyBudget" in t ? t.monthlyBudget : null },
+      create: {
+        name: t.name,
+        slug: t.slug,
+        kvkk: t.kvkk,
+        pricePlanId: lookup(planIds, t.plan),
+        monthlyBudget: "monthlyBudget" in t ? t.monthlyBudget : null,
+        rpmLimit: "rpmLimit" in t ? t.rpmLimit : null,
+        creditLimit: "creditLimit" in t ? t.creditLimit : null,
+      },
       update: {},
     });
     ids.set(t.slug, row.id);
