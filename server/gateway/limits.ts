@@ -25,6 +25,8 @@ export interface Limiter {
   take(takes: Take[]): Promise<TakeResult>;
   /** Charges tokens after the fact (a response's real token count): may go into debt, delaying the next request. */
   charge(buckets: Bucket[], cost: number): Promise<void>;
+  /** Shared limiters: whether the limits are shared with the other gateways right now (false while Redis is away). */
+  readonly shared?: () => boolean;
 }
 
 /** Seconds until a bucket holding `tokens` can give `cost` (and is out of debt). */

@@ -13,7 +13,7 @@ export interface CallLogHealth {
 }
 
 /** The gateway's own metrics on /metrics, scraped by Prometheus like the replicas. */
-export function gatewayMetrics(sources: { inFlight: () => number; callLog: CallLogHealth; configAge: () => number }) {
+export function gatewayMetrics(sources: { inFlight: () => number; callLog: CallLogHealth; configAge: () => number; limitsShared?: () => boolean }) {
   const registry = new Registry();
   const labelNames = ["endpoint", "version", "tenant", "status"] as const;
   const seconds = [...GATEWAY_SECONDS_BUCKETS];
@@ -48,6 +48,9 @@ export function gatewayMetrics(sources: { inFlight: () => number; callLog: CallL
     },
   });
   new Gauge({ name: "kule_gateway_config_age_seconds", help: "Seconds since the routing config was loaded.", registers: [registry], aggregator: "max", collect() { this.set(sources.configAge()); } });
+  const shared = sources.limitsShared;
+  // Only where limits are meant to be shared (REDIS_URL): 0 means each process holds them alone.
+  if (shared) new Gauge({ name: "kule_gateway_limits_shared", help: "1 while rate limits are shared with the other gateways through Redis; 0 while Redis is away and each process holds each limit alone.", registers: [registry], aggregator: "min", collect() { this.set(shared() ? 1 : 0); } });
   return {
     registry,
     observe(l: { endpoint: string; version: string; tenant: string; status: number }, durationS: number, ttftS: number | null, prompt: number, completion: number) {

@@ -71,7 +71,7 @@ export class Gateway {
     this.trustedProxies = opts.trustedProxies ?? new TrustedProxies([]);
     this.kserveDeps = { config: () => this.config.current, endpointFor: (call, slug) => endpointFor(this.cfg, call.key!, slug), upstream: (url) => this.upstream(url), health: this.health, record: this.record };
     this.subjectKey = opts.subjectHashKey ?? subjectHashKey();
-    this.metrics = gatewayMetrics({ inFlight: () => this.inFlight, callLog: this.callLog, configAge: () => this.config.ageSeconds });
+    this.metrics = gatewayMetrics({ inFlight: () => this.inFlight, callLog: this.callLog, configAge: () => this.config.ageSeconds, limitsShared: this.limiter.shared });
     // `last used at` is kept in memory and written once every 30 s, not once per request.
     this.lastUsedTimer = setInterval(() => void this.flushLastUsed(), 30_000);
     this.lastUsedTimer.unref();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { testDb, testDrivers } from "../test/harness.ts";
-import { servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
+import { CuttableProxy, servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
+import { gatewayMetrics } from "./metrics.ts";
 import { startClusterSync } from "../cluster/sync.ts";
 import { SharedLimiter } from "./shared-limits.ts";
 import { env } from "../env.ts";
@@ -101,6 +102,32 @@ describe("limits shared through Redis, spent from local leases", () => {
       expect((await l.take([rpm])).bucket).toBe(rpm.key);
     } finally {
       await l.close();
+    }
+  });
+
+  it("while Redis is away, each process holds each limit alone and says so on /metrics, instead of failing calls", async () => {
+    const url = new URL(redisUrl);
+    const proxy = new CuttableProxy(url.hostname, Number(url.port || 6379));
+    await proxy.start();
+    const l = await SharedLimiter.connect(`redis://127.0.0.1:${proxy.port}`);
+    const metrics = gatewayMetrics({ inFlight: () => 0, callLog: { spooledRows: 0, heldRows: 0, journalFailing: false, spoolFailing: false, journalWriteErrors: 0 }, configAge: () => 0, limitsShared: l.shared });
+    const shared = async () => (await metrics.registry.getSingleMetricAsString("kule_gateway_limits_shared")).match(/^kule_gateway_limits_shared (\d)$/m)?.[1];
+    try {
+      const bucket = { key: `rpm:k:${randomUUID()}`, capacity: 3, cost: 1 };
+      expect((await l.take([bucket])).wait).toBe(0);
+      expect(await shared()).toBe("1");
+      proxy.sever();
+      // Fresh buckets need Redis: with it away the process decides alone, and holds the limit itself.
+      const alone = { key: `rpm:k:${randomUUID()}`, capacity: 3, cost: 1 };
+      const waits = [];
+      for (let i = 0; i < 4; i++) waits.push((await l.take([alone])).wait);
+      expect(waits.slice(0, 3)).toEqual([0, 0, 0]);
+      expect(waits[3]).toBeGreaterThan(0);
+      expect(l.shared()).toBe(false);
+      expect(await shared()).toBe("0");
+    } finally {
+      await l.close();
+      await proxy.close();
     }
   });
 });

@@ -66,8 +66,13 @@ interface Lease {
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
 
+/** A lease Redis has not answered by then counts as Redis away: a request never waits longer for it. */
+const ANSWER_MS = 250;
+
 function connectClient(url: string) {
-  const client = createClient({ url });
+  // Without the offline queue a command fails at once while the client reconnects, instead of
+  // waiting (a request would hang on it); the limiter then holds its limits alone until Redis is back.
+  const client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 1000 } });
   client.on("error", () => {});
   return client.connect();
 }
@@ -82,6 +87,7 @@ export class SharedLimiter implements Limiter {
   private readonly sweeper: NodeJS.Timeout;
   /** Redis did not answer the last lease: limits hold per process until it does. */
   redisDown = false;
+  readonly shared = () => !this.redisDown;
   /** Leases asked of Redis (a figure for the benchmark: round trips per request). */
   leaseCalls = 0;
 
@@ -170,7 +176,11 @@ export class SharedLimiter implements Limiter {
   private async settle(asks: { lease: Lease; spent: number; want: number }[]): Promise<void> {
     this.leaseCalls++;
     try {
-      const replies = (await this.client.eval(LEASE, { keys: asks.map((a) => PREFIX + a.lease.key), arguments: [String(Date.now()), ...asks.flatMap((a) => [String(a.lease.capacity), String(a.spent), String(a.want)])] })) as string[];
+      const answer = this.client.eval(LEASE, { keys: asks.map((a) => PREFIX + a.lease.key), arguments: [String(Date.now()), ...asks.flatMap((a) => [String(a.lease.capacity), String(a.spent), String(a.want)])] });
+      answer.catch(() => {}); // settled by the race below, or late
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("Redis did not answer in time")), ANSWER_MS)));
+      const replies = (await Promise.race([answer, late]).finally(() => clearTimeout(timer))) as string[];
       const now = Date.now();
       asks.forEach((a, i) => {
         const [granted, level] = replies[i]!.split(" ").map(Number) as [number, number];
@@ -203,6 +213,8 @@ export class SharedLimiter implements Limiter {
     clearInterval(this.sweeper);
     // What this process holds goes back, so a restart does not strand a quarter second of every limit.
     await this.settle([...this.leases.values()].filter((l) => l.have !== 0).map((l) => ({ lease: l, spent: -l.have, want: 0 })));
-    await this.client.quit().catch(() => {});
+    // A graceful close waits for Redis; with Redis away it would wait for ever.
+    if (this.client.isReady) await this.client.close().catch(() => {});
+    else this.client.destroy();
   }
 }
