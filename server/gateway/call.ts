@@ -13,6 +13,10 @@ export type Api = "openai" | "kserve";
 export interface GatewayCall {
   requestId: string;
   started: number;
+  /** performance.now() at arrival: the gateway's own time is measured against it, to the microsecond. */
+  t0: number;
+  /** Milliseconds spent waiting on replicas (every attempt, from sending to their answer's end). */
+  upstreamMs: number;
   api: Api;
   key: KeyConfig | null;
   tenant: TenantConfig | null;
@@ -35,6 +39,8 @@ export function newCall(api: Api, clientIp: string | null): GatewayCall {
   return {
     requestId: randomUUID(),
     started: Date.now(),
+    t0: performance.now(),
+    upstreamMs: 0,
     api,
     key: null,
     tenant: null,
@@ -50,6 +56,11 @@ export function newCall(api: Api, clientIp: string | null): GatewayCall {
     userHash: null,
     recorded: false,
   };
+}
+
+/** The gateway's own share of a call that reached a replica, seconds: its whole time minus the replicas'; null for the others. */
+export function overheadSeconds(call: GatewayCall, now = performance.now()): number | null {
+  return call.replica ? Math.max(0, now - call.t0 - call.upstreamMs) / 1000 : null;
 }
 
 /** The call's row, once it was authenticated and answered; calls refused before that have none. */

@@ -40,6 +40,23 @@ describe("the official openai client through the gateway", () => {
     expect(response.headers.get("x-kule-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("measures its own time per call apart from the replica's, as kule_gateway_overhead_seconds", async () => {
+    const series = async (name: string) => {
+      const text = await gw.gateway.metrics.registry.getSingleMetricAsString(name);
+      const value = (suffix: string) => text.split("\n").filter((l) => l.startsWith(`${name}${suffix}{`) && l.includes(`endpoint="${chat.endpoint.slug}"`)).reduce((s, l) => s + Number(l.split(" ").at(-1)), 0);
+      return { count: value("_count"), sum: value("_sum") };
+    };
+    const [overheadBefore, durationBefore] = [await series("kule_gateway_overhead_seconds"), await series("kule_gateway_request_duration_seconds")];
+    for (let i = 0; i < 5; i++) await client.chat.completions.create({ model: chat.endpoint.slug, messages: [{ role: "user", content: "Selam" }], max_tokens: 8 });
+    const [overhead, duration] = [await series("kule_gateway_overhead_seconds"), await series("kule_gateway_request_duration_seconds")];
+    expect(overhead.count - overheadBefore.count).toBe(5);
+    const own = overhead.sum - overheadBefore.sum;
+    const whole = duration.sum - durationBefore.sum;
+    // The simulated replica takes tens of milliseconds to answer; the gateway's own share is a small part of each call.
+    expect(own).toBeGreaterThan(0);
+    expect(own).toBeLessThan(whole / 2);
+  });
+
   it("streams chunks as they come, before the answer is complete", async () => {
     const stream = await client.chat.completions.create({ model: chat.endpoint.slug, messages: [{ role: "user", content: "Tell me a long story." }], max_tokens: 100, stream: true });
     const times: number[] = [];

@@ -73,6 +73,13 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
     call.replica = replica;
     deps.health.begin(replica.id);
     const up = (upstreamCall = new UpstreamCall());
+    // The replica's share of the call, from sending to the end of its answer (the gateway's own time is the rest).
+    const sent = performance.now();
+    let measured = false;
+    const upstreamDone = () => {
+      if (!measured) call.upstreamMs += performance.now() - sent;
+      measured = true;
+    };
     try {
       if (clientGone) throw clientGoneError(); // left while the last attempt failed: the catch logs 499
       deps.upstream(replica.url).dispatch({ path: p.path, method: "POST", headers: ["content-type", "application/json", "x-kule-request-id", call.requestId], body: upstreamBody }, up);
@@ -94,6 +101,7 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
         await pipeStream(up, res, call, clientWantsUsage, deps.record);
       } else {
         const buf = await up.body();
+        upstreamDone();
         if (up.status === 200 && kind !== "infer") readUsage(buf.toString("utf8"), call);
         headers.push("content-length", String(buf.length));
         res.writeHead(up.status, headers);
@@ -117,6 +125,7 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
       }
       if (attempt === 1) throw new UpstreamError(`The replica serving ${e.slug} failed: ${(err as Error).message}`);
     } finally {
+      upstreamDone();
       deps.health.end(replica.id);
     }
   }

@@ -9,7 +9,7 @@ import { MemoryLimiter, type Limiter } from "./limits.ts";
 import { CallLogThread } from "./call-log-thread.ts";
 import { gatewayMetrics } from "./metrics.ts";
 import { errorClassOf, sendError } from "./errors.ts";
-import { callLogRow, newCall, type GatewayCall } from "./call.ts";
+import { callLogRow, newCall, overheadSeconds, type GatewayCall } from "./call.ts";
 import { inferenceRoute, modelOf, parseJson, readBody } from "./request.ts";
 import { validateOpenAi } from "./openai-rules.ts";
 import { validateInfer } from "./kserve-rules.ts";
@@ -200,7 +200,7 @@ export class Gateway {
     this.record(call);
     if (call.endpoint) {
       const durationS = (Date.now() - call.started) / 1000;
-      this.metrics.observe({ endpoint: call.endpoint.slug, version: call.version?.label ?? "none", tenant: call.tenant?.slug ?? "unknown", status: call.status }, durationS, call.ttftMs === null ? null : call.ttftMs / 1000, call.promptTokens, call.completionTokens);
+      this.metrics.observe({ endpoint: call.endpoint.slug, version: call.version?.label ?? "none", tenant: call.tenant?.slug ?? "unknown", status: call.status }, durationS, call.ttftMs === null ? null : call.ttftMs / 1000, call.promptTokens, call.completionTokens, overheadSeconds(call));
     }
   }
 

@@ -15,17 +15,17 @@ describe("endpoint charts", () => {
     const out = await chartsOf(client, { slug: "detect", metrics: "triton" }, { range: "15m" });
     if (!out.available) throw new Error(out.reason);
     const byId = Object.fromEntries(out.charts.map((c) => [c.id, c]));
-    expect(Object.keys(byId)).toEqual(["rps", "latency", "ttft", "errors", "tokens", "triton-pending", "triton-time", "triton-failures"]);
+    expect(Object.keys(byId)).toEqual(["rps", "latency", "ttft", "overhead", "errors", "tokens", "triton-pending", "triton-time", "triton-failures"]);
     expect(byId.ttft!.note).toMatch(/no first token/);
     expect(byId.tokens!.note).toMatch(/vision model/);
     // No traffic yet on other panels is not explained away.
     expect(byId.latency!.note).toBeUndefined();
   });
-  it("cost a vLLM endpoint the same number of queries as before Triton's panels existed (13)", async () => {
+  it("cost a vLLM endpoint the same number of queries as before Triton's panels existed (13), plus the gateway overhead's two", async () => {
     const { client, asked } = emptyPrometheus();
     const out = await chartsOf(client, { slug: "chat", metrics: "vllm" }, { range: "15m" });
-    expect(out.available && out.charts.map((c) => c.id)).toEqual(["rps", "latency", "ttft", "tpot", "errors", "tokens", "queue", "kv", "batch"]);
+    expect(out.available && out.charts.map((c) => c.id)).toEqual(["rps", "latency", "ttft", "tpot", "overhead", "errors", "tokens", "queue", "kv", "batch"]);
     expect(out.available && out.charts.find((c) => c.id === "ttft")!.note).toBeUndefined();
-    expect(asked).toHaveLength(13);
+    expect(asked).toHaveLength(15);
   });
 });

@@ -50,6 +50,8 @@ export const ENDPOINT_PANELS: EndpointPanel[] = [
     emptyWhy: { triton: "Triton answers in one piece (KServe v2 inference, embeddings): there is no first token to time apart from the whole answer — see Latency." },
   },
   { id: "tpot", engine: "vllm", title: "Time per output token", unit: "ms", grafanaUnit: "s", targets: quantiles([0.5, 0.99], q.tpot) },
+  // What the gateway itself adds to each call, in production: the benchmark's figure, live.
+  { id: "overhead", title: "Gateway overhead (its own time per call)", unit: "ms", grafanaUnit: "s", targets: quantiles([0.5, 0.99], q.overhead) },
   { id: "errors", title: "Error rate", unit: "%", grafanaUnit: "percentunit", targets: [{ query: q.errorRate, name: () => "5xx", legend: "5xx", scale: 100 }] },
   {
     id: "tokens",

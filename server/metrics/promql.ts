@@ -22,6 +22,8 @@ export const endpointQueries = {
   latency: (endpoint: string, q: number, w: string) => `histogram_quantile(${q}, sum by (le) (rate(kule_gateway_request_duration_seconds_bucket{${gw(endpoint)}}[${w}])))`,
   /** Time to first token percentile, measured at the gateway (seconds). */
   ttft: (endpoint: string, q: number, w: string) => `histogram_quantile(${q}, sum by (le) (rate(kule_gateway_ttft_seconds_bucket{${gw(endpoint)}}[${w}])))`,
+  /** The gateway's own time per call (its total minus the replica's) percentile, seconds. */
+  overhead: (endpoint: string, q: number, w: string) => `histogram_quantile(${q}, sum by (le) (rate(kule_gateway_overhead_seconds_bucket{${gw(endpoint)}}[${w}])))`,
   /** Share of requests answered 5xx: zero while traffic flows without errors, a gap when there is no traffic. */
   errorRate: (endpoint: string, w: string) =>
     `(sum(rate(kule_gateway_requests_total{${gw(endpoint)},status=~"5.."}[${w}])) or vector(0)) / sum(rate(kule_gateway_requests_total{${gw(endpoint)}}[${w}]))`,
