@@ -14,6 +14,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn, execFileSync } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { cores, cpuMeter, median, startProcess, writeResult } from "./lib.ts";
 import { BENCH_KEY, writeGatewayFixture } from "./gateway-fixture.ts";
@@ -95,6 +97,7 @@ function shapeFigures(results: Record<string, Run[]>) {
   const direct = summary("direct")!;
   const gw = summary("gateway")!;
   const one = summary("gateway_one_process")!;
+  const traced = summary("gateway_one_process_traced")!;
   const nv = summary("naive")!;
   const hp = summary("haproxy");
   const added = (x: { p50_ms: number; p99_ms: number }, p: "p50_ms" | "p99_ms") => +(x[p] - direct[p]).toFixed(2);
@@ -102,6 +105,7 @@ function shapeFigures(results: Record<string, Run[]>) {
     direct,
     gateway: { ...gw, worker_processes: cores, redis: true },
     gateway_one_process: one,
+    gateway_one_process_traced: traced,
     naive_node_proxy: nv,
     haproxy: hp,
     added_p50_ms: added(gw, "p50_ms"),
@@ -146,6 +150,21 @@ async function startGateway(databaseUrl: string, extra: Record<string, string>) 
   return { url, pid: child.pid!, stop: () => child.kill("SIGTERM") };
 }
 
+/** An OTLP/HTTP endpoint that counts the spans it is sent and keeps nothing (the traced gateway's collector). */
+async function otlpSink() {
+  let spans = 0;
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      spans += (body.match(/"spanId"/g) ?? []).length;
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans: () => spans, stop: () => server.close() };
+}
+
 /** Rows pushed as fast as a loop can, through the gateway's own call-log path (its thread), until all are stored. */
 async function ingest(databaseUrl: string) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
@@ -187,6 +206,11 @@ export async function benchGateway() {
     stops.push(workers.stop);
     const single = await startGateway(databaseUrl, {});
     stops.push(single.stop);
+    // The same, tracing every call to an OTLP/HTTP sink that takes and drops the batches.
+    const sink = await otlpSink();
+    stops.push(sink.stop);
+    const traced = await startGateway(databaseUrl, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, KULE_OTEL_SAMPLE_RATIO: "1" });
+    stops.push(traced.stop);
     const auth = { authorization: `Bearer ${BENCH_KEY}` };
     // `pid`: the process (and its children) whose CPU a round is charged to; none when direct.
     const targets: { name: string; url: string; headers: Record<string, string>; pid?: number }[] = [
@@ -195,6 +219,7 @@ export async function benchGateway() {
       { name: "naive", url: `${naive.info.url}/v1/chat/completions`, headers: {}, pid: naive.child.pid! },
       { name: "gateway", url: `${workers.url}/v1/chat/completions`, headers: auth, pid: workers.pid },
       { name: "gateway_one_process", url: `${single.url}/v1/chat/completions`, headers: auth, pid: single.pid },
+      { name: "gateway_one_process_traced", url: `${traced.url}/v1/chat/completions`, headers: auth, pid: traced.pid },
     ];
     const measure = (shape: string, generate: (url: string, headers: Record<string, string>) => Run) => {
       for (const t of targets) generate(t.url, t.headers); // warm-up: connections, JIT
@@ -236,6 +261,9 @@ export async function benchGateway() {
       crash_doubled_rows: crash.doubled,
       workers_cpu_ratio: +(even.gateway.cpu_ms_per_request / even.gateway_one_process.cpu_ms_per_request).toFixed(2),
       target_workers_cpu_ratio: 1.15,
+      otel_cpu_ratio: +(even.gateway_one_process_traced.cpu_ms_per_request / even.gateway_one_process.cpu_ms_per_request).toFixed(2),
+      target_otel_cpu_ratio: 1.1,
+      otel_spans_received: sink.spans(),
       bursts,
       note:
         "Top level: requests evenly spaced at 1,000/s by bench/open-loop.ts in its own process (open loop: a slow answer delays no other send; a plain-socket client, so the generator's own CPU disturbs the targets as little as it can). `bursts`: Debian's hey with 50 workers × 20 req/s, whose tickers line up, so 50 requests arrive at once every 50 ms. Targets alternate each round; medians of the rounds. `gateway` is `npm run gateway` with Redis: one worker process per core. cpu_ms_per_request: CPU of the target's processes (threads included) per request sent; postgres_cpu_ms_per_request: PostgreSQL's meanwhile (the gateway's call log).",

@@ -57,6 +57,14 @@ const schema = z.object({
   KULE_GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).default(8080),
   KULE_GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   KULE_GATEWAY_SPOOL_DIR: z.string().optional(),
+  /** OpenTelemetry: the OTLP/HTTP endpoint traces go to (standard names; the traces one wins); unset = tracing off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+  OTEL_SERVICE_NAME: z.string().default("kule-gateway"),
+  /** Share of calls traced when the caller sent no sampling decision (a caller's `traceparent` decides for its calls). */
+  KULE_OTEL_SAMPLE_RATIO: z.coerce.number().min(0).max(1).default(1),
+  /** A trace viewer's URL with `{traceId}` in it (Jaeger: http://jaeger:16686/trace/{traceId}): the call-log explorer links each call's trace. */
+  KULE_TRACE_UI_URL: z.string().includes("{traceId}", { message: "must contain {traceId}" }).optional(),
   /** Gateway processes sharing the port; default 1 without REDIS_URL, one per core with it (server/gateway/workers.ts). */
   KULE_GATEWAY_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /** The gateway's admin listener (/metrics, /sd): its port (default: the gateway's + 1000) and address. */

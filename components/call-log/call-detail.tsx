@@ -27,6 +27,7 @@ export function CallDetail({ requestId }: { requestId: string }) {
     ["Status", c.status + (c.errorClass ? ` (${c.errorClass})` : "")],
     ["Tokens in / out", `${c.promptTokens} / ${c.completionTokens}`],
     ["Data subject", c.hasSubject ? "a `user` identifier was sent (stored only as a keyed hash)" : "none sent"],
+    ["Trace", c.traceId],
   ];
   return (
     <div className="grid-2" aria-label="Call record">
@@ -34,7 +35,15 @@ export function CallDetail({ requestId }: { requestId: string }) {
         {facts.map(([k, v]) => (
           <div key={k}>
             <dt className="muted">{k}</dt>
-            <dd className="mono">{v ?? "—"}</dd>
+            <dd className="mono">
+              {k === "Trace" && c.traceUrl ? (
+                <a href={c.traceUrl} target="_blank" rel="noreferrer">
+                  {v}
+                </a>
+              ) : (
+                (v ?? "—")
+              )}
+            </dd>
           </div>
         ))}
       </dl>

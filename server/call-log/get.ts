@@ -3,6 +3,7 @@ import { pgPool } from "../db/pg-pool.ts";
 import type { Actor } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import { NotFoundError } from "../errors.ts";
+import { env } from "../env.ts";
 import type { GetCallInput } from "./schemas.ts";
 import { scopeFilter, whereSql } from "./where.ts";
 import { CALL_ROW_SQL, type CallRow } from "./list.ts";
@@ -21,7 +22,7 @@ export interface WeightsInForce {
  * One request's full record, and the control-plane state it ran under: the last change to its
  * endpoint's traffic split made before the request started, from the audit log.
  */
-export async function getCall(ctx: { db: Db; actor: Actor; ip: string | null }, input: GetCallInput): Promise<CallRow & { weightsInForce: WeightsInForce | null }> {
+export async function getCall(ctx: { db: Db; actor: Actor; ip: string | null }, input: GetCallInput): Promise<CallRow & { weightsInForce: WeightsInForce | null; traceUrl: string | null }> {
   const where = whereSql(scopeFilter(ctx.actor, { requestId: input.requestId }));
   const { rows } = await pgPool(ctx.db).query<CallRow>(CALL_ROW_SQL(`SELECT * FROM "CallLog" c WHERE ${where} LIMIT 1`));
   const row = rows[0];
@@ -36,6 +37,8 @@ export async function getCall(ctx: { db: Db; actor: Actor; ip: string | null }, 
   if (ctx.actor.role !== "tenant") {
     await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.read", targetType: "calllog", targetId: row.requestId });
   }
+  // The trace viewer is the operators' own tool: staff get a link, a tenant its trace id alone.
+  const traceUrl = row.traceId && env.KULE_TRACE_UI_URL && ctx.actor.role !== "tenant" ? env.KULE_TRACE_UI_URL.replace("{traceId}", row.traceId) : null;
   // A tenant sees the split, not which operator set it.
-  return { ...row, weightsInForce: change && ctx.actor.role === "tenant" ? { ...change, actorEmail: null } : change };
+  return { ...row, traceUrl, weightsInForce: change && ctx.actor.role === "tenant" ? { ...change, actorEmail: null } : change };
 }

@@ -23,9 +23,11 @@ export interface CallLogRow {
   completionTokens: number;
   /** Keyed hash of the request's `user` field (server/call-log/subject-hash.ts); absent in spools written before it existed. */
   userHash?: string | null;
+  /** The call's OpenTelemetry trace id, when tracing is on; absent in older spools. */
+  traceId?: string | null;
 }
 
-const COLUMNS = ["requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "replica", "region", "clientIp", "startedAt", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash"] as const;
+const COLUMNS = ["requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "replica", "region", "clientIp", "startedAt", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash", "traceId"] as const;
 
 /** COPY text format: tabs, newlines and backslashes escaped, \N for null. */
 function copyField(v: string | number | null): string {
@@ -35,7 +37,7 @@ function copyField(v: string | number | null): string {
 
 /** A row's values in COLUMNS order, times as ISO text. */
 function rowValues(r: CallLogRow): (string | number | null)[] {
-  return [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.endpointVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt).toISOString(), new Date(r.endedAt).toISOString(), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens, r.userHash ?? null];
+  return [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.endpointVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt).toISOString(), new Date(r.endedAt).toISOString(), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens, r.userHash ?? null, r.traceId ?? null];
 }
 
 function copyLine(r: CallLogRow): string {

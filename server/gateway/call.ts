@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { EndpointConfig, KeyConfig, ReplicaConfig, TenantConfig, VersionConfig } from "./config.ts";
 import type { CallLogRow } from "./call-log.ts";
+import type { CallTrace } from "./tracing.ts";
 
 /** Which API a request came in on: OpenAI's (errors in its JSON) or KServe v2's. */
 export type Api = "openai" | "kserve";
@@ -33,6 +34,8 @@ export interface GatewayCall {
   userHash: string | null;
   /** Its row went to the journal (before the answer's last bytes): once per call. */
   recorded: boolean;
+  /** Its OpenTelemetry trace, when tracing is on. */
+  trace: CallTrace | null;
 }
 
 export function newCall(api: Api, clientIp: string | null): GatewayCall {
@@ -55,6 +58,7 @@ export function newCall(api: Api, clientIp: string | null): GatewayCall {
     clientIp,
     userHash: null,
     recorded: false,
+    trace: null,
   };
 }
 
@@ -83,5 +87,6 @@ export function callLogRow(call: GatewayCall): CallLogRow | null {
     promptTokens: call.promptTokens,
     completionTokens: call.completionTokens,
     userHash: call.userHash,
+    traceId: call.trace?.traceId ?? null,
   };
 }

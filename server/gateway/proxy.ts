@@ -75,14 +75,20 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
     const up = (upstreamCall = new UpstreamCall());
     // The replica's share of the call, from sending to the end of its answer (the gateway's own time is the rest).
     const sent = performance.now();
+    const span = call.trace?.attempt(replica, e.slug) ?? null;
     let measured = false;
-    const upstreamDone = () => {
-      if (!measured) call.upstreamMs += performance.now() - sent;
+    const upstreamDone = (error?: string) => {
+      if (!measured) {
+        call.upstreamMs += performance.now() - sent;
+        span?.end(up.status, error);
+      }
       measured = true;
     };
     try {
       if (clientGone) throw clientGoneError(); // left while the last attempt failed: the catch logs 499
-      deps.upstream(replica.url).dispatch({ path: p.path, method: "POST", headers: ["content-type", "application/json", "x-kule-request-id", call.requestId], body: upstreamBody }, up);
+      const upHeaders = ["content-type", "application/json", "x-kule-request-id", call.requestId];
+      if (span) upHeaders.push("traceparent", span.traceparent);
+      deps.upstream(replica.url).dispatch({ path: p.path, method: "POST", headers: upHeaders, body: upstreamBody }, up);
       await up.started;
       if (up.status === 503 && attempt === 0) {
         await up.body();
@@ -96,6 +102,7 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
       const contentType = String(up.headers["content-type"] ?? "application/json");
       // One header list, written once: no setHeader() before it, so Node takes writeHead's fast path.
       const headers = ["content-type", contentType, "x-kule-request-id", call.requestId, "x-kule-version", version.label, "x-kule-endpoint-revision", String(e.revision), "x-kule-replica-region", replica.region];
+      if (call.trace) headers.push("traceparent", call.trace.traceparent);
       if (stream && up.status === 200) {
         res.writeHead(up.status, headers);
         await pipeStream(up, res, call, clientWantsUsage, deps.record);
@@ -110,6 +117,7 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
       }
       return;
     } catch (err) {
+      upstreamDone((err as Error).name || "error");
       if (clientGone) {
         call.status = 499;
         call.errorClass = "client_closed";

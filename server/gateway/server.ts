@@ -20,6 +20,7 @@ import { ReplicaHealth } from "./replica-health.ts";
 import { proxyCall } from "./proxy.ts";
 import { startAdminServer, type AdminOptions } from "./admin-server.ts";
 import { TrustedProxies } from "../http/client-ip.ts";
+import type { GatewayTracing } from "./tracing.ts";
 
 export interface GatewayOptions {
   pool: pg.Pool;
@@ -35,6 +36,8 @@ export interface GatewayOptions {
   metricsText?: () => Promise<string>;
   /** Whose X-Forwarded-For to believe for the call log's client address (none by default). */
   trustedProxies?: TrustedProxies;
+  /** OpenTelemetry traces of inference calls (tracing.ts); none = off. The gateway shuts it down on close. */
+  tracing?: GatewayTracing;
 }
 
 const ROUTES_HINT = "Kule serves /v1/chat/completions, /v1/completions, /v1/embeddings, /v1/models and /v2/models/{endpoint}/infer.";
@@ -103,6 +106,7 @@ export class Gateway {
     await this.flushLastUsed();
     await this.config.close();
     await Promise.all([...this.upstreams.values()].map((p) => p.close()));
+    await this.opts.tracing?.shutdown();
   }
 
   private get cfg(): GatewayConfig {
@@ -127,6 +131,7 @@ export class Gateway {
     if (kserve && (kserve.kind === "live" || kserve.kind === "ready" || kserve.kind === "server")) return serveKserveGet(kserve, null, res, this.kserveDeps);
     const route = inferenceRoute(req.method, path);
     const call = newCall(route?.kind === "infer" || kserve ? "kserve" : "openai", this.trustedProxies.clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]));
+    if (route && this.opts.tracing) call.trace = this.opts.tracing.begin(req.headers, route.kind, route.slug ?? null, call.started);
     this.inFlight++;
     try {
       if (req.method === "GET" && path === "/v1/models") return this.listModels(req, res, call);
@@ -162,6 +167,7 @@ export class Gateway {
     if (res.headersSent) return void res.end();
     // The served path writes its headers in one list (proxy.ts); an error sets them here.
     res.setHeader("x-kule-request-id", call.requestId);
+    if (call.trace) res.setHeader("traceparent", call.trace.traceparent);
     if (call.version) {
       res.setHeader("x-kule-version", call.version.label);
       res.setHeader("x-kule-endpoint-revision", String(call.endpoint!.revision));
@@ -198,6 +204,7 @@ export class Gateway {
 
   private finish(call: GatewayCall) {
     this.record(call);
+    call.trace?.end(call);
     if (call.endpoint) {
       const durationS = (Date.now() - call.started) / 1000;
       this.metrics.observe({ endpoint: call.endpoint.slug, version: call.version?.label ?? "none", tenant: call.tenant?.slug ?? "unknown", status: call.status }, durationS, call.ttftMs === null ? null : call.ttftMs / 1000, call.promptTokens, call.completionTokens, overheadSeconds(call));

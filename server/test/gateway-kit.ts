@@ -12,6 +12,7 @@ import type { CallLogRow } from "../gateway/call-log.ts";
 import { caller, makeActor, makeModelWithVersions, testDb, uid } from "./harness.ts";
 import { apiKeyRecord } from "../auth/api-key-secret.ts";
 import type { Actor } from "../auth/actor.ts";
+import type { GatewayTracing } from "../gateway/tracing.ts";
 
 /**
  * A TCP relay between a gateway and PostgreSQL that a test can cut and restore, to make the
@@ -63,7 +64,7 @@ export async function databaseProxy(): Promise<CuttableProxy> {
   return proxy;
 }
 
-export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter; trustedProxies?: TrustedProxies; admin?: AdminOptions } = {}) {
+export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter; trustedProxies?: TrustedProxies; admin?: AdminOptions; tracing?: GatewayTracing } = {}) {
   const url = new URL(inject("databaseUrl"));
   if (opts.viaProxy) {
     url.hostname = "127.0.0.1";
@@ -71,7 +72,7 @@ export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter
   }
   const pool = new pg.Pool({ connectionString: url.toString(), max: 4, connectionTimeoutMillis: 500 });
   pool.on("error", () => {});
-  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 }, limiter: opts.limiter, trustedProxies: opts.trustedProxies });
+  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 }, limiter: opts.limiter, trustedProxies: opts.trustedProxies, tracing: opts.tracing });
   const base = await gateway.listen(0, "127.0.0.1", opts.admin);
   return {
     gateway,
