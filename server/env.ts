@@ -60,7 +60,8 @@ const schema = z.object({
   /** OpenTelemetry: the OTLP/HTTP endpoint traces go to (standard names; the traces one wins); unset = tracing off. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
-  OTEL_SERVICE_NAME: z.string().default("kule-gateway"),
+  /** The traces' service.name; unset: kule-gateway for the gateway, kule-app for the app. */
+  OTEL_SERVICE_NAME: z.string().optional(),
   /** Share of calls traced when the caller sent no sampling decision (a caller's `traceparent` decides for its calls). */
   KULE_OTEL_SAMPLE_RATIO: z.coerce.number().min(0).max(1).default(1),
   /** A trace viewer's URL with `{traceId}` in it (Jaeger: http://jaeger:16686/trace/{traceId}): the call-log explorer links each call's trace. */

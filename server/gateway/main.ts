@@ -13,11 +13,10 @@ import { resolveDatabaseUrl } from "../db/url.ts";
 import { Gateway } from "./server.ts";
 import { SharedLimiter } from "./shared-limits.ts";
 import { GatewayTracing } from "./tracing.ts";
+import { tracesUrl } from "../telemetry/tracer-provider.ts";
 import { trustedProxiesOf } from "../http/client-ip.ts";
 import { clusterMetricsText, joinSupervisor, superviseWorkers, workerCount } from "./workers.ts";
 
-/** Where traces go, by OpenTelemetry's own variables: the traces endpoint as given, or the base one's /v1/traces. */
-const tracesUrl = () => env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT ? `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, "")}/v1/traces` : undefined);
 const limitsNote = () => (env.REDIS_URL ? "shared through Redis" : "per process");
 const adminPort = () => env.KULE_GATEWAY_ADMIN_PORT ?? env.KULE_GATEWAY_PORT + 1000;
 const adminNote = () => `metrics and service discovery on http://${env.KULE_GATEWAY_ADMIN_HOST}:${adminPort()}`;
@@ -38,7 +37,7 @@ async function serve(databaseUrl: string, opts: { slot: number | null; stopDatab
     limiter,
     metricsText: opts.slot === null ? undefined : clusterMetricsText,
     trustedProxies: trustedProxiesOf(env.KULE_TRUSTED_PROXIES),
-    tracing: tracesUrl() ? GatewayTracing.create({ url: tracesUrl()!, serviceName: env.OTEL_SERVICE_NAME, sampleRatio: env.KULE_OTEL_SAMPLE_RATIO }) : undefined,
+    tracing: tracesUrl() ? GatewayTracing.create({ url: tracesUrl()!, serviceName: env.OTEL_SERVICE_NAME ?? "kule-gateway", sampleRatio: env.KULE_OTEL_SAMPLE_RATIO }) : undefined,
   });
   const url = await gateway.listen(env.KULE_GATEWAY_PORT, "127.0.0.1", {
     port: adminPort(),

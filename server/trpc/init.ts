@@ -6,6 +6,7 @@ import type { Permission } from "../auth/permissions.ts";
 import { requirePermission } from "../auth/guard.ts";
 import { isDomainError, isErrorKind, type ConflictError, type ErrorKind } from "../errors.ts";
 import { Prisma } from "../db/generated/client.ts";
+import { traceProcedure } from "../telemetry/app-tracing.ts";
 
 export interface FieldErrors {
   [field: string]: string[] | undefined;
@@ -73,10 +74,13 @@ const mapErrors = t.middleware(async ({ next }) => {
   return res;
 });
 
+/** The procedure's span when the app traces (server/telemetry/app-tracing.ts); outside mapErrors, so it sees the mapped code. */
+const traced = t.middleware(({ path, type, ctx, next }) => traceProcedure(path, type, ctx.actor?.role ?? null, () => next(), (res) => (res.ok ? null : res.error.code)));
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-export const publicProcedure = t.procedure.use(mapErrors);
+export const publicProcedure = t.procedure.use(traced).use(mapErrors);
 
 export const signedInProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: { ...ctx, actor: requirePermission(ctx.actor) } }));
 
