@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import { caller, makeActor } from "../test/harness.ts";
-import { useAppTracer } from "./app-tracing.ts";
+import { setAppTracer } from "./app-tracing.ts";
 
 const exporter = new InMemorySpanExporter();
 const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
-useAppTracer(provider.getTracer("kule-app-test"));
-afterAll(() => useAppTracer(null));
+setAppTracer(provider.getTracer("kule-app-test"));
+afterAll(() => setAppTracer(null));
 
 describe("the app's traces", () => {
   it("are one span per tRPC procedure, saying who called it and how it ended", async () => {

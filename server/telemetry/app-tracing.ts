@@ -18,7 +18,7 @@ export function appTracer(): Tracer | null {
 }
 
 /** Tests trace to their own exporter. */
-export function useAppTracer(t: Tracer | null) {
+export function setAppTracer(t: Tracer | null) {
   tracer = t;
 }
 
