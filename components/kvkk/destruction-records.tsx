@@ -12,7 +12,7 @@ export function DestructionRecords() {
     <section className="panel" aria-label="Destruction records">
       <h2>Destruction records</h2>
       {!recs.data?.length ? (
-        <Empty title="No destruction yet">Each run past retention, and each data subject&apos;s erasure, leaves a record here, sealed and kept 3 years.</Empty>
+        <Empty title="No destruction yet">Each run past retention, and each data subject&apos;s erasure, leaves a record here, sealed and kept at least 3 years (Regulation on Erasure, Destruction or Anonymisation, Art. 7(3)).</Empty>
       ) : (
         <table>
           <thead>

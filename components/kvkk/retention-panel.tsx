@@ -35,7 +35,7 @@ export function RetentionPanel({ canWrite }: { canWrite: boolean }) {
     <section className="panel" aria-label="Retention">
       <h2>Retention and destruction</h2>
       <p className="muted">
-        Destruction runs every {settings.destructionIntervalDays} days (KVKK&apos;s 2017 regulation: at most 6 months); last {formatDateTime(settings.lastDestructionAt)}, next {formatDateTime(nextDestructionAt) === "—" ? "at the next check" : formatDateTime(nextDestructionAt)}. Whole months are dropped where every row is due; records are kept 3 years.
+        Destruction runs every {settings.destructionIntervalDays} days (at most every 6 months: Regulation on Erasure, Destruction or Anonymisation, 2017, Art. 11); last {formatDateTime(settings.lastDestructionAt)}, next {formatDateTime(nextDestructionAt) === "—" ? "at the next check" : formatDateTime(nextDestructionAt)}. Whole months are dropped where every row is due; destruction records are kept at least 3 years (Regulation Art. 7(3)).
       </p>
       <form
         className="actions"

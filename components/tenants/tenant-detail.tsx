@@ -30,7 +30,7 @@ export function TenantDetail({ id, canReadKeys, canWriteKeys }: { id: string; ca
           </Link>
         }
       >
-        <code>{t.slug}</code> · {t.kvkk ? <span className="badge badge-kvkk">KVKK · Turkey only</span> : "may be served anywhere"} · plan {t.pricePlan?.name ?? "none"} ·{" "}
+        <code>{t.slug}</code> · {t.kvkk ? <span className="badge badge-kvkk">Turkey only (contract)</span> : "served in Turkey; abroad only under a recorded safeguard (KVKK Art. 9)"} · plan {t.pricePlan?.name ?? "none"} ·{" "}
         <span className="badge">{t.status}</span>
       </PageHead>
       {canReadKeys && <ApiKeysPanel tenantId={t.id} canWrite={canWriteKeys} chooseTenant={false} />}

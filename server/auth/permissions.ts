@@ -45,9 +45,9 @@ export const PERMISSIONS = {
   /** The call-log explorer and its exports; a tenant sees and exports only its own rows. */
   "call-log:read": ["admin", "auditor", "tenant"],
   "call-log:export": ["admin", "auditor", "tenant"],
-  /** Retention settings, destruction records, the residency map and the transfer register. */
+  /** Retention settings, destruction records, the residency map, transfer safeguards and the transfer register. */
   "kvkk:read": ["admin", "auditor"],
-  /** Retention, destruction runs and erasing a data subject's rows: changes, so never the auditor. */
+  /** Retention, destruction runs, erasing a data subject's rows, transfer safeguards, verifying regions: changes, so never the auditor. */
   "kvkk:write": ["admin"],
   /** Find and export a data subject's rows (a tenant, for its own users). */
   "subject:read": ["admin", "auditor", "tenant"],

@@ -126,13 +126,15 @@ describe("data-subject requests", () => {
 });
 
 describe("residency", () => {
-  it("flags a KVKK tenant's call served abroad as an incident, and lists other tenants' transfers", async () => {
+  it("flags calls served abroad with no safeguard as incidents, and registers every transfer with its safeguard", async () => {
     const range = { from: new Date(Date.UTC(2026, 9, 1)), to: new Date(Date.UTC(2026, 10, 1)) };
+    // Tenant b's contract for "eu" was signed before its call; the Turkey-only tenant has none.
+    await own.caller(admin).kvkk.safeguards.create({ tenantId: b, destination: "eu", importer: "Rechen SE, Frankfurt", mechanism: "bcr", reference: "BCR-9", signedAt: new Date(Date.UTC(2026, 8, 1)) });
     const map = await own.caller(auditor).kvkk.residency(range);
-    expect(map.incidents.map((c) => [c.tenantId, c.region, c.calls])).toEqual([[kv, "eu-fra", 1]]);
+    expect(map.incidents.map((c) => [c.tenantId, c.region, c.uncovered])).toEqual([[kv, "eu-fra", 1]]);
     expect(map.cells.filter((c) => c.tenantId === kv).map((c) => c.region).sort()).toEqual(["eu-fra", "tr-ank"]);
     const transfers = await own.caller(auditor).kvkk.transfers(range);
-    expect(transfers.map((t) => [t.tenantId, t.region, t.calls])).toEqual([[b, "eu-fra", 1]]);
+    expect(transfers.map((t) => [t.tenantId, t.region, t.calls, t.safeguard?.reference ?? null]).sort()).toEqual([[b, "eu-fra", 1, "BCR-9"], [kv, "eu-fra", 1, null]].sort());
     expect(await code(own.caller(tenantA).kvkk.residency(range))).toBe("FORBIDDEN");
   });
 });

@@ -4,6 +4,7 @@ import { pgPool } from "../db/pg-pool.ts";
 import { HOUR_MS } from "../audit/seal/digest.ts";
 import { tsLiteral } from "../audit/seal/hour-digests.ts";
 import { removeRows, type Method } from "./remove-rows.ts";
+import { rollUpTransfers } from "./transfer-register.ts";
 
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
@@ -64,6 +65,8 @@ export async function runDestruction(pool: pg.Pool, opts: { actor: Actor | null;
   try {
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock(hashtext('kule_destruction'))");
+    // The transfer register first: calls abroad must be in it before their rows go.
+    await rollUpTransfers(client, now);
     const { list, defaultDays } = await policies(client, now);
     const byTenant = new Map(list.map((p) => [p.tenantId, p]));
     const records: Awaited<ReturnType<typeof removeRows>>[] = [];

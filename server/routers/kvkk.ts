@@ -1,11 +1,26 @@
 import { procedure, router } from "../trpc/init.ts";
 import { noInput } from "../schemas/common.ts";
-import { listDestructionsInput, residencyInput, subjectDestroyInput, subjectExportInput, subjectFindInput, tenantRetentionInput, updateSettingsInput } from "../kvkk/schemas.ts";
+import {
+  listDestructionsInput,
+  residencyInput,
+  safeguardCreateInput,
+  safeguardNotifyInput,
+  safeguardRevokeInput,
+  subjectDestroyInput,
+  subjectExportInput,
+  subjectFindInput,
+  tenantRetentionInput,
+  updateSettingsInput,
+  verifyRegionInput,
+} from "../kvkk/schemas.ts";
 import { getSettings, setTenantRetention, updateSettings } from "../kvkk/settings.ts";
 import { listDestructions, listSubjectRequests } from "../kvkk/records.ts";
 import { runDestructionNow } from "../kvkk/destruction.ts";
 import { destroySubject, exportSubject, findSubject } from "../kvkk/subject.ts";
-import { residencyMap, transferRegister } from "../kvkk/residency.ts";
+import { residencyMap } from "../kvkk/residency.ts";
+import { transferRegister } from "../kvkk/transfer-register.ts";
+import { createSafeguard, listSafeguards, markNotified, revokeSafeguard } from "../kvkk/safeguards.ts";
+import { listExternalRegions, verifyRegion } from "../kvkk/regions.ts";
 
 export const kvkkRouter = router({
   settings: procedure("kvkk:read").query(({ ctx }) => getSettings(ctx)),
@@ -15,6 +30,16 @@ export const kvkkRouter = router({
   runDestruction: procedure("kvkk:write").input(noInput).mutation(({ ctx }) => runDestructionNow(ctx)),
   residency: procedure("kvkk:read").input(residencyInput).query(({ ctx, input }) => residencyMap(ctx, input)),
   transfers: procedure("kvkk:read").input(residencyInput).query(({ ctx, input }) => transferRegister(ctx, input)),
+  safeguards: router({
+    list: procedure("kvkk:read").query(({ ctx }) => listSafeguards(ctx)),
+    create: procedure("kvkk:write").input(safeguardCreateInput).mutation(({ ctx, input }) => createSafeguard(ctx, input)),
+    notified: procedure("kvkk:write").input(safeguardNotifyInput).mutation(({ ctx, input }) => markNotified(ctx, input)),
+    revoke: procedure("kvkk:write").input(safeguardRevokeInput).mutation(({ ctx, input }) => revokeSafeguard(ctx, input)),
+  }),
+  regions: router({
+    list: procedure("kvkk:read").query(({ ctx }) => listExternalRegions(ctx)),
+    verify: procedure("kvkk:write").input(verifyRegionInput).mutation(({ ctx, input }) => verifyRegion(ctx, input)),
+  }),
   subject: router({
     list: procedure("kvkk:read").query(({ ctx }) => listSubjectRequests(ctx)),
     find: procedure("subject:read").input(subjectFindInput).mutation(({ ctx, input }) => findSubject(ctx, input)),

@@ -111,6 +111,15 @@ const MATRIX: Record<string, Case> = {
   "kvkk.runDestruction": { input: () => undefined, allowed: ["admin"] },
   "kvkk.residency": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
   "kvkk.transfers": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
+  "kvkk.safeguards.list": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.safeguards.create": { input: (f) => ({ tenantId: f.tenantId, destination: "de", importer: "Rechen GmbH", mechanism: "bcr", reference: "BCR-1", signedAt: new Date(Date.now() - 86_400_000) }), allowed: ["admin"] },
+  "kvkk.safeguards.notified": { input: async (f) => safeguard(f.tenantId).then((s) => ({ id: s.id, notifiedAt: new Date(), expectedUpdatedAt: s.updatedAt })), allowed: ["admin"] },
+  "kvkk.safeguards.revoke": { input: async (f) => safeguard(f.tenantId).then((s) => ({ id: s.id, expectedUpdatedAt: s.updatedAt })), allowed: ["admin"] },
+  "kvkk.regions.list": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.regions.verify": {
+    input: async (f) => ({ replicaId: (await testDb().replica.create({ data: { endpointVersionId: f.cpuVersionId, driver: "external", externalUrl: `https://x-${uid()}.example`, region: "de-fra", state: "failed" } })).id, evidence: "Hosting contract 42, Frankfurt" }),
+    allowed: ["admin"],
+  },
   "kvkk.subject.list": { input: () => undefined, allowed: ["admin", "auditor"] },
   "kvkk.subject.find": { input: () => ({ user: `nobody-${uid()}` }), allowed: ["admin", "auditor", "tenant"] },
   "kvkk.subject.export": { input: async (f, a) => ({ requestId: await subjectRequest(f.tenantId, a), format: "csv" }), allowed: ["admin", "auditor", "tenant"] },
@@ -187,6 +196,11 @@ async function callLogRow(tenantId: string) {
   const requestId = `matrix-${uid()}`;
   await testDb().$executeRaw`INSERT INTO "CallLog" ("requestId", "tenantId", "startedAt", "endedAt", status) VALUES (${requestId}, ${tenantId}, now(), now(), 200)`;
   return requestId;
+}
+
+/** A standard contract signed an hour ago for a country no replica is in, so it routes nothing. */
+function safeguard(tenantId: string) {
+  return testDb().transferSafeguard.create({ data: { tenantId, destination: "zz", importer: "Matrix Ltd", mechanism: "standard_contract", reference: "M-1", signedAt: new Date(Date.now() - 3_600_000), createdByEmail: "x" } });
 }
 
 async function subjectRequest(tenantId: string, actor: Actor | undefined) {

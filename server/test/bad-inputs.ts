@@ -78,6 +78,12 @@ export function badInputs(fx: Fixtures): BadInput[] {
     c("kvkk.setTenantRetention", "of 0 days", "days", { tenantId: fx.tenantId, days: 0 }),
     c("kvkk.runDestruction", "given a parameter it does not take", "now", { now: "2030-01-01" }),
     c("kvkk.subject.find", "for an empty identifier", "user", { user: "" }),
+    c("kvkk.safeguards.create", "by an unknown mechanism", "mechanism", { tenantId: fx.tenantId, destination: "de", importer: "Rechen GmbH", mechanism: "consent", reference: "x", signedAt: "2026-12-01" }),
+    c("kvkk.safeguards.create", "for Turkey", "destination", { tenantId: fx.tenantId, destination: "tr", importer: "Rechen GmbH", mechanism: "bcr", reference: "x", signedAt: "2026-12-01" }),
+    c("kvkk.safeguards.notified", "with no date", "notifiedAt", { id: "sg1", expectedUpdatedAt: "2026-12-01" }),
+    c("kvkk.safeguards.revoke", "without the version read", "expectedUpdatedAt", { id: "sg1", expectedUpdatedAt: "yesterday" }),
+    c("kvkk.regions.verify", "with no evidence", "evidence", { replicaId: "r1", evidence: "" }),
+    c("cluster.registerExternal", "over plain HTTP to another host", "url", { endpointVersionId: fx.versionId, url: "http://10.0.0.5:8000", region: "tr-ist" }),
     c("kvkk.subject.export", "as PDF", "format", { requestId: "req1", format: "pdf" }),
     c("kvkk.subject.destroy", "by shredding", "method", { requestId: "req1", method: "shred" }),
   ];

@@ -1,0 +1,81 @@
+import type pg from "pg";
+import type { ActorContext } from "../auth/actor.ts";
+import { pgPool } from "../db/pg-pool.ts";
+import { recordAudit } from "../audit/record.ts";
+import { HOUR_MS } from "../audit/seal/digest.ts";
+import { countryOfSql, inTurkeySql } from "../shared/regions.ts";
+import type { ResidencyInput } from "./schemas.ts";
+
+/** The safeguard in force for a call row `c` served abroad (the newest signed before it, not revoked by then). */
+export const coveringSafeguardSql = (c: string) =>
+  `SELECT g.id FROM "TransferSafeguard" g
+    WHERE g."tenantId" = ${c}."tenantId" AND g.destination = ${countryOfSql(`${c}.region`)}
+      AND g."signedAt" <= ${c}."startedAt" AND (g."revokedAt" IS NULL OR g."revokedAt" > ${c}."startedAt")
+    ORDER BY g."signedAt" DESC LIMIT 1`;
+
+/**
+ * Copies the calls served outside Turkey that started before `upTo` (whole hours, past the
+ * call log's grace for late rows) into the transfer register, each hour once: the register then
+ * outlives the call log's retention. Runs in the caller's transaction (the destruction run calls
+ * it first, so nothing it destroys is missing from the register).
+ */
+export async function rollUpTransfers(client: pg.PoolClient, now = new Date()): Promise<number> {
+  await client.query("SELECT pg_advisory_xact_lock(hashtext('kule_transfer_register'))");
+  const s = await client.query<{ until: Date | null; grace: number }>(
+    `SELECT "transfersRolledUntil" AT TIME ZONE 'UTC' AS until, "sealGraceMinutes" AS grace FROM "KvkkSettings" WHERE id = 'singleton'`,
+  );
+  const row = s.rows[0];
+  if (!row) return 0;
+  const upTo = new Date(Math.floor((now.getTime() - row.grace * 60_000) / HOUR_MS) * HOUR_MS);
+  const from = row.until ?? new Date(0);
+  if (upTo <= from) return 0;
+  const r = await client.query(
+    `INSERT INTO "TransferRecord" ("tenantId", hour, region, "safeguardId", calls, "firstAt", "lastAt")
+     SELECT c."tenantId", date_trunc('hour', c."startedAt"), c.region, s.id, count(*), min(c."startedAt"), max(c."startedAt")
+       FROM "CallLog" c LEFT JOIN LATERAL (${coveringSafeguardSql("c")}) s ON true
+      WHERE c.region IS NOT NULL AND NOT (${inTurkeySql("c.region")})
+        AND c."startedAt" >= $1::timestamptz AT TIME ZONE 'UTC' AND c."startedAt" < $2::timestamptz AT TIME ZONE 'UTC'
+      GROUP BY 1, 2, 3, 4`,
+    [from, upTo],
+  );
+  await client.query(`UPDATE "KvkkSettings" SET "transfersRolledUntil" = $1::timestamptz AT TIME ZONE 'UTC' WHERE id = 'singleton'`, [upTo]);
+  return r.rowCount ?? 0;
+}
+
+/** Brings the register up to date in a transaction of its own. */
+export async function rollUpTransfersNow(pool: pg.Pool, now = new Date()) {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const n = await rollUpTransfers(client, now);
+    await client.query("COMMIT");
+    return n;
+  } catch (e) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * The register of transfers abroad (KVKK Art. 9): per tenant, hour and region, the calls served
+ * there and the safeguard that covered them; rows without one are incidents.
+ */
+export async function transferRegister(ctx: ActorContext, input: ResidencyInput) {
+  await rollUpTransfersNow(pgPool(ctx.db));
+  const rows = await ctx.db.transferRecord.findMany({
+    where: { hour: { gte: input.from, lt: input.to }, ...(input.tenantId ? { tenantId: input.tenantId } : {}) },
+    orderBy: [{ hour: "desc" }, { tenantId: "asc" }, { region: "asc" }],
+    take: 1000,
+  });
+  const [tenants, safeguards] = await Promise.all([
+    ctx.db.tenant.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.tenantId))] } }, select: { id: true, slug: true } }),
+    ctx.db.transferSafeguard.findMany({ where: { id: { in: [...new Set(rows.flatMap((r) => (r.safeguardId ? [r.safeguardId] : [])))] } }, select: { id: true, importer: true, mechanism: true, reference: true } }),
+  ]);
+  const slug = new Map(tenants.map((t) => [t.id, t.slug]));
+  const sg = new Map(safeguards.map((s) => [s.id, s]));
+  const out = rows.map((r) => ({ id: r.id.toString(), tenantId: r.tenantId, tenantSlug: slug.get(r.tenantId) ?? null, hour: r.hour, region: r.region, calls: r.calls, firstAt: r.firstAt, lastAt: r.lastAt, safeguard: r.safeguardId ? (sg.get(r.safeguardId) ?? null) : null }));
+  await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.transfers.read", targetType: "transfer_register", after: { ...input, rows: out.length } });
+  return out;
+}
