@@ -1,5 +1,6 @@
 "use client";
 
+import { METHOD_LABEL } from "./methods";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty } from "@/components/ui/field";
@@ -37,7 +38,7 @@ export function DestructionRecords() {
                   {formatDateTime(r.periodFrom)} → {formatDateTime(r.periodTo)}
                 </td>
                 <td>{r.rowCount.toLocaleString("en")}</td>
-                <td>{r.partitionsDropped.length ? "partition dropped" : r.method}</td>
+                <td>{r.partitionsDropped.length ? "erasure: month's partition dropped" : METHOD_LABEL[r.method]}</td>
                 <td>{r.runByEmail ?? "scheduled"}</td>
                 <td>{formatDateTime(r.keepUntil)}</td>
               </tr>

@@ -3,7 +3,7 @@ import type { Actor, ActorContext } from "../auth/actor.ts";
 import { pgPool } from "../db/pg-pool.ts";
 import { HOUR_MS } from "../audit/seal/digest.ts";
 import { tsLiteral } from "../audit/seal/hour-digests.ts";
-import { removeRows, type Method } from "./remove-rows.ts";
+import { NOT_ANONYMOUS, removeRows, type Method } from "./remove-rows.ts";
 import { rollUpTransfers } from "./transfer-register.ts";
 
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -56,7 +56,7 @@ async function droppablePartitions(client: pg.PoolClient, byTenant: Map<string, 
 /**
  * The periodic destruction (KVKK's 2017 regulation: at most every 6 months): rows past each
  * tenant's retention are removed — whole monthly partitions dropped where every row in them is
- * due, else deleted or anonymized row by row — with one destruction record per tenant touched
+ * due, else deleted or anonymised row by row — with one destruction record per tenant touched
  * (and one per dropped partition), all in one transaction.
  */
 export async function runDestruction(pool: pg.Pool, opts: { actor: Actor | null; ip?: string | null; now?: Date }) {
@@ -91,7 +91,7 @@ export async function runDestruction(pool: pg.Pool, opts: { actor: Actor | null;
     }
     for (const p of list) {
       const where = `"tenantId" = ${lit(p.tenantId)} AND "startedAt" < ${tsLiteral(p.cutoff)}`;
-      const due = await client.query(`SELECT 1 FROM "CallLog" WHERE ${where}${p.method === "anonymize" ? ` AND ("clientIp" IS NOT NULL OR "apiKeyId" IS NOT NULL OR "userHash" IS NOT NULL)` : ""} LIMIT 1`);
+      const due = await client.query(`SELECT 1 FROM "CallLog" WHERE ${where}${p.method === "anonymize" ? ` AND ${NOT_ANONYMOUS}` : ""} LIMIT 1`);
       if (!due.rowCount) continue;
       records.push(await removeRows(client, { actor: opts.actor, ip: opts.ip, reason: "retention", method: p.method, where, tenantId: p.tenantId, policy: { days: p.days, method: p.method, cutoff: p.cutoff.toISOString(), defaultDays }, periodTo: p.cutoff }));
     }
