@@ -85,26 +85,51 @@ export async function removeRows(client: pg.PoolClient, o: RemoveOpts) {
     const [b, a] = [before.get(h) ?? EMPTY_HOUR, after.get(h) ?? EMPTY_HOUR];
     return { start: new Date(h).toISOString(), beforeCount: b.count, beforeDigest: b.digest, afterCount: a.count, afterDigest: a.digest };
   });
-  const id = createId();
   const policy = o.method === "anonymize" ? { ...o.policy, technique: ANONYMISATION_TECHNIQUE } : o.policy;
+  const from = new Date(periodFrom ?? o.periodTo.getTime());
+  const id = await recordDestruction(client, { store: "call_log", actor: o.actor, ip: o.ip, reason: o.reason, method: o.method, policy, tenantId: o.tenantId, subjectHash: o.subjectHash ?? null, periodFrom: from, periodTo: o.periodTo, rowCount, partitions: o.partitions ?? [], adjustments });
+  return { id, rowCount, periodFrom: from, partitionsDropped: o.partitions ?? [] };
+}
+
+export interface RecordFields {
+  store: "call_log" | "audit_ip" | "exports" | "subject_requests";
+  actor: Actor | null;
+  ip?: string | null;
+  reason: string;
+  method: Method;
+  policy: Record<string, unknown>;
+  tenantId: string | null;
+  subjectHash: string | null;
+  periodFrom: Date;
+  periodTo: Date;
+  rowCount: number;
+  partitions: string[];
+  adjustments: Adjustment[];
+}
+
+/**
+ * Writes a destruction record (kept at least 3 years: Regulation Art. 7(3)) and its audit event,
+ * which seals the SHA-256 of its adjustments, in the caller's transaction. The one writer of records.
+ */
+export async function recordDestruction(client: pg.PoolClient, r: RecordFields): Promise<string> {
+  const id = createId();
   const runAt = new Date();
   const keepUntil = new Date(runAt);
   keepUntil.setUTCFullYear(keepUntil.getUTCFullYear() + 3);
-  const from = new Date(periodFrom ?? o.periodTo.getTime());
   await client.query(
-    `INSERT INTO "DestructionRecord" (id, reason, policy, "tenantId", "subjectHash", "periodFrom", "periodTo", "rowCount", method, "partitionsDropped", adjustments, "runById", "runByEmail", "runAt", "keepUntil")
-     VALUES ($1, $2, $3, $4, $5, $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8, $9, $10, $11, $12, $13, $14::timestamptz AT TIME ZONE 'UTC', $15::timestamptz AT TIME ZONE 'UTC')`,
-    [id, o.reason, JSON.stringify(policy), o.tenantId, o.subjectHash ?? null, from, o.periodTo, rowCount, o.method, o.partitions ?? [], JSON.stringify(adjustments), o.actor?.userId ?? null, o.actor?.email ?? null, runAt, keepUntil],
+    `INSERT INTO "DestructionRecord" (id, store, reason, policy, "tenantId", "subjectHash", "periodFrom", "periodTo", "rowCount", method, "partitionsDropped", adjustments, "runById", "runByEmail", "runAt", "keepUntil")
+     VALUES ($1, $16, $2, $3, $4, $5, $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8, $9, $10, $11, $12, $13, $14::timestamptz AT TIME ZONE 'UTC', $15::timestamptz AT TIME ZONE 'UTC')`,
+    [id, r.reason, JSON.stringify(r.policy), r.tenantId, r.subjectHash, r.periodFrom, r.periodTo, r.rowCount, r.method, r.partitions, JSON.stringify(r.adjustments), r.actor?.userId ?? null, r.actor?.email ?? null, runAt, keepUntil, r.store],
   );
   await recordAuditSql(client, {
-    actor: o.actor,
-    ip: o.ip,
+    actor: r.actor,
+    ip: r.ip,
     action: "kvkk.destruction",
     targetType: "destruction",
     targetId: id,
-    after: { reason: o.reason, tenantId: o.tenantId, method: o.method, rowCount, periodFrom: from, periodTo: o.periodTo, partitionsDropped: o.partitions ?? [], policy, adjustmentsSha256: adjustmentsSha256(adjustments) },
+    after: { store: r.store, reason: r.reason, tenantId: r.tenantId, method: r.method, rowCount: r.rowCount, periodFrom: r.periodFrom, periodTo: r.periodTo, partitionsDropped: r.partitions, policy: r.policy, adjustmentsSha256: adjustmentsSha256(r.adjustments) },
   });
-  return { id, rowCount, periodFrom: from, partitionsDropped: o.partitions ?? [] };
+  return id;
 }
 
 export { tsLiteral };

@@ -25,6 +25,8 @@ export const updateSettingsInput = z.object({
   /** The 2017 regulation: destruction at intervals of at most 6 months. */
   destructionIntervalDays: z.number().int().min(1).max(182, "at most 182 days (6 months, KVKK destruction regulation)"),
   sealGraceMinutes: z.number().int().min(5).max(10080),
+  /** Law 5651: hosting providers keep traffic logs 1 to 2 years; null when it does not apply. */
+  trafficLogMinDays: z.number().int().min(365, "at least 365 days (Law 5651: 1 to 2 years)").max(730, "at most 730 days (Law 5651: 1 to 2 years)").nullish(),
 });
 export type UpdateSettingsInput = z.infer<typeof updateSettingsInput>;
 
@@ -80,3 +82,28 @@ export const verifyRegionInput = z.object({
   evidence: z.string().trim().min(10, "how the location was checked (contract, data-centre address…), at least 10 characters").max(500),
 });
 export type VerifyRegionInput = z.infer<typeof verifyRegionInput>;
+
+export const holdPlaceInput = z.object({
+  /** Both unset: the whole call log. */
+  tenantId: tenantId.nullish(),
+  /** A data subject's `user` identifier; hashed, never stored. */
+  user: z.string().min(1, "the user identifier").max(256).nullish(),
+  reason: z.string().trim().min(10, "why the data must be kept (case, authority's request…), at least 10 characters").max(500),
+});
+export type HoldPlaceInput = z.infer<typeof holdPlaceInput>;
+
+export const holdReleaseInput = z.object({ id: tenantId });
+export type HoldReleaseInput = z.infer<typeof holdReleaseInput>;
+
+export const policyUpdateInput = z.object({
+  store: z.enum(["call_log", "audit_ip", "exports", "subject_requests", "destruction_records", "transfer_register", "gateway_journal"], { error: "one of the stores the policy lists" }),
+  category: z.string().trim().min(3, "what data this is").max(500),
+  dataSubjects: z.string().trim().min(3, "whose data it is").max(300),
+  purpose: z.string().trim().min(3, "why it is processed").max(500),
+  legalBasis: z.string().trim().min(3, "the legal basis, with its article (KVKK Art. 5 or 6)").max(500),
+  periodDays: z.number().int().min(1).max(36500).nullable(),
+  periodReason: z.string().trim().min(10, "the reason for the period, at least 10 characters").max(500),
+  responsible: z.string().trim().min(3, "who is responsible").max(200),
+  expectedUpdatedAt: z.coerce.date({ error: "the time the entry was last changed, as read" }),
+});
+export type PolicyUpdateInput = z.infer<typeof policyUpdateInput>;

@@ -12,7 +12,12 @@ import {
   tenantRetentionInput,
   updateSettingsInput,
   verifyRegionInput,
+  holdPlaceInput,
+  holdReleaseInput,
+  policyUpdateInput,
 } from "../kvkk/schemas.ts";
+import { getPolicy, updatePolicyEntry } from "../kvkk/policy.ts";
+import { listHolds, placeHold, releaseHold } from "../kvkk/holds.ts";
 import { getSettings, setTenantRetention, updateSettings } from "../kvkk/settings.ts";
 import { listDestructions, listSubjectRequests } from "../kvkk/records.ts";
 import { runDestructionNow } from "../kvkk/destruction.ts";
@@ -30,6 +35,15 @@ export const kvkkRouter = router({
   runDestruction: procedure("kvkk:write").input(noInput).mutation(({ ctx }) => runDestructionNow(ctx)),
   residency: procedure("kvkk:read").input(residencyInput).query(({ ctx, input }) => residencyMap(ctx, input)),
   transfers: procedure("kvkk:read").input(residencyInput).query(({ ctx, input }) => transferRegister(ctx, input)),
+  policy: router({
+    get: procedure("kvkk:read").query(({ ctx }) => getPolicy(ctx)),
+    update: procedure("kvkk:write").input(policyUpdateInput).mutation(({ ctx, input }) => updatePolicyEntry(ctx, input)),
+  }),
+  holds: router({
+    list: procedure("kvkk:read").query(({ ctx }) => listHolds(ctx)),
+    place: procedure("kvkk:write").input(holdPlaceInput).mutation(({ ctx, input }) => placeHold(ctx, input)),
+    release: procedure("kvkk:write").input(holdReleaseInput).mutation(({ ctx, input }) => releaseHold(ctx, input)),
+  }),
   safeguards: router({
     list: procedure("kvkk:read").query(({ ctx }) => listSafeguards(ctx)),
     create: procedure("kvkk:write").input(safeguardCreateInput).mutation(({ ctx, input }) => createSafeguard(ctx, input)),

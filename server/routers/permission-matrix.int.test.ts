@@ -111,6 +111,17 @@ const MATRIX: Record<string, Case> = {
   "kvkk.runDestruction": { input: () => undefined, allowed: ["admin"] },
   "kvkk.residency": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
   "kvkk.transfers": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
+  "kvkk.policy.get": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.policy.update": {
+    input: async () => {
+      const e = await testDb().policyEntry.findUniqueOrThrow({ where: { store: "gateway_journal" } });
+      return { store: e.store, category: e.category, dataSubjects: e.dataSubjects, purpose: e.purpose, legalBasis: e.legalBasis, periodDays: null, periodReason: e.periodReason, responsible: e.responsible, expectedUpdatedAt: e.updatedAt };
+    },
+    allowed: ["admin"],
+  },
+  "kvkk.holds.list": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.holds.place": { input: () => ({ user: `held-${uid()}`, reason: "Matrix: a case that needs this subject's rows" }), allowed: ["admin"] },
+  "kvkk.holds.release": { input: async () => ({ id: (await testDb().legalHold.create({ data: { subjectHash: "e".repeat(64), reason: "matrix", createdByEmail: "x" } })).id }), allowed: ["admin"] },
   "kvkk.safeguards.list": { input: () => undefined, allowed: ["admin", "auditor"] },
   "kvkk.safeguards.create": { input: (f) => ({ tenantId: f.tenantId, destination: "de", importer: "Rechen GmbH", mechanism: "bcr", reference: "BCR-1", signedAt: new Date(Date.now() - 86_400_000) }), allowed: ["admin"] },
   "kvkk.safeguards.notified": { input: async (f) => safeguard(f.tenantId).then((s) => ({ id: s.id, notifiedAt: new Date(), expectedUpdatedAt: s.updatedAt })), allowed: ["admin"] },
