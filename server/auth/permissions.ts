@@ -49,6 +49,10 @@ export const PERMISSIONS = {
   "kvkk:read": ["admin", "auditor"],
   /** Retention, destruction runs, erasing a data subject's rows, transfer safeguards, verifying regions: changes, so never the auditor. */
   "kvkk:write": ["admin"],
+  /** Data subjects' applications (KVKK Art. 11, 13): a tenant, the controller, sees its own. */
+  "application:read": ["admin", "auditor", "tenant"],
+  /** Record, answer, refuse, erase for an application: a tenant for its own, an admin for any. */
+  "application:write": ["admin", "tenant"],
   /** Find and export a data subject's rows (a tenant, for its own users). */
   "subject:read": ["admin", "auditor", "tenant"],
 } as const satisfies Record<string, readonly Role[]>;

@@ -107,3 +107,25 @@ export const policyUpdateInput = z.object({
   expectedUpdatedAt: z.coerce.date({ error: "the time the entry was last changed, as read" }),
 });
 export type PolicyUpdateInput = z.infer<typeof policyUpdateInput>;
+
+/** A data subject's application to the controller (KVKK Art. 11 and 13), as received. */
+export const applicationOpenInput = z.object({
+  /** The `user` value the tenant sent in its calls for this person; hashed, never stored. */
+  user: z.string().min(1, "the user identifier the tenant sends for this person").max(256),
+  /** The controller the application is to; a tenant user's own whatever is sent. Required: no search links one person across tenants. */
+  tenantId: tenantId.nullish(),
+  channel: z.enum(["written", "kep", "e_signature", "registered_email", "application_form"], { error: "how it arrived: written, kep, e_signature, registered_email or application_form" }),
+  receivedAt: z.coerce.date({ error: "when it was received, a date" }).refine((d) => d.getTime() <= Date.now() + 60_000, "cannot be in the future"),
+  identityCheck: z.string().trim().min(5, "how the applicant's identity was checked").max(500),
+  right: z.enum(["learn_whether_processed", "request_information", "learn_purpose", "know_recipients", "rectification", "erasure", "notify_recipients", "object_automated_result", "compensation"], { error: "the right under KVKK Art. 11(1)" }),
+  reference: z.string().trim().max(200).nullish(),
+});
+export type ApplicationOpenInput = z.infer<typeof applicationOpenInput>;
+
+const applicationRef = { id: tenantId, expectedUpdatedAt: z.coerce.date({ error: "the time the application was last changed, as read" }) };
+export const applicationAnswerInput = z.object({ ...applicationRef, answer: z.string().trim().min(10, "the answer sent to the applicant, at least 10 characters").max(5000) });
+export type ApplicationAnswerInput = z.infer<typeof applicationAnswerInput>;
+export const applicationRefuseInput = z.object({ ...applicationRef, reason: z.string().trim().min(10, "the reason for refusing, which the applicant is told (Art. 13(3))").max(5000) });
+export type ApplicationRefuseInput = z.infer<typeof applicationRefuseInput>;
+export const applicationEraseInput = z.object({ ...applicationRef, method: destructionMethod.default("delete") });
+export type ApplicationEraseInput = z.infer<typeof applicationEraseInput>;

@@ -15,7 +15,12 @@ import {
   holdPlaceInput,
   holdReleaseInput,
   policyUpdateInput,
+  applicationOpenInput,
+  applicationAnswerInput,
+  applicationRefuseInput,
+  applicationEraseInput,
 } from "../kvkk/schemas.ts";
+import { answerApplication, eraseForApplication, listApplications, openApplication, refuseApplication } from "../kvkk/applications.ts";
 import { getPolicy, updatePolicyEntry } from "../kvkk/policy.ts";
 import { listHolds, placeHold, releaseHold } from "../kvkk/holds.ts";
 import { getSettings, setTenantRetention, updateSettings } from "../kvkk/settings.ts";
@@ -35,6 +40,13 @@ export const kvkkRouter = router({
   runDestruction: procedure("kvkk:write").input(noInput).mutation(({ ctx }) => runDestructionNow(ctx)),
   residency: procedure("kvkk:read").input(residencyInput).query(({ ctx, input }) => residencyMap(ctx, input)),
   transfers: procedure("kvkk:read").input(residencyInput).query(({ ctx, input }) => transferRegister(ctx, input)),
+  applications: router({
+    list: procedure("application:read").query(({ ctx }) => listApplications(ctx)),
+    open: procedure("application:write").input(applicationOpenInput).mutation(({ ctx, input }) => openApplication(ctx, input)),
+    answer: procedure("application:write").input(applicationAnswerInput).mutation(({ ctx, input }) => answerApplication(ctx, input)),
+    refuse: procedure("application:write").input(applicationRefuseInput).mutation(({ ctx, input }) => refuseApplication(ctx, input)),
+    erase: procedure("application:write").input(applicationEraseInput).mutation(({ ctx, input }) => eraseForApplication(ctx, input)),
+  }),
   policy: router({
     get: procedure("kvkk:read").query(({ ctx }) => getPolicy(ctx)),
     update: procedure("kvkk:write").input(policyUpdateInput).mutation(({ ctx, input }) => updatePolicyEntry(ctx, input)),

@@ -111,6 +111,11 @@ const MATRIX: Record<string, Case> = {
   "kvkk.runDestruction": { input: () => undefined, allowed: ["admin"] },
   "kvkk.residency": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
   "kvkk.transfers": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
+  "kvkk.applications.list": { input: () => undefined, allowed: ["admin", "auditor", "tenant"] },
+  "kvkk.applications.open": { input: (f) => ({ user: `subject-${uid()}`, tenantId: f.tenantId, channel: "kep", receivedAt: new Date(), identityCheck: "KEP address on file", right: "learn_whether_processed" }), allowed: ["admin", "tenant"] },
+  "kvkk.applications.answer": { input: async (f) => application(f.tenantId).then((a) => ({ id: a.id, expectedUpdatedAt: a.updatedAt, answer: "No data of yours is processed by this service." })), allowed: ["admin", "tenant"] },
+  "kvkk.applications.refuse": { input: async (f) => application(f.tenantId).then((a) => ({ id: a.id, expectedUpdatedAt: a.updatedAt, reason: "The identity could not be verified from the application." })), allowed: ["admin", "tenant"] },
+  "kvkk.applications.erase": { input: async (f) => application(f.tenantId).then((a) => ({ id: a.id, expectedUpdatedAt: a.updatedAt, method: "delete" })), allowed: ["admin", "tenant"] },
   "kvkk.policy.get": { input: () => undefined, allowed: ["admin", "auditor"] },
   "kvkk.policy.update": {
     input: async () => {
@@ -207,6 +212,11 @@ async function callLogRow(tenantId: string) {
   const requestId = `matrix-${uid()}`;
   await testDb().$executeRaw`INSERT INTO "CallLog" ("requestId", "tenantId", "startedAt", "endedAt", status) VALUES (${requestId}, ${tenantId}, now(), now(), 200)`;
   return requestId;
+}
+
+/** An application to the fixture tenant, as received. */
+function application(tenantId: string) {
+  return testDb().dataSubjectRequest.create({ data: { subjectHash: "f".repeat(64), tenantId, rowsFound: 0, requestedById: "x", requestedByEmail: "x", channel: "written", receivedAt: new Date(), identityCheck: "ID seen", right: "erasure", dueAt: new Date(Date.now() + 30 * 86_400_000) } });
 }
 
 /** A standard contract signed an hour ago for a country no replica is in, so it routes nothing. */
