@@ -129,3 +129,30 @@ export const applicationRefuseInput = z.object({ ...applicationRef, reason: z.st
 export type ApplicationRefuseInput = z.infer<typeof applicationRefuseInput>;
 export const applicationEraseInput = z.object({ ...applicationRef, method: destructionMethod.default("delete") });
 export type ApplicationEraseInput = z.infer<typeof applicationEraseInput>;
+
+const text = (what: string, max = 2000) => z.string().trim().min(3, what).max(max);
+/** The Board's breach notification form, as far as Kule keeps it. */
+const breachForm = {
+  title: text("a short title", 200),
+  description: text("how the breach happened"),
+  occurredFrom: z.coerce.date().nullish(),
+  occurredTo: z.coerce.date().nullish(),
+  dataCategories: text("which categories of personal data").nullish(),
+  subjectCategories: text("which groups of data subjects").nullish(),
+  consequences: text("the likely consequences").nullish(),
+  measures: text("the measures taken or proposed").nullish(),
+  contact: text("who the Board can contact").nullish(),
+};
+export const breachCreateInput = z.object({ ...breachForm, awareAt: z.coerce.date({ error: "when you became aware, a date" }).refine((d) => d.getTime() <= Date.now() + 60_000, "cannot be in the future") });
+export type BreachCreateInput = z.infer<typeof breachCreateInput>;
+export const breachUpdateInput = z.object({
+  id: tenantId,
+  expectedUpdatedAt: z.coerce.date({ error: "the time the incident was last changed, as read" }),
+  ...breachForm,
+  boardNotifiedAt: z.coerce.date().nullish(),
+  controllersNotifiedAt: z.coerce.date().nullish(),
+  subjectsNotifiedAt: z.coerce.date().nullish(),
+  status: z.enum(["open", "board_notified", "closed"], { error: "open, board_notified or closed" }),
+});
+export type BreachUpdateInput = z.infer<typeof breachUpdateInput>;
+export const breachIdInput = z.object({ id: tenantId });

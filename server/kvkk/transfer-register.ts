@@ -5,6 +5,7 @@ import { recordAudit } from "../audit/record.ts";
 import { HOUR_MS } from "../audit/seal/digest.ts";
 import { countryOfSql, inTurkeySql } from "../shared/regions.ts";
 import type { ResidencyInput } from "./schemas.ts";
+import { insertFinding } from "./breaches.ts";
 
 /** The safeguard in force for a call row `c` served abroad (the newest signed before it, not revoked by then). */
 export const coveringSafeguardSql = (c: string) =>
@@ -39,6 +40,27 @@ export async function rollUpTransfers(client: pg.PoolClient, now = new Date()): 
     [from, upTo],
   );
   await client.query(`UPDATE "KvkkSettings" SET "transfersRolledUntil" = $1::timestamptz AT TIME ZONE 'UTC' WHERE id = 'singleton'`, [upTo]);
+  // The residency detector: calls served abroad with no safeguard are a transfer without a legal basis.
+  const bare = await client.query<{ tenants: string; calls: string; first: Date; last: Date }>(
+    `SELECT count(DISTINCT "tenantId") AS tenants, sum(calls) AS calls, min(hour) AT TIME ZONE 'UTC' AS first, max(hour) AT TIME ZONE 'UTC' AS last FROM "TransferRecord"
+      WHERE "safeguardId" IS NULL AND hour >= $1::timestamptz AT TIME ZONE 'UTC' AND hour < $2::timestamptz AT TIME ZONE 'UTC' HAVING count(*) > 0`,
+    [from, upTo],
+  );
+  const b = bare.rows[0];
+  if (b) {
+    await insertFinding(
+      client,
+      {
+        detector: "residency",
+        key: `residency:${from.toISOString()}:${upTo.toISOString()}`,
+        title: `${b.calls} call(s) of ${b.tenants} tenant(s) were served abroad with no transfer safeguard`,
+        description: "The transfer register found calls served outside Turkey that no recorded safeguard covered (KVKK Art. 9): a transfer without a legal basis. The gateway should refuse these; check region labels and safeguards.",
+        occurredFrom: b.first,
+        occurredTo: new Date(b.last.getTime() + HOUR_MS),
+      },
+      now,
+    );
+  }
   return r.rowCount ?? 0;
 }
 

@@ -19,7 +19,11 @@ import {
   applicationAnswerInput,
   applicationRefuseInput,
   applicationEraseInput,
+  breachCreateInput,
+  breachUpdateInput,
+  breachIdInput,
 } from "../kvkk/schemas.ts";
+import { createBreach, getBreach, listBreaches, updateBreach } from "../kvkk/breaches.ts";
 import { answerApplication, eraseForApplication, listApplications, openApplication, refuseApplication } from "../kvkk/applications.ts";
 import { getPolicy, updatePolicyEntry } from "../kvkk/policy.ts";
 import { listHolds, placeHold, releaseHold } from "../kvkk/holds.ts";
@@ -40,6 +44,12 @@ export const kvkkRouter = router({
   runDestruction: procedure("kvkk:write").input(noInput).mutation(({ ctx }) => runDestructionNow(ctx)),
   residency: procedure("kvkk:read").input(residencyInput).query(({ ctx, input }) => residencyMap(ctx, input)),
   transfers: procedure("kvkk:read").input(residencyInput).query(({ ctx, input }) => transferRegister(ctx, input)),
+  breaches: router({
+    list: procedure("kvkk:read").query(({ ctx }) => listBreaches(ctx)),
+    get: procedure("kvkk:read").input(breachIdInput).query(({ ctx, input }) => getBreach(ctx, input.id)),
+    create: procedure("kvkk:write").input(breachCreateInput).mutation(({ ctx, input }) => createBreach(ctx, input)),
+    update: procedure("kvkk:write").input(breachUpdateInput).mutation(({ ctx, input }) => updateBreach(ctx, input)),
+  }),
   applications: router({
     list: procedure("application:read").query(({ ctx }) => listApplications(ctx)),
     open: procedure("application:write").input(applicationOpenInput).mutation(({ ctx, input }) => openApplication(ctx, input)),

@@ -111,6 +111,10 @@ const MATRIX: Record<string, Case> = {
   "kvkk.runDestruction": { input: () => undefined, allowed: ["admin"] },
   "kvkk.residency": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
   "kvkk.transfers": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
+  "kvkk.breaches.list": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.breaches.get": { input: async () => ({ id: (await breach()).id }), allowed: ["admin", "auditor"] },
+  "kvkk.breaches.create": { input: () => ({ title: "Laptop lost", description: "A staff laptop with an export was lost", awareAt: new Date() }), allowed: ["admin"] },
+  "kvkk.breaches.update": { input: async () => breach().then((b) => ({ id: b.id, expectedUpdatedAt: b.updatedAt, title: b.title, description: b.description, status: "board_notified", boardNotifiedAt: new Date() })), allowed: ["admin"] },
   "kvkk.applications.list": { input: () => undefined, allowed: ["admin", "auditor", "tenant"] },
   "kvkk.applications.open": { input: (f) => ({ user: `subject-${uid()}`, tenantId: f.tenantId, channel: "kep", receivedAt: new Date(), identityCheck: "KEP address on file", right: "learn_whether_processed" }), allowed: ["admin", "tenant"] },
   "kvkk.applications.answer": { input: async (f) => application(f.tenantId).then((a) => ({ id: a.id, expectedUpdatedAt: a.updatedAt, answer: "No data of yours is processed by this service." })), allowed: ["admin", "tenant"] },
@@ -212,6 +216,10 @@ async function callLogRow(tenantId: string) {
   const requestId = `matrix-${uid()}`;
   await testDb().$executeRaw`INSERT INTO "CallLog" ("requestId", "tenantId", "startedAt", "endedAt", status) VALUES (${requestId}, ${tenantId}, now(), now(), 200)`;
   return requestId;
+}
+
+function breach() {
+  return testDb().breachIncident.create({ data: { title: "Matrix incident", detector: "manual", awareAt: new Date(), boardDueAt: new Date(Date.now() + 72 * 3_600_000), description: "For the permission matrix" } });
 }
 
 /** An application to the fixture tenant, as received. */

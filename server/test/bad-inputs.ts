@@ -82,6 +82,8 @@ export function badInputs(fx: Fixtures): BadInput[] {
     c("kvkk.safeguards.create", "for Turkey", "destination", { tenantId: fx.tenantId, destination: "tr", importer: "Rechen GmbH", mechanism: "bcr", reference: "x", signedAt: "2026-12-01" }),
     c("kvkk.safeguards.notified", "with no date", "notifiedAt", { id: "sg1", expectedUpdatedAt: "2026-12-01" }),
     c("kvkk.safeguards.revoke", "without the version read", "expectedUpdatedAt", { id: "sg1", expectedUpdatedAt: "yesterday" }),
+    c("kvkk.breaches.create", "aware of it tomorrow", "awareAt", { title: "Lost laptop", description: "A laptop was lost", awareAt: new Date(Date.now() + 86_400_000).toISOString() }),
+    c("kvkk.breaches.update", "with an unknown status", "status", { id: "b1", expectedUpdatedAt: "2026-12-01", title: "Lost laptop", description: "A laptop was lost", status: "forgotten" }),
     c("kvkk.applications.open", "naming no right under Art. 11", "right", { user: "a@b.c", tenantId: fx.tenantId, channel: "kep", receivedAt: "2026-12-01", identityCheck: "KEP", right: "be_forgotten" }),
     c("kvkk.applications.answer", "with an empty answer", "answer", { id: "a1", expectedUpdatedAt: "2026-12-01", answer: "" }),
     c("kvkk.applications.refuse", "without a reason", "reason", { id: "a1", expectedUpdatedAt: "2026-12-01", reason: "no" }),
