@@ -36,7 +36,7 @@ export function SafeguardsPanel({ canWrite }: { canWrite: boolean }) {
     <section className="panel" aria-label="Transfer safeguards">
       <h2>Transfers abroad: safeguards (KVKK Art. 9)</h2>
       <p className="muted">
-        Every tenant&apos;s calls are served in Turkey. A call goes to a region abroad only while a safeguard below covers that tenant and that country. A standard contract must be notified to the Authority within 5 business days of signing (Art. 9(5)) (public holidays are not counted by Kule: check them).
+        Every tenant&apos;s calls are served in Turkey. A call goes to a region abroad only while a safeguard below covers that tenant and that country. A standard contract must be notified to the Authority within 5 business days of signing (Art. 9(5)); Kule skips weekends but not public holidays, so check those.
       </p>
       {overdue.length > 0 && (
         <p className="error" role="alert" aria-label="Notifications overdue">
