@@ -33,9 +33,8 @@ export async function getCall(ctx: { db: Db; actor: Actor; ip: string | null }, 
         select: { action: true, at: true, actorEmail: true, after: true },
       })
     : null;
-  if (ctx.actor.role !== "tenant") {
-    await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.read", targetType: "calllog", targetId: row.requestId });
-  }
+  // Every read of a call's personal data is logged, a tenant's own included (KVKK Art. 12: access logs).
+  await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.read", targetType: "calllog", targetId: row.requestId });
   // A tenant sees the split, not which operator set it.
   return { ...row, weightsInForce: change && ctx.actor.role === "tenant" ? { ...change, actorEmail: null } : change };
 }
