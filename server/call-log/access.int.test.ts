@@ -99,12 +99,12 @@ describe("auditors read, never change", () => {
 });
 
 describe("data-subject requests", () => {
-  it("find only that subject's rows, across tenants and monthly partitions", async () => {
-    const found = await own.caller(auditor).kvkk.subject.find({ user: "ayse@example.com.tr", reference: "KVKK-2026-17" });
-    expect(found.rowsFound).toBe(3);
+  it("find only that subject's rows, in one tenant's call log across its monthly partitions; never across tenants", async () => {
+    await expect(own.caller(auditor).kvkk.subject.find({ user: "ayse@example.com.tr", reference: "KVKK-2026-17" })).rejects.toMatchObject({ code: "BAD_REQUEST", cause: { field: "tenantId" } });
+    const found = await own.caller(auditor).kvkk.subject.find({ user: "ayse@example.com.tr", tenantId: a, reference: "KVKK-2026-17" });
+    expect(found.rowsFound).toBe(2);
     expect(found.byTenantMonth.map((r) => [r.tenantId, r.month.toISOString().slice(0, 7), r.rows])).toEqual([
       [a, "2026-08", 1],
-      [b, "2026-09", 1],
       [a, "2026-10", 1],
     ]);
     const mine = await own.caller(tenantA).kvkk.subject.find({ user: "ayse@example.com.tr", tenantId: b });
@@ -113,14 +113,15 @@ describe("data-subject requests", () => {
   });
 
   it("destroy that subject's rows only, with a destruction record; the auditor may not", async () => {
-    const found = await own.caller(admin).kvkk.subject.find({ user: "ayse@example.com.tr" });
+    const found = await own.caller(admin).kvkk.subject.find({ user: "ayse@example.com.tr", tenantId: a });
     expect(await code(own.caller(auditor).kvkk.subject.destroy({ requestId: found.requestId }))).toBe("FORBIDDEN");
     const before = Number((await own.pool.query(`SELECT count(*) AS n FROM "CallLog"`)).rows[0].n);
     const rec = await own.caller(admin).kvkk.subject.destroy({ requestId: found.requestId, method: "delete" });
-    expect(rec.rowCount).toBe(3);
-    expect(Number((await own.pool.query(`SELECT count(*) AS n FROM "CallLog"`)).rows[0].n)).toBe(before - 3);
+    expect(rec.rowCount).toBe(2);
+    expect(Number((await own.pool.query(`SELECT count(*) AS n FROM "CallLog"`)).rows[0].n)).toBe(before - 2);
+    expect(Number((await own.pool.query(`SELECT count(*) AS n FROM "CallLog" WHERE "userHash" = $1 AND "tenantId" = $2`, [ayse, b])).rows[0].n)).toBe(1);
     expect(Number((await own.pool.query(`SELECT count(*) AS n FROM "CallLog" WHERE "userHash" = $1`, [hashSubject("mehmet@example.com.tr")])).rows[0].n)).toBe(1);
-    expect(await own.db.destructionRecord.findUniqueOrThrow({ where: { id: rec.id } })).toMatchObject({ reason: "subject_request", subjectHash: ayse, rowCount: 3, runByEmail: admin.email });
+    expect(await own.db.destructionRecord.findUniqueOrThrow({ where: { id: rec.id } })).toMatchObject({ reason: "subject_request", subjectHash: ayse, rowCount: 2, runByEmail: admin.email });
     expect(await own.db.dataSubjectRequest.findUniqueOrThrow({ where: { id: found.requestId } })).toMatchObject({ destructionId: rec.id });
   });
 });

@@ -23,8 +23,18 @@ describe("reads of personal data are logged, a tenant's and the audit log's own 
   });
 
   it("reading the audit log is itself an audit event, once per search, not per page", async () => {
-    const first = await caller(auditor).audit.list({ limit: 5 });
-    await caller(auditor).audit.list({ limit: 5, cursor: first.nextCursor! });
+    const first = await caller(auditor).audit.list({ limit: 1 });
+    expect(first.nextCursor).not.toBeNull();
+    await caller(auditor).audit.list({ limit: 1, cursor: first.nextCursor! });
     expect(await logged(auditor, "audit.read")).toHaveLength(1);
+  });
+});
+
+describe("one person is never searched across tenants (processor acting per controller)", () => {
+  it("staff filtering the call log by a subject hash must name the tenant", async () => {
+    const subjectHash = "ab".repeat(32);
+    await expect(caller(auditor).callLog.list({ limit: 20, subjectHash })).rejects.toMatchObject({ code: "BAD_REQUEST", cause: { field: "tenantId" } });
+    await expect(caller(auditor).callLog.export.start({ format: "csv", filter: { subjectHash } })).rejects.toMatchObject({ code: "BAD_REQUEST", cause: { field: "tenantId" } });
+    expect((await caller(auditor).callLog.list({ limit: 20, subjectHash, tenantId: tenant.tenantId })).items).toEqual([]);
   });
 });

@@ -141,7 +141,7 @@ const MATRIX: Record<string, Case> = {
     allowed: ["admin"],
   },
   "kvkk.subject.list": { input: () => undefined, allowed: ["admin", "auditor"] },
-  "kvkk.subject.find": { input: () => ({ user: `nobody-${uid()}` }), allowed: ["admin", "auditor", "tenant"] },
+  "kvkk.subject.find": { input: (f) => ({ user: `nobody-${uid()}`, tenantId: f.tenantId }), allowed: ["admin", "auditor", "tenant"] },
   "kvkk.subject.export": { input: async (f, a) => ({ requestId: await subjectRequest(f.tenantId, a), format: "csv" }), allowed: ["admin", "auditor", "tenant"] },
   "kvkk.subject.destroy": { input: async (f, a) => ({ requestId: await subjectRequest(f.tenantId, a), method: "delete" }), allowed: ["admin"] },
   "cluster.nodePools": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
