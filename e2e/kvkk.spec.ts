@@ -64,3 +64,16 @@ test("a tenant records an application with its intake, sees the 30-day clock and
   await expect(page.getByRole("region", { name: "Applications" })).toBeVisible();
   await expect(page.getByText(reference)).toHaveCount(0);
 });
+
+test("a tenant sees, as data controller, that its calls stay in Turkey and which staff read its call log", async ({ page }) => {
+  await signIn(page, "auditor");
+  await page.goto("/call-log");
+  // The search is logged once its answer is in.
+  await expect(page.getByRole("table").or(page.getByText("No calls match")).first()).toBeVisible();
+  await page.getByRole("button", { name: "Sign out" }).click();
+
+  await signIn(page, "tenant");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Your data (KVKK)" }).click();
+  await expect(page.getByRole("region", { name: "Your transfers abroad" })).toContainText("none of your calls may leave Turkey");
+  await expect(page.getByRole("region", { name: "Staff access to your data" })).toContainText("auditor@kule.local (auditor)");
+});

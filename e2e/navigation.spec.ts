@@ -5,7 +5,7 @@ const NAV: Record<Exclude<Who, "otherTenant">, string[]> = {
   admin: ["Overview", "Models", "Endpoints", "Cluster", "Explore metrics", "Tenants", "Usage & cost", "Costs", "API keys", "Users & roles", "Audit log", "Call log", "KVKK", "Applications"],
   operator: ["Overview", "Models", "Endpoints", "Cluster", "Explore metrics", "Tenants", "Usage & cost", "Costs", "API keys"],
   auditor: ["Overview", "Models", "Endpoints", "Cluster", "Tenants", "Audit log", "Call log", "KVKK", "Applications"],
-  tenant: ["Overview", "Usage & cost", "API keys", "Call log", "Applications"],
+  tenant: ["Overview", "Usage & cost", "API keys", "Call log", "Applications", "Your data (KVKK)"],
 };
 
 test("the login form signs in and out", async ({ page }) => {

@@ -49,6 +49,8 @@ export const PERMISSIONS = {
   "kvkk:read": ["admin", "auditor"],
   /** Retention, destruction runs, erasing a data subject's rows, transfer safeguards, verifying regions: changes, so never the auditor. */
   "kvkk:write": ["admin"],
+  /** A tenant's own view as data controller: where its calls were served, its safeguards, staff reads of its data. */
+  "kvkk:controller": ["tenant"],
   /** Data subjects' applications (KVKK Art. 11, 13): a tenant, the controller, sees its own. */
   "application:read": ["admin", "auditor", "tenant"],
   /** Record, answer, refuse, erase for an application: a tenant for its own, an admin for any. */

@@ -23,6 +23,7 @@ import {
   breachUpdateInput,
   breachIdInput,
 } from "../kvkk/schemas.ts";
+import { controllerView } from "../kvkk/controller-view.ts";
 import { createBreach, getBreach, listBreaches, updateBreach } from "../kvkk/breaches.ts";
 import { answerApplication, eraseForApplication, listApplications, openApplication, refuseApplication } from "../kvkk/applications.ts";
 import { getPolicy, updatePolicyEntry } from "../kvkk/policy.ts";
@@ -44,6 +45,7 @@ export const kvkkRouter = router({
   runDestruction: procedure("kvkk:write").input(noInput).mutation(({ ctx }) => runDestructionNow(ctx)),
   residency: procedure("kvkk:read").input(residencyInput).query(({ ctx, input }) => residencyMap(ctx, input)),
   transfers: procedure("kvkk:read").input(residencyInput).query(({ ctx, input }) => transferRegister(ctx, input)),
+  controller: procedure("kvkk:controller").query(({ ctx }) => controllerView(ctx)),
   breaches: router({
     list: procedure("kvkk:read").query(({ ctx }) => listBreaches(ctx)),
     get: procedure("kvkk:read").input(breachIdInput).query(({ ctx, input }) => getBreach(ctx, input.id)),
