@@ -76,7 +76,7 @@ function StartReplica({ endpointId, version }: { endpointId: string; version: Ve
   const toast = useToast();
   const [mode, setMode] = useState<"none" | "start" | "external">("none");
   const [choice, setChoice] = useState(0);
-  const [ext, setExt] = useState({ url: "", region: "tr-ist", metricsUrl: "" });
+  const [ext, setExt] = useState({ url: "", region: "tr-ist", metricsUrl: "", allowPlainHttp: false });
   const devices = useQuery(trpc.cluster.freeDevices.queryOptions({ endpointVersionId: version.id }, { enabled: mode === "start" }));
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.endpoint.get.queryKey({ id: endpointId }) });
   const start = useMutation(trpc.cluster.startReplica.mutationOptions({ meta: { handlesErrors: true }, onSuccess: () => (void refresh(), setMode("none"), toast.success("Replica starting")) }));
@@ -129,12 +129,15 @@ function StartReplica({ endpointId, version }: { endpointId: string; version: Ve
         Kule health-checks and routes to a server you run (vLLM, Triton, any OpenAI-compatible or KServe v2 server); it cannot start, stop or re-partition it.
       </p>
       <Field id={`ext-url-${version.id}`} label="Server URL" errors={errors.url}>
-        <input id={`ext-url-${version.id}`} placeholder="http://10.0.0.5:8000" value={ext.url} onChange={(e) => setExt({ ...ext, url: e.target.value })} aria-invalid={!!errors.url} />
+        <input id={`ext-url-${version.id}`} placeholder="https://10.0.0.5:8000" value={ext.url} onChange={(e) => setExt({ ...ext, url: e.target.value })} aria-invalid={!!errors.url} />
       </Field>
+      <label>
+        <input type="checkbox" checked={ext.allowPlainHttp} onChange={(e) => setExt({ ...ext, allowPlainHttp: e.target.checked })} /> Allow plain http:// (prompts travel unencrypted; only on a network protected otherwise, KVKK Art. 12)
+      </label>
       <Field id={`ext-metrics-${version.id}`} label="Metrics URL (optional)" hint="Where Prometheus scrapes it; empty: <server URL>/metrics for vLLM, port 8002 of the same host for Triton" errors={errors.metricsUrl}>
         <input id={`ext-metrics-${version.id}`} placeholder="http://10.0.0.5:8002/metrics" value={ext.metricsUrl} onChange={(e) => setExt({ ...ext, metricsUrl: e.target.value })} aria-invalid={!!errors.metricsUrl} />
       </Field>
-      <Field id={`ext-region-${version.id}`} label="Region" hint={`Where the server runs: KVKK tenants use only ${TURKEY_REGION_PREFIX}* regions`} errors={errors.region}>
+      <Field id={`ext-region-${version.id}`} label="Region" hint={`Where the server runs (${TURKEY_REGION_PREFIX}* is Turkey). The gateway sends it no calls until an admin verifies the label on the KVKK page`} errors={errors.region}>
         <input id={`ext-region-${version.id}`} value={ext.region} onChange={(e) => setExt({ ...ext, region: e.target.value })} aria-invalid={!!errors.region} />
       </Field>
       <FormActions submit="Register" pending={register.isPending} onCancel={() => (setMode("none"), register.reset())} />

@@ -1,5 +1,6 @@
 "use client";
 
+import { METHOD_LABEL } from "./methods";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty } from "@/components/ui/field";
@@ -12,7 +13,7 @@ export function DestructionRecords() {
     <section className="panel" aria-label="Destruction records">
       <h2>Destruction records</h2>
       {!recs.data?.length ? (
-        <Empty title="No destruction yet">Each run past retention, and each data subject&apos;s erasure, leaves a record here, sealed and kept 3 years.</Empty>
+        <Empty title="No destruction yet">Each run past retention, and each data subject&apos;s erasure, leaves a record here, sealed and kept at least 3 years (Regulation on Erasure, Destruction or Anonymisation, Art. 7(3)).</Empty>
       ) : (
         <table>
           <thead>
@@ -37,7 +38,7 @@ export function DestructionRecords() {
                   {formatDateTime(r.periodFrom)} → {formatDateTime(r.periodTo)}
                 </td>
                 <td>{r.rowCount.toLocaleString("en")}</td>
-                <td>{r.partitionsDropped.length ? "partition dropped" : r.method}</td>
+                <td>{r.partitionsDropped.length ? "erasure: month's partition dropped" : METHOD_LABEL[r.method]}</td>
                 <td>{r.runByEmail ?? "scheduled"}</td>
                 <td>{formatDateTime(r.keepUntil)}</td>
               </tr>

@@ -6,6 +6,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { Field, Loading } from "@/components/ui/field";
 import { formatDateTime } from "@/components/ui/format";
+import { METHOD_LABEL } from "./methods";
 
 /** The admin's defaults and each tenant's own retention; an auditor sees the same, read-only. */
 export function RetentionPanel({ canWrite }: { canWrite: boolean }) {
@@ -35,7 +36,7 @@ export function RetentionPanel({ canWrite }: { canWrite: boolean }) {
     <section className="panel" aria-label="Retention">
       <h2>Retention and destruction</h2>
       <p className="muted">
-        Destruction runs every {settings.destructionIntervalDays} days (KVKK&apos;s 2017 regulation: at most 6 months); last {formatDateTime(settings.lastDestructionAt)}, next {formatDateTime(nextDestructionAt) === "—" ? "at the next check" : formatDateTime(nextDestructionAt)}. Whole months are dropped where every row is due; records are kept 3 years.
+        Destruction runs every {settings.destructionIntervalDays} days (at most every 6 months: Regulation on Erasure, Destruction or Anonymisation, 2017, Art. 11); last {formatDateTime(settings.lastDestructionAt)}, next {formatDateTime(nextDestructionAt) === "—" ? "at the next check" : formatDateTime(nextDestructionAt)}. Whole months are dropped where every row is due; destruction records are kept at least 3 years (Regulation Art. 7(3)).
       </p>
       <form
         className="actions"
@@ -81,14 +82,14 @@ export function RetentionPanel({ canWrite }: { canWrite: boolean }) {
                 {t.name} {t.kvkk && <span className="badge badge-kvkk">KVKK</span>}
               </td>
               <td>{t.retentionDays === null ? `${t.effectiveDays} days (default)` : `${t.retentionDays} days`}</td>
-              <td>{t.method}</td>
+              <td>{METHOD_LABEL[t.method]}</td>
               {canWrite && (
                 <td>
                   <button
                     onClick={() => {
                       const v = prompt(`Retention for ${t.name} in days (empty = default)`, String(t.retentionDays ?? ""));
                       if (v === null) return;
-                      const method = confirm("Anonymize instead of delete? (keeps counts and tokens, drops IP, key and subject)") ? "anonymize" : "delete";
+                      const method = confirm("Anonymise instead of erasing? Irreversible: the request ids the tenant holds will match nothing, times are coarsened to the hour, IP, key and subject hash are removed; token counts stay for the cost pages. (Regulation Art. 10)") ? "anonymize" : "delete";
                       setTenant.mutate({ tenantId: t.id, days: v.trim() ? Number(v) : null, method });
                     }}
                   >

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { Field } from "@/components/ui/field";
@@ -13,6 +13,8 @@ export function SubjectRequest({ canDestroy }: { canDestroy: boolean }) {
   const toast = useToast();
   const [user, setUser] = useState("");
   const [reference, setReference] = useState("");
+  const [tenantId, setTenantId] = useState("");
+  const tenants = useQuery(trpc.kvkk.settings.queryOptions());
   const find = useMutation(trpc.kvkk.subject.find.mutationOptions());
   const exp = useMutation(trpc.kvkk.subject.export.mutationOptions({ onSuccess: () => toast.success("Export started: see the call log's exports") }));
   const destroy = useMutation(
@@ -33,11 +35,21 @@ export function SubjectRequest({ canDestroy }: { canDestroy: boolean }) {
         style={{ alignItems: "flex-end" }}
         onSubmit={(e) => {
           e.preventDefault();
-          find.mutate({ user, reference: reference || null });
+          find.mutate({ user, tenantId: tenantId || null, reference: reference || null });
         }}
       >
         <Field id="dsr-user" label="The user identifier the tenant sent" errors={errs?.user}>
           <input id="dsr-user" value={user} onChange={(e) => setUser(e.target.value)} />
+        </Field>
+        <Field id="dsr-tenant" label="Tenant (the controller asked)" errors={errs?.tenantId}>
+          <select id="dsr-tenant" value={tenantId} onChange={(e) => setTenantId(e.target.value)}>
+            <option value="">Choose…</option>
+            {tenants.data?.tenants.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.slug}
+              </option>
+            ))}
+          </select>
         </Field>
         <Field id="dsr-ref" label="Reference" errors={errs?.reference}>
           <input id="dsr-ref" value={reference} onChange={(e) => setReference(e.target.value)} />

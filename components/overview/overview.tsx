@@ -127,7 +127,7 @@ export function TenantOverview({ tenantId }: { tenantId: string }) {
           </Link>
         }
       >
-        {tenant.data?.kvkk ? "KVKK: your calls are served only from Turkish regions." : "Your models, keys and usage."}
+        {tenant.data?.kvkk ? "Your calls are served only in Turkey: your contract forbids transfers abroad (KVKK Art. 9)." : "Your models, keys and usage."}
       </PageHead>
       <TenantCharts />
       <div className="panel">

@@ -30,6 +30,9 @@ export const PAGES = {
   audit: { href: "/audit", label: "Audit log", permission: "audit:read", what: "the audit log", nav: true },
   callLog: { href: "/call-log", label: "Call log", permission: "call-log:read", what: "the call log", nav: true },
   kvkk: { href: "/kvkk", label: "KVKK", permission: "kvkk:read", what: "the KVKK records", nav: true },
+  applications: { href: "/applications", label: "Applications", permission: "application:read", what: "data subjects' applications", nav: true },
+  controller: { href: "/my-data", label: "Your data (KVKK)", permission: "kvkk:controller", what: "your data's processing record", nav: true },
+  kvkkPolicy: { href: "/kvkk/policy", label: "Storage and destruction policy", permission: "kvkk:read", what: "the storage and destruction policy", nav: false },
 } as const satisfies Record<string, PageRoute>;
 
 export type PageName = keyof typeof PAGES;

@@ -43,7 +43,7 @@ export function TenantDetail({ id, canReadKeys, canWriteKeys, canWriteTenant }: 
           </>
         }
       >
-        <code>{t.slug}</code> · {t.kvkk ? <span className="badge badge-kvkk">KVKK · Turkey only</span> : "may be served anywhere"} · plan {t.pricePlan?.name ?? "none"} ·{" "}
+        <code>{t.slug}</code> · {t.kvkk ? <span className="badge badge-kvkk">Turkey only (contract)</span> : "served in Turkey; abroad only under a recorded safeguard (KVKK Art. 9)"} · plan {t.pricePlan?.name ?? "none"} ·{" "}
         <span className={`badge ${t.status === "active" ? "badge-ok" : "badge-danger"}`}>{t.status}</span>
         {t.offboardedAt && <> since {new Date(t.offboardedAt).toISOString().slice(0, 10)}: its keys are revoked and its users cannot sign in; its call log is kept for its retention period</>}
         <br />

@@ -29,7 +29,7 @@ export function TenantsPage({ canWrite }: { canWrite: boolean }) {
           )
         }
       >
-        Companies that call the models with their API keys. KVKK tenants are served only from Turkish regions.
+        Companies that call the models with their API keys. Every tenant is served in Turkey; abroad only under a transfer safeguard recorded on the KVKK page (KVKK Art. 9). &quot;Turkey only&quot; marks a tenant whose contract forbids any transfer.
       </PageHead>
       {creating && <CreateTenantForm onDone={() => setCreating(false)} />}
       <div className="panel">
@@ -60,13 +60,13 @@ export function TenantsPage({ canWrite }: { canWrite: boolean }) {
                     <td>
                       {canWrite ? (
                         <label>
-                          <input type="checkbox" checked={t.kvkk} disabled={update.isPending} onChange={(e) => update.mutate({ id: t.id, expectedUpdatedAt: t.updatedAt, kvkk: e.target.checked })} aria-label={`KVKK for ${t.name}`} />{" "}
-                          {t.kvkk ? <span className="badge badge-kvkk">KVKK · Turkey only</span> : <span className="muted">anywhere</span>}
+                          <input type="checkbox" checked={t.kvkk} disabled={update.isPending} onChange={(e) => update.mutate({ id: t.id, expectedUpdatedAt: t.updatedAt, kvkk: e.target.checked })} aria-label={`Turkey only for ${t.name}`} />{" "}
+                          {t.kvkk ? <span className="badge badge-kvkk">Turkey only (contract)</span> : <span className="muted">Turkey; abroad under a safeguard</span>}
                         </label>
                       ) : t.kvkk ? (
-                        <span className="badge badge-kvkk">KVKK · Turkey only</span>
+                        <span className="badge badge-kvkk">Turkey only (contract)</span>
                       ) : (
-                        <span className="muted">anywhere</span>
+                        <span className="muted">Turkey; abroad under a safeguard</span>
                       )}
                     </td>
                     <td>
@@ -124,7 +124,7 @@ function CreateTenantForm({ onDone }: { onDone: () => void }) {
         </Field>
       </div>
       <label>
-        <input type="checkbox" checked={f.kvkk} onChange={(e) => setF({ ...f, kvkk: e.target.checked })} /> KVKK: this tenant&apos;s calls and data must stay in Turkey
+        <input type="checkbox" checked={f.kvkk} onChange={(e) => setF({ ...f, kvkk: e.target.checked })} /> Turkey only: this tenant&apos;s contract forbids any transfer abroad, even under a safeguard (KVKK Art. 9)
       </label>
       <FormActions submit="Create tenant" pending={create.isPending} onCancel={onDone} />
     </FormPanel>

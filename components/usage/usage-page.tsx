@@ -47,7 +47,7 @@ export function UsagePage({ tenantId, canSetBudget, staff }: { tenantId?: string
           </div>
         }
       >
-        {u.tenant.name} · plan {u.tenant.plan ?? "none"} {u.tenant.kvkk && <span className="badge badge-kvkk">KVKK</span>} · {staff ? "as the tenant sees it" : "your calls through the Kule gateway"}
+        {u.tenant.name} · plan {u.tenant.plan ?? "none"} {u.tenant.kvkk && <span className="badge badge-kvkk">Turkey only</span>} · {staff ? "as the tenant sees it" : "your calls through the Kule gateway"}
       </PageHead>
       <div className="stats">
         <div className="stat">

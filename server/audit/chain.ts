@@ -3,12 +3,16 @@ import { pgPool } from "../db/pg-pool.ts";
 import type { Actor } from "../auth/actor.ts";
 import { recordAudit } from "./record.ts";
 import { verifyChains } from "./seal/verify.ts";
+import { chainFinding, openFromFinding } from "../kvkk/breaches.ts";
 
 /** The chain check from the UI: its outcome, naming the first bad segment, is itself an audit event. */
 export async function verifyChainFor(ctx: { db: Db; actor: Actor; ip: string | null }) {
   const report = await verifyChains(pgPool(ctx.db));
   await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "audit.verify", targetType: "seal", after: { ok: report.ok, rows: report.rows, firstBad: report.firstBad } });
-  return report;
+  // A failed check is a possible breach (KVKK Art. 12(5)): the incident and its 72-hour clock open now.
+  const finding = chainFinding(report.firstBad);
+  const breachId = finding ? await openFromFinding(pgPool(ctx.db), finding) : null;
+  return { ...report, breachId };
 }
 
 /** How far each chain is sealed, for the page's header. */

@@ -3,6 +3,12 @@ import { pgPool } from "../db/pg-pool.ts";
 import { sealAll } from "./seal/seal.ts";
 import { destructionIfDue } from "../kvkk/destruction.ts";
 import { failAbandonedExports } from "../call-log/export/jobs.ts";
+import { verifyChains } from "./seal/verify.ts";
+import { chainFinding, openFromFinding } from "../kvkk/breaches.ts";
+import { rollUpTransfersNow } from "../kvkk/transfer-register.ts";
+
+/** The chain is checked on its own once a day: a breach of integrity is found even when nobody clicks. */
+const CHAIN_CHECK_EVERY_MS = 24 * 3_600_000;
 
 const EVERY_MS = 5 * 60_000;
 
@@ -14,14 +20,22 @@ const EVERY_MS = 5 * 60_000;
 export function startAuditHousekeeping(db: Db): () => void {
   const pool = pgPool(db);
   let running = false;
+  let lastChainCheck = 0;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
       await pool.query("SELECT kule_call_log_ensure_partitions(3)");
       await sealAll(pool);
+      // The transfer register keeps up with the call log (and its detector runs) without anyone reading it.
+      await rollUpTransfersNow(pool);
       const destroyed = await destructionIfDue(pool);
-      if (destroyed?.rows) console.log(`[audit] destruction removed or anonymized ${destroyed.rows} call-log rows`);
+      if (destroyed?.rows) console.log(`[audit] destruction removed or anonymised ${destroyed.rows} call-log rows`);
+      if (Date.now() - lastChainCheck >= CHAIN_CHECK_EVERY_MS) {
+        lastChainCheck = Date.now();
+        const finding = chainFinding((await verifyChains(pool)).firstBad);
+        if (finding) await openFromFinding(pool, finding);
+      }
     } catch (e) {
       console.error("[audit] housekeeping failed; retrying in 5 minutes", e);
     } finally {

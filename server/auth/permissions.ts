@@ -45,10 +45,16 @@ export const PERMISSIONS = {
   /** The call-log explorer and its exports; a tenant sees and exports only its own rows. */
   "call-log:read": ["admin", "auditor", "tenant"],
   "call-log:export": ["admin", "auditor", "tenant"],
-  /** Retention settings, destruction records, the residency map and the transfer register. */
+  /** Retention settings, destruction records, the residency map, transfer safeguards and the transfer register. */
   "kvkk:read": ["admin", "auditor"],
-  /** Retention, destruction runs and erasing a data subject's rows: changes, so never the auditor. */
+  /** Retention, destruction runs, erasing a data subject's rows, transfer safeguards, verifying regions: changes, so never the auditor. */
   "kvkk:write": ["admin"],
+  /** A tenant's own view as data controller: where its calls were served, its safeguards, staff reads of its data. */
+  "kvkk:controller": ["tenant"],
+  /** Data subjects' applications (KVKK Art. 11, 13): a tenant, the controller, sees its own. */
+  "application:read": ["admin", "auditor", "tenant"],
+  /** Record, answer, refuse, erase for an application: a tenant for its own, an admin for any. */
+  "application:write": ["admin", "tenant"],
   /** Find and export a data subject's rows (a tenant, for its own users). */
   "subject:read": ["admin", "auditor", "tenant"],
 } as const satisfies Record<string, readonly Role[]>;

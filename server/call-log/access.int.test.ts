@@ -99,12 +99,12 @@ describe("auditors read, never change", () => {
 });
 
 describe("data-subject requests", () => {
-  it("find only that subject's rows, across tenants and monthly partitions", async () => {
-    const found = await own.caller(auditor).kvkk.subject.find({ user: "ayse@example.com.tr", reference: "KVKK-2026-17" });
-    expect(found.rowsFound).toBe(3);
+  it("find only that subject's rows, in one tenant's call log across its monthly partitions; never across tenants", async () => {
+    await expect(own.caller(auditor).kvkk.subject.find({ user: "ayse@example.com.tr", reference: "KVKK-2026-17" })).rejects.toMatchObject({ code: "BAD_REQUEST", cause: { field: "tenantId" } });
+    const found = await own.caller(auditor).kvkk.subject.find({ user: "ayse@example.com.tr", tenantId: a, reference: "KVKK-2026-17" });
+    expect(found.rowsFound).toBe(2);
     expect(found.byTenantMonth.map((r) => [r.tenantId, r.month.toISOString().slice(0, 7), r.rows])).toEqual([
       [a, "2026-08", 1],
-      [b, "2026-09", 1],
       [a, "2026-10", 1],
     ]);
     const mine = await own.caller(tenantA).kvkk.subject.find({ user: "ayse@example.com.tr", tenantId: b });
@@ -113,26 +113,29 @@ describe("data-subject requests", () => {
   });
 
   it("destroy that subject's rows only, with a destruction record; the auditor may not", async () => {
-    const found = await own.caller(admin).kvkk.subject.find({ user: "ayse@example.com.tr" });
+    const found = await own.caller(admin).kvkk.subject.find({ user: "ayse@example.com.tr", tenantId: a });
     expect(await code(own.caller(auditor).kvkk.subject.destroy({ requestId: found.requestId }))).toBe("FORBIDDEN");
     const before = Number((await own.pool.query(`SELECT count(*) AS n FROM "CallLog"`)).rows[0].n);
     const rec = await own.caller(admin).kvkk.subject.destroy({ requestId: found.requestId, method: "delete" });
-    expect(rec.rowCount).toBe(3);
-    expect(Number((await own.pool.query(`SELECT count(*) AS n FROM "CallLog"`)).rows[0].n)).toBe(before - 3);
+    expect(rec.rowCount).toBe(2);
+    expect(Number((await own.pool.query(`SELECT count(*) AS n FROM "CallLog"`)).rows[0].n)).toBe(before - 2);
+    expect(Number((await own.pool.query(`SELECT count(*) AS n FROM "CallLog" WHERE "userHash" = $1 AND "tenantId" = $2`, [ayse, b])).rows[0].n)).toBe(1);
     expect(Number((await own.pool.query(`SELECT count(*) AS n FROM "CallLog" WHERE "userHash" = $1`, [hashSubject("mehmet@example.com.tr")])).rows[0].n)).toBe(1);
-    expect(await own.db.destructionRecord.findUniqueOrThrow({ where: { id: rec.id } })).toMatchObject({ reason: "subject_request", subjectHash: ayse, rowCount: 3, runByEmail: admin.email });
+    expect(await own.db.destructionRecord.findUniqueOrThrow({ where: { id: rec.id } })).toMatchObject({ reason: "subject_request", subjectHash: ayse, rowCount: 2, runByEmail: admin.email });
     expect(await own.db.dataSubjectRequest.findUniqueOrThrow({ where: { id: found.requestId } })).toMatchObject({ destructionId: rec.id });
   });
 });
 
 describe("residency", () => {
-  it("flags a KVKK tenant's call served abroad as an incident, and lists other tenants' transfers", async () => {
+  it("flags calls served abroad with no safeguard as incidents, and registers every transfer with its safeguard", async () => {
     const range = { from: new Date(Date.UTC(2026, 9, 1)), to: new Date(Date.UTC(2026, 10, 1)) };
+    // Tenant b's contract for "eu" was signed before its call; the Turkey-only tenant has none.
+    await own.caller(admin).kvkk.safeguards.create({ tenantId: b, destination: "eu", importer: "Rechen SE, Frankfurt", mechanism: "bcr", reference: "BCR-9", signedAt: new Date(Date.UTC(2026, 8, 1)) });
     const map = await own.caller(auditor).kvkk.residency(range);
-    expect(map.incidents.map((c) => [c.tenantId, c.region, c.calls])).toEqual([[kv, "eu-fra", 1]]);
+    expect(map.incidents.map((c) => [c.tenantId, c.region, c.uncovered])).toEqual([[kv, "eu-fra", 1]]);
     expect(map.cells.filter((c) => c.tenantId === kv).map((c) => c.region).sort()).toEqual(["eu-fra", "tr-ank"]);
     const transfers = await own.caller(auditor).kvkk.transfers(range);
-    expect(transfers.map((t) => [t.tenantId, t.region, t.calls])).toEqual([[b, "eu-fra", 1]]);
+    expect(transfers.map((t) => [t.tenantId, t.region, t.calls, t.safeguard?.reference ?? null]).sort()).toEqual([[b, "eu-fra", 1, "BCR-9"], [kv, "eu-fra", 1, null]].sort());
     expect(await code(own.caller(tenantA).kvkk.residency(range))).toBe("FORBIDDEN");
   });
 });

@@ -34,9 +34,8 @@ export async function getCall(ctx: { db: Db; actor: Actor; ip: string | null }, 
         select: { action: true, at: true, actorEmail: true, after: true },
       })
     : null;
-  if (ctx.actor.role !== "tenant") {
-    await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.read", targetType: "calllog", targetId: row.requestId });
-  }
+  // Every read of a call's personal data is logged, a tenant's own included (KVKK Art. 12: access logs).
+  await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.read", targetType: "calllog", targetId: row.requestId });
   // The trace viewer is the operators' own tool: staff get a link, a tenant its trace id alone.
   const traceUrl = row.traceId && env.KULE_TRACE_UI_URL && ctx.actor.role !== "tenant" ? env.KULE_TRACE_UI_URL.replace("{traceId}", row.traceId) : null;
   // A tenant sees the split, not which operator set it.

@@ -57,7 +57,8 @@ export async function listCalls(ctx: { db: Db; actor: Actor; ip: string | null }
   const more = rows.length > input.limit;
   const items = more ? rows.slice(0, input.limit) : rows;
   const last = items[items.length - 1];
-  if (!input.cursor && ctx.actor.role !== "tenant") {
+  // Every search is logged, a tenant's own included (KVKK Art. 12: access logs); its next pages are the same search.
+  if (!input.cursor) {
     await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.search", targetType: "calllog", after: { filter: { ...input, cursor: undefined, limit: undefined }, rows: items.length, more } });
   }
   return { items, nextCursor: more && last ? `${last.startedAt.getTime()}_${last.requestId}` : null };

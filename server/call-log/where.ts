@@ -1,3 +1,4 @@
+import { InvalidInputError } from "../errors.ts";
 import pg from "pg";
 import type { CallLogFilter } from "./schemas.ts";
 import type { Actor } from "../auth/actor.ts";
@@ -9,7 +10,10 @@ const ts = (d: Date) => `${escapeLiteral(d.toISOString())}::timestamptz AT TIME 
 
 /** A filter confined to what the actor may see (server/auth/scope.ts): a tenant's own rows only. */
 export function scopeFilter(actor: Actor, filter: CallLogFilter): CallLogFilter {
-  return { ...filter, tenantId: searchTenant(actor, filter.tenantId) };
+  const tenantId = searchTenant(actor, filter.tenantId);
+  // A data subject is looked for in one tenant's (controller's) rows: never linked across tenants.
+  if (filter.subjectHash && !tenantId) throw new InvalidInputError("tenantId", "the tenant to look in: one person is never searched across tenants");
+  return { ...filter, tenantId };
 }
 
 /**

@@ -16,13 +16,23 @@ const serverUrl = (example: string) =>
     .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, `a server URL such as ${example}`)
     .transform((u) => u.replace(/\/+$/, ""));
 
-export const registerExternalInput = z.object({
-  endpointVersionId: id,
-  url: serverUrl("http://10.0.0.5:8000"),
-  /** Where Prometheus scrapes it; unset: `<url>/metrics` for vLLM, port 8002 of the same host for Triton. */
-  metricsUrl: z.preprocess((v) => (v === "" ? undefined : v), serverUrl("http://10.0.0.5:8002/metrics").optional()),
-  region: z.string().trim().regex(/^[a-z]{2}-[a-z]+$/, "a region such as tr-ist or eu-fra"),
-});
+/** Loopback: the call never leaves the host, so plain HTTP exposes nothing on a network. */
+const LOOPBACK = /^http:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(\/|$)/;
+
+export const registerExternalInput = z
+  .object({
+    endpointVersionId: id,
+    url: serverUrl("https://10.0.0.5:8000"),
+    /** Where Prometheus scrapes it; unset: `<url>/metrics` for vLLM, port 8002 of the same host for Triton. */
+    metricsUrl: z.preprocess((v) => (v === "" ? undefined : v), serverUrl("http://10.0.0.5:8002/metrics").optional()),
+    region: z.string().trim().regex(/^[a-z]{2}-[a-z]+$/, "a region such as tr-ist or de-fra"),
+    /** Prompts carry personal data: plain http:// to another host is refused unless allowed here (KVKK Art. 12). */
+    allowPlainHttp: z.boolean().default(false),
+  })
+  .refine((i) => !i.url.startsWith("http://") || LOOPBACK.test(i.url) || i.allowPlainHttp, {
+    path: ["url"],
+    message: "plain http:// would carry prompts unencrypted (KVKK Art. 12): use https://, or set allowPlainHttp if the network itself is protected",
+  });
 
 export const stopReplicaInput = z.object({ replicaId: id, drainSeconds: z.number().int().min(0).max(3600).default(0) });
 

@@ -21,7 +21,10 @@ export interface KeyConfig {
 export interface TenantConfig {
   id: string;
   slug: string;
+  /** Turkey only by the tenant's contract: no transfer abroad even where a safeguard exists. */
   kvkk: boolean;
+  /** KVKK Art. 9: countries (region prefixes) a recorded safeguard lets this tenant's calls go to. */
+  abroad: Set<string>;
   active: boolean;
   /** Set while a hard-capped tenant is over its monthly budget: "25000.00 TRY". */
   budgetBlocked: string | null;
@@ -58,11 +61,13 @@ export interface ReplicaConfig {
   id: string;
   url: string;
   region: string;
+  /** False for an external server whose region label no admin has verified: its country is unknown. */
+  verified: boolean;
 }
 
-/** Reads the whole configuration in four queries. */
+/** Reads the whole configuration in five queries. */
 export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayConfig> {
-  const [keys, tenants, endpoints, replicas] = await Promise.all([
+  const [keys, tenants, endpoints, replicas, safeguards] = await Promise.all([
     client.query<{ id: string; tenantId: string; secretHash: string; allowedEndpointIds: string[]; expiresAt: Date | null; revokedAt: Date | null; rpmLimit: number | null; tpmLimit: number | null }>(
       `SELECT id, "tenantId", "secretHash", "allowedEndpointIds", "expiresAt", "revokedAt", "rpmLimit", "tpmLimit" FROM "ApiKey"`,
     ),
@@ -80,8 +85,13 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
         WHERE e."retiredAt" IS NULL
         ORDER BY e.id, ev."createdAt"`,
     ),
-    client.query<{ id: string; endpointVersionId: string; url: string; region: string }>(
-      `SELECT id, "endpointVersionId", url, region FROM "Replica" WHERE state = 'ready' AND url IS NOT NULL ORDER BY id`,
+    client.query<{ id: string; endpointVersionId: string; url: string; region: string; verified: boolean }>(
+      `SELECT id, "endpointVersionId", url, region, (driver <> 'external' OR "regionVerifiedAt" IS NOT NULL) AS verified
+         FROM "Replica" WHERE state = 'ready' AND url IS NOT NULL ORDER BY id`,
+    ),
+    // In force now: signed (never in the future, the input refuses it) and not revoked.
+    client.query<{ tenantId: string; destination: string }>(
+      `SELECT DISTINCT "tenantId", destination FROM "TransferSafeguard" WHERE "revokedAt" IS NULL AND "signedAt" <= now() AT TIME ZONE 'UTC'`,
     ),
   ]);
   const cfg: GatewayConfig = { loadedAt: Date.now(), keysByHash: new Map(), tenants: new Map(), endpointsBySlug: new Map() };
@@ -96,7 +106,8 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
       tpmLimit: k.tpmLimit,
     });
   }
-  for (const t of tenants.rows) cfg.tenants.set(t.id, { id: t.id, slug: t.slug, kvkk: t.kvkk, active: t.status === "active", budgetBlocked: t.budget, creditBlocked: t.credit, rpmLimit: t.rpmLimit, tpmLimit: t.tpmLimit });
+  for (const t of tenants.rows) cfg.tenants.set(t.id, { id: t.id, slug: t.slug, kvkk: t.kvkk, abroad: new Set(), active: t.status === "active", budgetBlocked: t.budget, creditBlocked: t.credit, rpmLimit: t.rpmLimit, tpmLimit: t.tpmLimit });
+  for (const s of safeguards.rows) cfg.tenants.get(s.tenantId)?.abroad.add(s.destination);
   const versions = new Map<string, VersionConfig>();
   for (const row of endpoints.rows) {
     let e = cfg.endpointsBySlug.get(row.slug);
@@ -110,7 +121,7 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
       versions.set(v.id, v);
     }
   }
-  for (const r of replicas.rows) versions.get(r.endpointVersionId)?.replicas.push({ id: r.id, url: r.url, region: r.region });
+  for (const r of replicas.rows) versions.get(r.endpointVersionId)?.replicas.push({ id: r.id, url: r.url, region: r.region, verified: r.verified });
   return cfg;
 }
 

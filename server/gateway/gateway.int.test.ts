@@ -195,29 +195,57 @@ describe("keys, limits and bad requests", () => {
   });
 });
 
-describe("KVKK residency", () => {
-  it("never sends a KVKK tenant's call abroad, even when the only ready replica is in eu-fra", async () => {
-    const operator = await makeActor("operator");
+describe("KVKK transfers abroad (Art. 9)", () => {
+  it("serves every tenant in Turkey unless a safeguard covers it there, and an external server only once its region is verified", async () => {
+    const [operator, admin] = [await makeActor("operator"), await makeActor("admin")];
     const ep = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }]);
     // The version's only replica in Turkey stops; a server in Frankfurt is registered in its place.
     const backing = ep.replicas[0]!;
-    const abroad = await caller(operator).cluster.registerExternal({ endpointVersionId: ep.versions[0]!.id, url: backing.url!, region: "eu-fra" });
+    const abroad = await caller(operator).cluster.registerExternal({ endpointVersionId: ep.versions[0]!.id, url: backing.url!, region: "de-fra" });
     await expect.poll(async () => (await testDb().replica.findUniqueOrThrow({ where: { id: abroad.id } })).state, { timeout: 20_000 }).toBe("ready");
     await testDb().replica.update({ where: { id: backing.id }, data: { state: "failed", reason: "test: taken out" } });
-    await gw.gateway.config.reload();
-    const kvkk = await tenantWithKey({ kvkk: true });
+    const turkeyOnly = await tenantWithKey({ kvkk: true });
     const plain = await tenantWithKey();
     await gw.gateway.config.reload();
     const body = { model: ep.endpoint.slug, messages: [{ role: "user", content: "x" }], max_tokens: 1 };
-    const refused = await post("/v1/chat/completions", kvkk.secret, body);
-    expect(refused.status).toBe(503);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/Turkey.*KVKK/);
-    const served = await post("/v1/chat/completions", plain.secret, body);
-    expect(served.status).toBe(200);
-    expect(served.headers.get("x-kule-replica-region")).toBe("eu-fra");
+    const status = async (secret: string) => {
+      const r = await post("/v1/chat/completions", secret, body);
+      return [r.status, r.headers.get("x-kule-replica-region"), r.status === 503 ? ((await r.json()) as { error: { message: string } }).error.message : null] as const;
+    };
+
+    // Unverified label: nobody is served there, whatever the label says.
+    expect((await status(plain.secret))[0]).toBe(503);
+    await caller(admin).kvkk.regions.verify({ replicaId: abroad.id, evidence: "Colocation contract 17, Frankfurt FR5" });
+    await gw.gateway.config.reload();
+    // Verified, but no safeguard: still kept in Turkey, with a message that says why.
+    const [code, , message] = await status(plain.secret);
+    expect(code).toBe(503);
+    expect(message).toMatch(/Turkey.*safeguard.*KVKK Art\. 9/);
+
+    const sg = await caller(admin).kvkk.safeguards.create({ tenantId: plain.tenant.id, destination: "de", importer: "Rechen GmbH, Frankfurt", mechanism: "standard_contract", reference: "SCC-17", signedAt: new Date(Date.now() - 86_400_000) });
+    await gw.gateway.config.reload();
+    expect((await status(plain.secret)).slice(0, 2)).toEqual([200, "de-fra"]);
+    // A tenant whose contract keeps it in Turkey gets no safeguard and is never served abroad.
+    await expect(caller(admin).kvkk.safeguards.create({ tenantId: turkeyOnly.tenant.id, destination: "de", importer: "Rechen GmbH", mechanism: "bcr", reference: "B", signedAt: new Date() })).rejects.toThrow(/Turkey/);
+    expect((await status(turkeyOnly.secret))[0]).toBe(503);
+
+    await caller(admin).kvkk.safeguards.revoke({ id: sg.id, expectedUpdatedAt: sg.updatedAt });
+    await gw.gateway.config.reload();
+    expect((await status(plain.secret))[0]).toBe(503);
     await gw.gateway.callLog.flush();
-    const rows = await testDb().callLog.findMany({ where: { tenantId: kvkk.tenant.id } });
-    expect(rows.map((r) => [r.status, r.region, r.errorClass])).toEqual([[503, null, "no_replica_in_region"]]);
+    const rows = await testDb().callLog.findMany({ where: { tenantId: plain.tenant.id }, orderBy: { startedAt: "asc" } });
+    expect(rows.map((r) => [r.status, r.region, r.errorClass])).toEqual([
+      [503, null, "no_replica_in_region"],
+      [503, null, "no_replica_in_region"],
+      [200, "de-fra", null],
+      [503, null, "no_replica_in_region"],
+    ]);
+  });
+
+  it("refuses an external server over plain HTTP to another host unless allowed explicitly", async () => {
+    const ep = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }]);
+    const operator = await makeActor("operator");
+    await expect(caller(operator).cluster.registerExternal({ endpointVersionId: ep.versions[0]!.id, url: "http://10.0.0.5:8000", region: "tr-ist" })).rejects.toThrow(/plain http/);
   });
 });
 

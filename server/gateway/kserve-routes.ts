@@ -44,7 +44,7 @@ const json = (res: http.ServerResponse, status: number, body: unknown) => {
 function servingReplica(e: EndpointConfig, call: GatewayCall, health: ReplicaHealth) {
   for (const v of [...e.versions].sort((a, b) => b.weight - a.weight)) {
     if (v.weight <= 0) continue;
-    const r = pickReplica(usableReplicas(v, call.tenant!.kvkk, e), health.load, health.coolingDown);
+    const r = pickReplica(usableReplicas(v, call.tenant!, e), health.load, health.coolingDown);
     if (r) return r;
   }
   return null;

@@ -31,16 +31,16 @@ const clientGoneError = () => new Error("The client closed the connection.");
 /** The version a call goes to: by the caller's sticky point, else by smooth weighted round robin. */
 function versionFor(deps: ProxyDeps, call: GatewayCall, p: ProxyRequest): VersionConfig {
   const e = call.endpoint!;
-  const kvkk = call.tenant!.kvkk;
+  const tenant = call.tenant!;
   const sticky = e.sticky ? ((typeof p.body.user === "string" && p.body.user) || (p.req.headers["x-kule-session"] as string | undefined)) : undefined;
-  const usable = (v: VersionConfig) => usableReplicas(v, kvkk, e).some((r) => !deps.health.coolingDown(r.id));
+  const usable = (v: VersionConfig) => usableReplicas(v, tenant, e).some((r) => !deps.health.coolingDown(r.id));
   const version = sticky ? chooseVersion(e.versions, stickyPoint(sticky), usable) : nextWeighted(e.versions, usable);
   if (version) return version;
   const anyReady = e.versions.some((v) => v.weight > 0 && v.replicas.length > 0);
-  call.errorClass = kvkk && anyReady ? "no_replica_in_region" : "no_ready_replica";
+  call.errorClass = anyReady ? "no_replica_in_region" : "no_ready_replica";
   throw new UnavailableError(
-    kvkk && anyReady
-      ? `No replica of ${e.slug} is ready in Turkey (${TURKEY_REGION_PREFIX}*), and this tenant's calls must stay in Turkey under KVKK, so Kule will not send them abroad. Try again shortly.`
+    anyReady
+      ? `No replica of ${e.slug} is ready in Turkey (${TURKEY_REGION_PREFIX}*), and no transfer safeguard recorded for this tenant covers where the ready ones are (KVKK Art. 9), so Kule will not send the call abroad. Try again shortly.`
       : `No replica of ${e.slug} is ready to serve right now. Try again shortly.`,
   );
 }
@@ -67,7 +67,7 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
   });
   const tried = new Set<string>();
   for (let attempt = 0; attempt < 2; attempt++) {
-    const replica = pickReplica(usableReplicas(version, call.tenant!.kvkk, e), deps.health.load, (id) => tried.has(id) || deps.health.coolingDown(id));
+    const replica = pickReplica(usableReplicas(version, call.tenant!, e), deps.health.load, (id) => tried.has(id) || deps.health.coolingDown(id));
     if (!replica) break;
     tried.add(replica.id);
     call.replica = replica;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chooseVersion, nextWeighted, stickyPoint } from "./routing.ts";
 import type { VersionConfig } from "./config.ts";
 
-const version = (id: string, weight: number): VersionConfig => ({ id, label: id, weight, credit: 0, contextTokens: null, replicas: [{ id: `${id}-r`, url: "http://x", region: "tr-ist" }] });
+const version = (id: string, weight: number): VersionConfig => ({ id, label: id, weight, credit: 0, contextTokens: null, replicas: [{ id: `${id}-r`, url: "http://x", region: "tr-ist", verified: true }] });
 
 describe("weighted routing", () => {
   it("serves each version its weight's share exactly over every 100 requests", () => {

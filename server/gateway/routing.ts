@@ -1,11 +1,16 @@
-import type { EndpointConfig, ReplicaConfig, VersionConfig } from "./config.ts";
-import { isInTurkey } from "../shared/regions.ts";
+import type { EndpointConfig, ReplicaConfig, TenantConfig, VersionConfig } from "./config.ts";
+import { countryOf, isInTurkey } from "../shared/regions.ts";
 
-/** KVKK: a KVKK tenant's calls may only be served in Turkish regions. */
-export function regionAllowed(region: string, kvkk: boolean, endpointConstraint: string | null): boolean {
-  if (kvkk && !isInTurkey(region)) return false;
-  if (endpointConstraint && !region.startsWith(endpointConstraint)) return false;
-  return true;
+/**
+ * KVKK Art. 9, for every tenant: a call is served in Turkey, or in a country a recorded safeguard
+ * covers for this tenant (never for a tenant whose contract keeps it in Turkey). An external
+ * server with an unverified region label is in an unknown country, which nothing covers.
+ */
+export function regionAllowed(replica: Pick<ReplicaConfig, "region" | "verified">, tenant: Pick<TenantConfig, "kvkk" | "abroad">, endpointConstraint: string | null): boolean {
+  if (endpointConstraint && !replica.region.startsWith(endpointConstraint)) return false;
+  if (!replica.verified) return false;
+  if (isInTurkey(replica.region)) return true;
+  return !tenant.kvkk && tenant.abroad.has(countryOf(replica.region));
 }
 
 /** A stable number in [0, 100) from a session key, so one caller keeps to one version. */
@@ -68,6 +73,6 @@ export function pickReplica(replicas: ReplicaConfig[], outstanding: (id: string)
   return best;
 }
 
-export function usableReplicas(v: VersionConfig, kvkk: boolean, e: EndpointConfig): ReplicaConfig[] {
-  return v.replicas.filter((r) => regionAllowed(r.region, kvkk, e.regionConstraint));
+export function usableReplicas(v: VersionConfig, tenant: Pick<TenantConfig, "kvkk" | "abroad">, e: EndpointConfig): ReplicaConfig[] {
+  return v.replicas.filter((r) => regionAllowed(r, tenant, e.regionConstraint));
 }

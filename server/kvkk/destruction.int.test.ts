@@ -43,10 +43,15 @@ describe("destruction past retention", () => {
     const ofA = left.rows.filter((r) => r.tenantId === a).map((r) => r.requestId);
     expect(ofA.sort()).toEqual([...aKept].sort());
     expect(left.rows.filter((r) => r.tenantId === b).map((r) => r.requestId).sort()).toEqual([...bKept].sort());
-    const cRows = left.rows.filter((r) => cOld.includes(r.requestId));
+    // Anonymised, not pseudonymised: the request ids the tenant holds match nothing any more,
+    // times are coarsened to the hour, and the identifiers are gone; tokens stay for the cost pages.
+    expect(left.rows.filter((r) => cOld.includes(r.requestId))).toHaveLength(0);
+    const cRows = (left.rows as unknown as { requestId: string; tenantId: string; clientIp: string | null; apiKeyId: string | null; userHash: string | null; promptTokens: number; startedAt: Date; endedAt: Date }[]).filter((r) => r.tenantId === c && r.requestId.startsWith("anon-"));
     expect(cRows).toHaveLength(2);
     expect(cRows.every((r) => r.clientIp === null && r.apiKeyId === null && r.userHash === null && r.promptTokens === 10)).toBe(true);
-    expect(left.rows.filter((r) => r.tenantId === c && !cOld.includes(r.requestId))[0]!.clientIp).not.toBeNull();
+    expect(cRows.every((r) => r.startedAt.getTime() % 3_600_000 === 0 && r.endedAt.getTime() % 1000 === 0)).toBe(true);
+    expect(new Set(cRows.map((r) => r.requestId)).size).toBe(2);
+    expect(left.rows.filter((r) => r.tenantId === c && !r.requestId.startsWith("anon-"))[0]!.clientIp).not.toBeNull();
     expect((await own.pool.query(`SELECT to_regclass($1) AS t`, [`public."${oldMonth}"`])).rows[0].t).toBeNull();
     expect(res.rows).toBe(3 + 4 + 2);
     const recs = await own.db.destructionRecord.findMany({ orderBy: { runAt: "asc" } });
@@ -57,6 +62,7 @@ describe("destruction past retention", () => {
         [c, "anonymize", 2, []],
       ]),
     );
+    expect((recs.find((r) => r.method === "anonymize")!.policy as { technique: string[] }).technique).toContain("start time coarsened to the hour, duration to whole seconds");
     expect(recs.every((r) => r.keepUntil.getTime() - r.runAt.getTime() >= 3 * 365 * 86_400_000)).toBe(true);
     expect(await own.db.auditEvent.count({ where: { action: "kvkk.destruction", actorEmail: admin.email } })).toBe(3);
   });

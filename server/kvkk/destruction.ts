@@ -1,11 +1,33 @@
 import type pg from "pg";
+import { createId } from "./id.ts";
 import type { Actor, ActorContext } from "../auth/actor.ts";
 import { pgPool } from "../db/pg-pool.ts";
 import { HOUR_MS } from "../audit/seal/digest.ts";
 import { tsLiteral } from "../audit/seal/hour-digests.ts";
-import { removeRows, type Method } from "./remove-rows.ts";
+import { NOT_ANONYMOUS, removeRows, type Method } from "./remove-rows.ts";
+import { rollUpTransfers } from "./transfer-register.ts";
+import { destroyAuditIps, destroyExports, destroySubjectRequests } from "./other-stores.ts";
+import { activeHolds, type Holds } from "./holds.ts";
 
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const TS = `::timestamptz AT TIME ZONE 'UTC'`;
+
+/** Every other store with a period in the policy: audit events' IPs, exports, closed applications. */
+async function destroyOtherStores(client: pg.PoolClient, o: { actor: Actor | null; ip?: string | null; now: Date }, holds: Holds) {
+  const periods = new Map((await client.query<{ store: string; days: number | null }>(`SELECT store, "periodDays" AS days FROM "PolicyEntry"`)).rows.map((r) => [r.store, r.days]));
+  const run = (store: string) => {
+    const days = periods.get(store);
+    return days ? { actor: o.actor, ip: o.ip, days, cutoff: new Date(o.now.getTime() - days * 86_400_000) } : null;
+  };
+  const audit = run("audit_ip");
+  const exportsRun = run("exports");
+  const requests = run("subject_requests");
+  return {
+    auditIp: audit ? await destroyAuditIps(client, audit) : null,
+    exports: exportsRun && !holds.all ? await destroyExports(client, exportsRun) : null,
+    subjectRequests: requests ? await destroySubjectRequests(client, requests, holds.subjects) : null,
+  };
+}
 
 interface Policy {
   tenantId: string;
@@ -15,23 +37,28 @@ interface Policy {
 }
 
 /** Each tenant's retention (its own, else the admin's default), as a cutoff on whole hours. */
-async function policies(client: pg.PoolClient, now: Date): Promise<{ list: Policy[]; defaultDays: number }> {
-  const s = await client.query<{ d: number }>(`SELECT "defaultRetentionDays" AS d FROM "KvkkSettings" WHERE id = 'singleton'`);
+async function policies(client: pg.PoolClient, now: Date): Promise<{ list: Policy[]; defaultDays: number; minDays: number | null }> {
+  const s = await client.query<{ d: number; min: number | null }>(`SELECT "defaultRetentionDays" AS d, "trafficLogMinDays" AS min FROM "KvkkSettings" WHERE id = 'singleton'`);
   const defaultDays = s.rows[0]?.d ?? 730;
+  const minDays = s.rows[0]?.min ?? null;
   const r = await client.query<{ id: string; days: number | null; method: Method | null }>(
     `SELECT t.id, r.days, r.method FROM "Tenant" t LEFT JOIN "TenantRetention" r ON r."tenantId" = t.id`,
   );
   return {
     defaultDays,
+    minDays,
     list: r.rows.map((t) => {
-      const days = t.days ?? defaultDays;
+      // Law 5651's minimum for traffic logs wins over a shorter retention.
+      const days = Math.max(t.days ?? defaultDays, minDays ?? 0);
       return { tenantId: t.id, days, method: t.method ?? "delete", cutoff: new Date(Math.floor((now.getTime() - days * 86_400_000) / HOUR_MS) * HOUR_MS) };
     }),
   };
 }
 
 /** Monthly partitions whose every row is past its tenant's retention, all under "delete": dropped whole. */
-async function droppablePartitions(client: pg.PoolClient, byTenant: Map<string, Policy>): Promise<string[]> {
+async function droppablePartitions(client: pg.PoolClient, byTenant: Map<string, Policy>, holds: Holds): Promise<string[]> {
+  // A held data subject's rows may sit in any month: then nothing is dropped whole.
+  if (holds.subjects.length) return [];
   const parts = await client.query<{ name: string }>(
     `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = '"CallLog"'::regclass AND c.relname ~ '^CallLog_\\d{4}_\\d{2}$' ORDER BY 1`,
   );
@@ -45,7 +72,7 @@ async function droppablePartitions(client: pg.PoolClient, byTenant: Map<string, 
     if (!tenants.rows.length) continue; // empty months cost nothing; future months must stay
     const all = tenants.rows.every(({ tenantId }) => {
       const p = byTenant.get(tenantId);
-      return p && p.method === "delete" && p.cutoff.getTime() >= end;
+      return p && p.method === "delete" && p.cutoff.getTime() >= end && !holds.tenants.has(tenantId);
     });
     if (all) out.push(name);
   }
@@ -55,7 +82,7 @@ async function droppablePartitions(client: pg.PoolClient, byTenant: Map<string, 
 /**
  * The periodic destruction (KVKK's 2017 regulation: at most every 6 months): rows past each
  * tenant's retention are removed — whole monthly partitions dropped where every row in them is
- * due, else deleted or anonymized row by row — with one destruction record per tenant touched
+ * due, else deleted or anonymised row by row — with one destruction record per tenant touched
  * (and one per dropped partition), all in one transaction.
  */
 export async function runDestruction(pool: pg.Pool, opts: { actor: Actor | null; ip?: string | null; now?: Date }) {
@@ -64,10 +91,15 @@ export async function runDestruction(pool: pg.Pool, opts: { actor: Actor | null;
   try {
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock(hashtext('kule_destruction'))");
-    const { list, defaultDays } = await policies(client, now);
+    // The transfer register first: calls abroad must be in it before their rows go.
+    await rollUpTransfers(client, now);
+    const { list, defaultDays, minDays } = await policies(client, now);
+    const holds = await activeHolds(client);
     const byTenant = new Map(list.map((p) => [p.tenantId, p]));
     const records: Awaited<ReturnType<typeof removeRows>>[] = [];
-    for (const name of await droppablePartitions(client, byTenant)) {
+    const skipped: string[] = [];
+    if (holds.all) skipped.push("call_log: a legal hold on the whole call log");
+    for (const name of holds.all ? [] : await droppablePartitions(client, byTenant, holds)) {
       const [, y, m] = /^CallLog_(\d{4})_(\d{2})$/.exec(name)!;
       const from = new Date(Date.UTC(Number(y), Number(m) - 1, 1));
       const to = new Date(Date.UTC(Number(y), Number(m), 1));
@@ -86,15 +118,30 @@ export async function runDestruction(pool: pg.Pool, opts: { actor: Actor | null;
         }),
       );
     }
-    for (const p of list) {
-      const where = `"tenantId" = ${lit(p.tenantId)} AND "startedAt" < ${tsLiteral(p.cutoff)}`;
-      const due = await client.query(`SELECT 1 FROM "CallLog" WHERE ${where}${p.method === "anonymize" ? ` AND ("clientIp" IS NOT NULL OR "apiKeyId" IS NOT NULL OR "userHash" IS NOT NULL)` : ""} LIMIT 1`);
+    // A held subject's rows stay, in every tenant.
+    const notHeld = holds.subjects.length ? ` AND ("userHash" IS NULL OR "userHash" NOT IN (${holds.subjects.map(lit).join(", ")}))` : "";
+    for (const p of holds.all ? [] : list) {
+      if (holds.tenants.has(p.tenantId)) {
+        skipped.push(`call_log of ${p.tenantId}: legal hold`);
+        continue;
+      }
+      const where = `"tenantId" = ${lit(p.tenantId)} AND "startedAt" < ${tsLiteral(p.cutoff)}${notHeld}`;
+      const due = await client.query(`SELECT 1 FROM "CallLog" WHERE ${where}${p.method === "anonymize" ? ` AND ${NOT_ANONYMOUS}` : ""} LIMIT 1`);
       if (!due.rowCount) continue;
-      records.push(await removeRows(client, { actor: opts.actor, ip: opts.ip, reason: "retention", method: p.method, where, tenantId: p.tenantId, policy: { days: p.days, method: p.method, cutoff: p.cutoff.toISOString(), defaultDays }, periodTo: p.cutoff }));
+      records.push(await removeRows(client, { actor: opts.actor, ip: opts.ip, reason: "retention", method: p.method, where, tenantId: p.tenantId, policy: { days: p.days, method: p.method, cutoff: p.cutoff.toISOString(), defaultDays, trafficLogMinDays: minDays }, periodTo: p.cutoff }));
     }
+    const others = await destroyOtherStores(client, { actor: opts.actor, ip: opts.ip, now }, holds);
+    const rows = records.reduce((n, r) => n + r.rowCount, 0);
+    await client.query(`INSERT INTO "DestructionRun" (id, "startedAt", "finishedAt", "actorEmail", summary) VALUES ($1, $2${TS}, $3${TS}, $4, $5)`, [
+      createId(),
+      now,
+      new Date(),
+      opts.actor?.email ?? null,
+      JSON.stringify({ callLog: { rows, records: records.map((r) => r.id), trafficLogMinDays: minDays }, ...others, holds: { all: holds.all, tenants: [...holds.tenants], subjects: holds.subjects.length }, skipped }),
+    ]);
     await client.query(`UPDATE "KvkkSettings" SET "lastDestructionAt" = $1::timestamptz AT TIME ZONE 'UTC', "updatedAt" = now() WHERE id = 'singleton'`, [now]);
     await client.query("COMMIT");
-    return { records, rows: records.reduce((n, r) => n + r.rowCount, 0) };
+    return { records, rows, others };
   } catch (e) {
     await client.query("ROLLBACK").catch(() => {});
     throw e;

@@ -8,9 +8,27 @@ import { recordAuditSql } from "../audit/record.ts";
 
 export type Method = "delete" | "anonymize";
 
-/** The personal fields anonymization drops; counts, tokens, times, endpoint and version stay for the cost pages. */
-const ANONYMIZE_SET = `"clientIp" = NULL, "apiKeyId" = NULL, "userHash" = NULL`;
-const NOT_ANONYMOUS = `("clientIp" IS NOT NULL OR "apiKeyId" IS NOT NULL OR "userHash" IS NOT NULL)`;
+/**
+ * Anonymisation (the 2017 Regulation, Art. 10: data that can no longer be linked to a person,
+ * even when matched with other data). Everything that links a row back goes: the request id the
+ * tenant was given is replaced by a random one (kept unique for the primary key), the start is
+ * coarsened to its hour and the duration to whole seconds, and client IP, key and subject hash
+ * are removed. Tenant, endpoint, version, region, status and token counts stay for the cost pages.
+ * The hour stays the same, so each row stays in its partition and its sealed hour.
+ */
+const ANONYMOUS_ID = "anon-";
+const ANONYMIZE_SET = `"requestId" = '${ANONYMOUS_ID}' || gen_random_uuid(),
+  "endedAt" = date_trunc('hour', "startedAt") + make_interval(secs => round(extract(epoch FROM "endedAt" - "startedAt"))),
+  "startedAt" = date_trunc('hour', "startedAt"),
+  "clientIp" = NULL, "apiKeyId" = NULL, "userHash" = NULL`;
+export const NOT_ANONYMOUS = `("clientIp" IS NOT NULL OR "apiKeyId" IS NOT NULL OR "userHash" IS NOT NULL OR "requestId" NOT LIKE '${ANONYMOUS_ID}%')`;
+
+/** What a record says anonymisation did, so the record itself shows it was not pseudonymisation. */
+export const ANONYMISATION_TECHNIQUE = [
+  "request id replaced by a random one (the tenant's copy no longer matches)",
+  "start time coarsened to the hour, duration to whole seconds",
+  "client IP, API key and subject hash removed",
+];
 
 /** Hours already sealed: only their digests need adjusting (rows gone before sealing are never sealed). */
 async function sealedHours(client: pg.PoolClient): Promise<{ first: number; end: number } | null> {
@@ -67,25 +85,51 @@ export async function removeRows(client: pg.PoolClient, o: RemoveOpts) {
     const [b, a] = [before.get(h) ?? EMPTY_HOUR, after.get(h) ?? EMPTY_HOUR];
     return { start: new Date(h).toISOString(), beforeCount: b.count, beforeDigest: b.digest, afterCount: a.count, afterDigest: a.digest };
   });
+  const policy = o.method === "anonymize" ? { ...o.policy, technique: ANONYMISATION_TECHNIQUE } : o.policy;
+  const from = new Date(periodFrom ?? o.periodTo.getTime());
+  const id = await recordDestruction(client, { store: "call_log", actor: o.actor, ip: o.ip, reason: o.reason, method: o.method, policy, tenantId: o.tenantId, subjectHash: o.subjectHash ?? null, periodFrom: from, periodTo: o.periodTo, rowCount, partitions: o.partitions ?? [], adjustments });
+  return { id, rowCount, periodFrom: from, partitionsDropped: o.partitions ?? [] };
+}
+
+export interface RecordFields {
+  store: "call_log" | "audit_ip" | "exports" | "subject_requests";
+  actor: Actor | null;
+  ip?: string | null;
+  reason: string;
+  method: Method;
+  policy: Record<string, unknown>;
+  tenantId: string | null;
+  subjectHash: string | null;
+  periodFrom: Date;
+  periodTo: Date;
+  rowCount: number;
+  partitions: string[];
+  adjustments: Adjustment[];
+}
+
+/**
+ * Writes a destruction record (kept at least 3 years: Regulation Art. 7(3)) and its audit event,
+ * which seals the SHA-256 of its adjustments, in the caller's transaction. The one writer of records.
+ */
+export async function recordDestruction(client: pg.PoolClient, r: RecordFields): Promise<string> {
   const id = createId();
   const runAt = new Date();
   const keepUntil = new Date(runAt);
   keepUntil.setUTCFullYear(keepUntil.getUTCFullYear() + 3);
-  const from = new Date(periodFrom ?? o.periodTo.getTime());
   await client.query(
-    `INSERT INTO "DestructionRecord" (id, reason, policy, "tenantId", "subjectHash", "periodFrom", "periodTo", "rowCount", method, "partitionsDropped", adjustments, "runById", "runByEmail", "runAt", "keepUntil")
-     VALUES ($1, $2, $3, $4, $5, $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8, $9, $10, $11, $12, $13, $14::timestamptz AT TIME ZONE 'UTC', $15::timestamptz AT TIME ZONE 'UTC')`,
-    [id, o.reason, JSON.stringify(o.policy), o.tenantId, o.subjectHash ?? null, from, o.periodTo, rowCount, o.method, o.partitions ?? [], JSON.stringify(adjustments), o.actor?.userId ?? null, o.actor?.email ?? null, runAt, keepUntil],
+    `INSERT INTO "DestructionRecord" (id, store, reason, policy, "tenantId", "subjectHash", "periodFrom", "periodTo", "rowCount", method, "partitionsDropped", adjustments, "runById", "runByEmail", "runAt", "keepUntil")
+     VALUES ($1, $16, $2, $3, $4, $5, $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8, $9, $10, $11, $12, $13, $14::timestamptz AT TIME ZONE 'UTC', $15::timestamptz AT TIME ZONE 'UTC')`,
+    [id, r.reason, JSON.stringify(r.policy), r.tenantId, r.subjectHash, r.periodFrom, r.periodTo, r.rowCount, r.method, r.partitions, JSON.stringify(r.adjustments), r.actor?.userId ?? null, r.actor?.email ?? null, runAt, keepUntil, r.store],
   );
   await recordAuditSql(client, {
-    actor: o.actor,
-    ip: o.ip,
+    actor: r.actor,
+    ip: r.ip,
     action: "kvkk.destruction",
     targetType: "destruction",
     targetId: id,
-    after: { reason: o.reason, tenantId: o.tenantId, method: o.method, rowCount, periodFrom: from, periodTo: o.periodTo, partitionsDropped: o.partitions ?? [], policy: o.policy, adjustmentsSha256: adjustmentsSha256(adjustments) },
+    after: { store: r.store, reason: r.reason, tenantId: r.tenantId, method: r.method, rowCount: r.rowCount, periodFrom: r.periodFrom, periodTo: r.periodTo, partitionsDropped: r.partitions, policy: r.policy, adjustmentsSha256: adjustmentsSha256(r.adjustments) },
   });
-  return { id, rowCount, periodFrom: from, partitionsDropped: o.partitions ?? [] };
+  return id;
 }
 
 export { tsLiteral };

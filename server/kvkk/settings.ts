@@ -1,6 +1,6 @@
 import type { ActorContext } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
-import { NotFoundError } from "../errors.ts";
+import { InvalidInputError, NotFoundError } from "../errors.ts";
 import type { TenantRetentionInput, UpdateSettingsInput } from "./schemas.ts";
 
 export async function getSettings({ db }: ActorContext) {
@@ -20,6 +20,8 @@ export async function getSettings({ db }: ActorContext) {
 export async function updateSettings(ctx: ActorContext, input: UpdateSettingsInput) {
   return ctx.db.$transaction(async (tx) => {
     const before = await tx.kvkkSettings.findUniqueOrThrow({ where: { id: "singleton" } });
+    const min = input.trafficLogMinDays === undefined ? before.trafficLogMinDays : input.trafficLogMinDays;
+    if (min && input.defaultRetentionDays < min) throw new InvalidInputError("defaultRetentionDays", `at least ${min} days: the call log holds traffic information Law 5651 keeps that long`);
     const after = await tx.kvkkSettings.update({ where: { id: "singleton" }, data: input });
     await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.settings.update", targetType: "kvkk", targetId: "singleton", before, after });
     return after;
@@ -30,6 +32,8 @@ export async function updateSettings(ctx: ActorContext, input: UpdateSettingsInp
 export async function setTenantRetention(ctx: ActorContext, input: TenantRetentionInput) {
   return ctx.db.$transaction(async (tx) => {
     if (!(await tx.tenant.findUnique({ where: { id: input.tenantId }, select: { id: true } }))) throw new NotFoundError("Tenant");
+    const { trafficLogMinDays: min } = await tx.kvkkSettings.findUniqueOrThrow({ where: { id: "singleton" } });
+    if (min && input.days !== null && input.days < min) throw new InvalidInputError("days", `at least ${min} days: the call log holds traffic information Law 5651 keeps that long`);
     const before = await tx.tenantRetention.findUnique({ where: { tenantId: input.tenantId } });
     const after =
       input.days === null

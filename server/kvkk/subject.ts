@@ -2,7 +2,7 @@ import { pgPool } from "../db/pg-pool.ts";
 import type { ActorContext } from "../auth/actor.ts";
 import { searchTenant, tenantWhere } from "../auth/scope.ts";
 import { recordAudit } from "../audit/record.ts";
-import { NotFoundError } from "../errors.ts";
+import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { hashSubject } from "../call-log/subject-hash.ts";
 import { whereSql } from "../call-log/where.ts";
 import { startExport } from "../call-log/export/jobs.ts";
@@ -12,12 +12,14 @@ import type { SubjectDestroyInput, SubjectExportInput, SubjectFindInput } from "
 /**
  * Finds a data subject's call-log rows by the `user` identifier the tenant passed in its calls,
  * hashed with the same key as the gateway (the identifier itself is neither stored nor logged),
- * and opens a request record. Rows are counted per tenant and month, across every partition.
+ * in one tenant's call log, and opens a request record. Rows are counted per month, across every partition.
  */
 export async function findSubject(ctx: ActorContext, input: SubjectFindInput) {
   const subjectHash = hashSubject(input.user);
-  // A tenant's request covers its own rows only; staff may ask across every tenant or one.
-  const tenantId = searchTenant(ctx.actor, input.tenantId) ?? null;
+  // A tenant's request covers its own rows only; staff name the tenant (the controller) asked:
+  // one search never links a person's calls across tenants (the processor acts per controller).
+  const tenantId = searchTenant(ctx.actor, input.tenantId);
+  if (!tenantId) throw new InvalidInputError("tenantId", "the tenant the request is for: one person is never searched across tenants");
   const where = whereSql({ subjectHash, tenantId }, "c");
   const { rows } = await pgPool(ctx.db).query<{ tenantId: string; tenantSlug: string | null; month: Date; rows: string }>(
     `SELECT c."tenantId", t.slug AS "tenantSlug", date_trunc('month', c."startedAt") AT TIME ZONE 'UTC' AS month, count(*) AS rows

@@ -117,8 +117,38 @@ export const MATRIX: Record<string, Case> = {
   "kvkk.runDestruction": { input: () => undefined, allowed: ["admin"] },
   "kvkk.residency": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
   "kvkk.transfers": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
+  "kvkk.controller": { input: () => undefined, allowed: ["tenant"] },
+  "kvkk.breaches.list": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.breaches.get": { input: async () => ({ id: (await breach()).id }), allowed: ["admin", "auditor"] },
+  "kvkk.breaches.create": { input: () => ({ title: "Laptop lost", description: "A staff laptop with an export was lost", awareAt: new Date() }), allowed: ["admin"] },
+  "kvkk.breaches.update": { input: async () => breach().then((b) => ({ id: b.id, expectedUpdatedAt: b.updatedAt, title: b.title, description: b.description, status: "board_notified", boardNotifiedAt: new Date() })), allowed: ["admin"] },
+  "kvkk.applications.list": { input: () => undefined, allowed: ["admin", "auditor", "tenant"] },
+  "kvkk.applications.open": { input: (f) => ({ user: `subject-${uid()}`, tenantId: f.tenantId, channel: "kep", receivedAt: new Date(), identityCheck: "KEP address on file", right: "learn_whether_processed" }), allowed: ["admin", "tenant"] },
+  "kvkk.applications.answer": { input: async (f) => application(f.tenantId).then((a) => ({ id: a.id, expectedUpdatedAt: a.updatedAt, answer: "No data of yours is processed by this service." })), allowed: ["admin", "tenant"] },
+  "kvkk.applications.refuse": { input: async (f) => application(f.tenantId).then((a) => ({ id: a.id, expectedUpdatedAt: a.updatedAt, reason: "The identity could not be verified from the application." })), allowed: ["admin", "tenant"] },
+  "kvkk.applications.erase": { input: async (f) => application(f.tenantId).then((a) => ({ id: a.id, expectedUpdatedAt: a.updatedAt, method: "delete" })), allowed: ["admin", "tenant"] },
+  "kvkk.policy.get": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.policy.update": {
+    input: async () => {
+      const e = await testDb().policyEntry.findUniqueOrThrow({ where: { store: "gateway_journal" } });
+      return { store: e.store, category: e.category, dataSubjects: e.dataSubjects, purpose: e.purpose, legalBasis: e.legalBasis, periodDays: null, periodReason: e.periodReason, responsible: e.responsible, expectedUpdatedAt: e.updatedAt };
+    },
+    allowed: ["admin"],
+  },
+  "kvkk.holds.list": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.holds.place": { input: () => ({ user: `held-${uid()}`, reason: "Matrix: a case that needs this subject's rows" }), allowed: ["admin"] },
+  "kvkk.holds.release": { input: async () => ({ id: (await testDb().legalHold.create({ data: { subjectHash: "e".repeat(64), reason: "matrix", createdByEmail: "x" } })).id }), allowed: ["admin"] },
+  "kvkk.safeguards.list": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.safeguards.create": { input: (f) => ({ tenantId: f.tenantId, destination: "de", importer: "Rechen GmbH", mechanism: "bcr", reference: "BCR-1", signedAt: new Date(Date.now() - 86_400_000) }), allowed: ["admin"] },
+  "kvkk.safeguards.notified": { input: async (f) => safeguard(f.tenantId).then((s) => ({ id: s.id, notifiedAt: new Date(), expectedUpdatedAt: s.updatedAt })), allowed: ["admin"] },
+  "kvkk.safeguards.revoke": { input: async (f) => safeguard(f.tenantId).then((s) => ({ id: s.id, expectedUpdatedAt: s.updatedAt })), allowed: ["admin"] },
+  "kvkk.regions.list": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.regions.verify": {
+    input: async (f) => ({ replicaId: (await testDb().replica.create({ data: { endpointVersionId: f.cpuVersionId, driver: "external", externalUrl: `https://x-${uid()}.example`, region: "de-fra", state: "failed" } })).id, evidence: "Hosting contract 42, Frankfurt" }),
+    allowed: ["admin"],
+  },
   "kvkk.subject.list": { input: () => undefined, allowed: ["admin", "auditor"] },
-  "kvkk.subject.find": { input: () => ({ user: `nobody-${uid()}` }), allowed: ["admin", "auditor", "tenant"] },
+  "kvkk.subject.find": { input: (f) => ({ user: `nobody-${uid()}`, tenantId: f.tenantId }), allowed: ["admin", "auditor", "tenant"] },
   "kvkk.subject.export": { input: async (f, a) => ({ requestId: await subjectRequest(f.tenantId, a), format: "csv" }), allowed: ["admin", "auditor", "tenant"] },
   "kvkk.subject.destroy": { input: async (f, a) => ({ requestId: await subjectRequest(f.tenantId, a), method: "delete" }), allowed: ["admin"] },
   "cluster.nodePools": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
@@ -192,3 +222,16 @@ async function subjectRequest(tenantId: string, actor: Actor | undefined) {
   return r.id;
 }
 
+function breach() {
+  return testDb().breachIncident.create({ data: { title: "Matrix incident", detector: "manual", awareAt: new Date(), boardDueAt: new Date(Date.now() + 72 * 3_600_000), description: "For the permission matrix" } });
+}
+
+/** An application to the fixture tenant, as received. */
+function application(tenantId: string) {
+  return testDb().dataSubjectRequest.create({ data: { subjectHash: "f".repeat(64), tenantId, rowsFound: 0, requestedById: "x", requestedByEmail: "x", channel: "written", receivedAt: new Date(), identityCheck: "ID seen", right: "erasure", dueAt: new Date(Date.now() + 30 * 86_400_000) } });
+}
+
+/** A standard contract signed an hour ago for a country no replica is in, so it routes nothing. */
+function safeguard(tenantId: string) {
+  return testDb().transferSafeguard.create({ data: { tenantId, destination: "zz", importer: "Matrix Ltd", mechanism: "standard_contract", reference: "M-1", signedAt: new Date(Date.now() - 3_600_000), createdByEmail: "x" } });
+}

@@ -52,11 +52,13 @@ export type RecordedAdjustment = Adjustment & { recordId: string };
  * records whose adjustments match their sealed audit event; `forged` is the earliest record that
  * does not match (it excuses nothing, and the chain check names it).
  */
-export async function loadAdjustments(db: pg.Pool | pg.PoolClient): Promise<{ byHour: Map<number, RecordedAdjustment[]>; forged: { id: string; hour: number } | null }> {
+export async function loadAdjustments(db: pg.Pool | pg.PoolClient, stream: "call_log" | "audit_event" = "call_log"): Promise<{ byHour: Map<number, RecordedAdjustment[]>; forged: { id: string; hour: number } | null }> {
+  // Destructions of audit events' IPs adjust the audit stream; every other store is the call log's.
   const recs = await db.query<{ id: string; adjustments: unknown; sealedSha: string | null }>(
     `SELECT d.id, d.adjustments, (SELECT e.after->>'adjustmentsSha256' FROM "AuditEvent" e
         WHERE e.action = 'kvkk.destruction' AND e."targetType" = 'destruction' AND e."targetId" = d.id ORDER BY e.id LIMIT 1) AS "sealedSha"
-       FROM "DestructionRecord" d ORDER BY d."runAt"`,
+       FROM "DestructionRecord" d WHERE (d.store = 'audit_ip') = $1 ORDER BY d."runAt"`,
+    [stream === "audit_event"],
   );
   const byHour = new Map<number, RecordedAdjustment[]>();
   let forged: { id: string; hour: number } | null = null;

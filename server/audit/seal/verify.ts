@@ -106,9 +106,9 @@ export async function verifyChains(pool: pg.Pool): Promise<VerifyReport> {
     const snap = (await client.query<{ s: string }>("SELECT pg_export_snapshot() AS s")).rows[0]!.s;
     await helper.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     await helper.query(`SET TRANSACTION SNAPSHOT '${snap.replace(/'/g, "")}'`);
-    const { byHour, forged } = await loadAdjustments(client);
+    const adjusted = { call_log: await loadAdjustments(client, "call_log"), audit_event: await loadAdjustments(client, "audit_event") };
     const streams: StreamReport[] = [];
-    for (const stream of STREAM_NAMES) streams.push(await verifyStream([client, helper], stream, stream === "call_log" ? byHour : new Map()));
+    for (const stream of STREAM_NAMES) streams.push(await verifyStream([client, helper], stream, adjusted[stream].byHour));
     const key = sealKey();
     const stored = await signedHeads(client);
     const mine = stored.filter((h) => h.keyId === key.keyId);
@@ -116,11 +116,13 @@ export async function verifyChains(pool: pg.Pool): Promise<VerifyReport> {
     const heads = { checked: headCheck.checked, otherKeys: stored.length - mine.length, problem: headCheck.firstBad ? `signed head ${headCheck.firstBad.head.stream} through ${headCheck.firstBad.head.through}: ${headCheck.firstBad.reason}` : null };
     await helper.query("COMMIT");
     await client.query("COMMIT");
-    if (forged) {
-      const cl = streams.find((s) => s.stream === "call_log")!;
+    for (const stream of STREAM_NAMES) {
+      const forged = adjusted[stream].forged;
+      if (!forged) continue;
+      const cl = streams.find((s) => s.stream === stream)!;
       const start = new Date(forged.hour).toISOString();
       if (!cl.firstBad || Date.parse(cl.firstBad.start) >= forged.hour) {
-        cl.firstBad = { stream: "call_log", start, end: new Date(forged.hour + HOUR_MS).toISOString(), reason: `destruction record ${forged.id} does not match its sealed audit event`, sealedRows: 0, actualRows: 0 };
+        cl.firstBad = { stream, start, end: new Date(forged.hour + HOUR_MS).toISOString(), reason: `destruction record ${forged.id} does not match its sealed audit event`, sealedRows: 0, actualRows: 0 };
       }
     }
     const ms = performance.now() - t0;

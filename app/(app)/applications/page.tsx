@@ -1,0 +1,15 @@
+import { Guarded } from "@/app/(app)/guarded";
+import { requireActor } from "@/server/auth/page-guard";
+import { can } from "@/server/auth/permissions";
+import { ApplicationsPage } from "@/components/kvkk/applications-page";
+
+export const metadata = { title: "Data subjects' applications" };
+
+export default async function Page() {
+  const actor = await requireActor();
+  return (
+    <Guarded page="applications">
+      <ApplicationsPage canWrite={can(actor.role, "application:write")} staff={actor.role !== "tenant"} />
+    </Guarded>
+  );
+}

@@ -1,0 +1,124 @@
+import type pg from "pg";
+import type { ActorContext } from "../auth/actor.ts";
+import { recordAudit, recordAuditSql } from "../audit/record.ts";
+import { pgPool } from "../db/pg-pool.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
+import { createId } from "./id.ts";
+import type { BreachCreateInput, BreachUpdateInput } from "./schemas.ts";
+
+/** Board decision 2019/10: the Board is notified within 72 hours of the controller becoming aware. */
+export const BOARD_HOURS = 72;
+const HOUR = 3_600_000;
+
+export interface Finding {
+  detector: "chain_check" | "residency";
+  key: string;
+  title: string;
+  description: string;
+  occurredFrom: Date | null;
+  occurredTo: Date | null;
+}
+
+/**
+ * Opens an incident for a detector's finding, once per finding (its key), with the 72-hour clock
+ * running from now, the moment Kule became aware; an alert is requested (delivered by the
+ * Alertmanager path of the alerts issue once wired, logged until then).
+ */
+export async function openFromFinding(pool: pg.Pool, f: Finding, now = new Date()) {
+  const db = await pool.connect();
+  try {
+    await db.query("BEGIN");
+    const id = await insertFinding(db, f, now);
+    await db.query("COMMIT");
+    return id;
+  } catch (e) {
+    await db.query("ROLLBACK").catch(() => {});
+    throw e;
+  } finally {
+    db.release();
+  }
+}
+
+export async function insertFinding(db: pg.PoolClient, f: Finding, now: Date) {
+  const id = createId();
+  const r = await db.query(
+    `INSERT INTO "BreachIncident" (id, title, detector, "detectorKey", "awareAt", "boardDueAt", "occurredFrom", "occurredTo", description, "alertRequestedAt", "updatedAt")
+     VALUES ($1, $2, $3, $4, $5::timestamptz AT TIME ZONE 'UTC', $6::timestamptz AT TIME ZONE 'UTC', $7::timestamptz AT TIME ZONE 'UTC', $8::timestamptz AT TIME ZONE 'UTC', $9, $5::timestamptz AT TIME ZONE 'UTC', now())
+     ON CONFLICT ("detectorKey") DO NOTHING`,
+    [id, f.title, f.detector, f.key, now, new Date(now.getTime() + BOARD_HOURS * HOUR), f.occurredFrom, f.occurredTo, f.description],
+  );
+  if (!r.rowCount) return null;
+  await recordAuditSql(db, { actor: null, action: "kvkk.breach.detected", targetType: "breach", targetId: id, after: { ...f, awareAt: now } });
+  console.error(`[kvkk] possible personal-data breach ${id} (${f.detector}): ${f.title}; the Board is due by ${new Date(now.getTime() + BOARD_HOURS * HOUR).toISOString()}`);
+  return id;
+}
+
+/** The detector on a failed chain check: the first segment that no longer matches is a possible breach of integrity. */
+export function chainFinding(firstBad: { stream: string; start: string; end: string; reason: string } | null): Finding | null {
+  if (!firstBad) return null;
+  return {
+    detector: "chain_check",
+    key: `chain:${firstBad.stream}:${firstBad.start}:${firstBad.reason}`,
+    title: `The ${firstBad.stream === "call_log" ? "call log" : "audit log"} no longer matches its seal from ${firstBad.start}`,
+    description: `The chain check found: ${firstBad.reason}. Rows may have been changed, removed or added outside Kule.`,
+    occurredFrom: new Date(firstBad.start),
+    occurredTo: new Date(firstBad.end),
+  };
+}
+
+export async function listBreaches({ db }: ActorContext) {
+  const rows = await db.breachIncident.findMany({ orderBy: { awareAt: "desc" }, take: 100 });
+  const now = Date.now();
+  return rows.map((b) => ({ ...b, hoursLeft: b.boardNotifiedAt ? null : Math.floor((b.boardDueAt.getTime() - now) / HOUR), late: !b.boardNotifiedAt && b.boardDueAt.getTime() < now }));
+}
+
+/** One incident with the tenants and data subjects its period touches, found in the call log, and a notice drafted for each tenant (the controller). */
+export async function getBreach(ctx: ActorContext, id: string) {
+  const b = await ctx.db.breachIncident.findUnique({ where: { id } });
+  if (!b) throw new NotFoundError("Breach incident");
+  const affected =
+    b.occurredFrom && b.occurredTo
+      ? (
+          await pgPool(ctx.db).query<{ tenantId: string; slug: string | null; calls: string; subjects: string }>(
+            `SELECT c."tenantId", t.slug, count(*) AS calls, count(DISTINCT c."userHash") AS subjects FROM "CallLog" c LEFT JOIN "Tenant" t ON t.id = c."tenantId"
+              WHERE c."startedAt" >= $1::timestamptz AT TIME ZONE 'UTC' AND c."startedAt" < $2::timestamptz AT TIME ZONE 'UTC' GROUP BY 1, 2 ORDER BY 3 DESC`,
+            [b.occurredFrom, b.occurredTo],
+          )
+        ).rows.map((r) => ({ tenantId: r.tenantId, tenantSlug: r.slug, calls: Number(r.calls), subjects: Number(r.subjects) }))
+      : [];
+  const notices = affected.map((a) => ({
+    tenantId: a.tenantId,
+    text: [
+      `To ${a.tenantSlug ?? a.tenantId}, as data controller (KVKK Art. 12(5)):`,
+      `We, as your data processor, became aware on ${b.awareAt.toISOString()} of a possible personal-data breach: ${b.title}.`,
+      b.description,
+      `It concerns the period ${b.occurredFrom!.toISOString()} to ${b.occurredTo!.toISOString()}: ${a.calls} of your calls, from ${a.subjects} distinct end users you identified with the user field (others unidentified).`,
+      b.dataCategories ? `Data concerned: ${b.dataCategories}.` : "Data concerned: call records (client IP, API key, times, token counts, the keyed hash of the user field); prompts and answers are not stored.",
+      b.measures ? `Measures: ${b.measures}` : "Measures: under investigation; we will write again.",
+      `The Board must be notified within 72 hours of awareness (Board decision 2019/10), by ${b.boardDueAt.toISOString()}. Contact: ${b.contact ?? "the platform's data protection contact"}.`,
+    ].join("\n"),
+  }));
+  await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.breach.read", targetType: "breach", targetId: id });
+  return { incident: b, affected, notices };
+}
+
+export async function createBreach(ctx: ActorContext, input: BreachCreateInput) {
+  return ctx.db.$transaction(async (tx) => {
+    const b = await tx.breachIncident.create({ data: { ...input, detector: "manual", boardDueAt: new Date(input.awareAt.getTime() + BOARD_HOURS * HOUR), createdByEmail: ctx.actor.email } });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.breach.create", targetType: "breach", targetId: b.id, after: b });
+    return b;
+  });
+}
+
+export async function updateBreach(ctx: ActorContext, input: BreachUpdateInput) {
+  const { id, expectedUpdatedAt, ...data } = input;
+  return ctx.db.$transaction(async (tx) => {
+    const before = await tx.breachIncident.findUnique({ where: { id } });
+    if (!before) throw new NotFoundError("Breach incident");
+    const { count } = await tx.breachIncident.updateMany({ where: { id, updatedAt: expectedUpdatedAt }, data });
+    if (!count) throw new ConflictError("Someone changed this incident since you opened it; reload and try again.", { current: before });
+    const after = await tx.breachIncident.findUniqueOrThrow({ where: { id } });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.breach.update", targetType: "breach", targetId: id, before, after });
+    return after;
+  });
+}

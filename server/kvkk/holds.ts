@@ -1,0 +1,47 @@
+import type pg from "pg";
+import type { ActorContext } from "../auth/actor.ts";
+import { recordAudit } from "../audit/record.ts";
+import { hashSubject } from "../call-log/subject-hash.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
+import type { HoldPlaceInput, HoldReleaseInput } from "./schemas.ts";
+
+export interface Holds {
+  /** A hold on the whole call log: the run destroys none of it. */
+  all: boolean;
+  tenants: Set<string>;
+  subjects: string[];
+}
+
+export async function activeHolds(client: pg.PoolClient): Promise<Holds> {
+  const r = await client.query<{ tenantId: string | null; subjectHash: string | null }>(`SELECT "tenantId", "subjectHash" FROM "LegalHold" WHERE "releasedAt" IS NULL`);
+  return {
+    all: r.rows.some((h) => !h.tenantId && !h.subjectHash),
+    tenants: new Set(r.rows.flatMap((h) => (h.tenantId && !h.subjectHash ? [h.tenantId] : []))),
+    subjects: r.rows.flatMap((h) => (h.subjectHash ? [h.subjectHash] : [])),
+  };
+}
+
+export function listHolds({ db }: ActorContext) {
+  return db.legalHold.findMany({ orderBy: { createdAt: "desc" }, take: 100 });
+}
+
+/** Keeps a tenant's call log, one data subject's rows (by the `user` identifier, hashed), or everything, from destruction. */
+export async function placeHold(ctx: ActorContext, input: HoldPlaceInput) {
+  return ctx.db.$transaction(async (tx) => {
+    if (input.tenantId && !(await tx.tenant.findUnique({ where: { id: input.tenantId }, select: { id: true } }))) throw new NotFoundError("Tenant");
+    const hold = await tx.legalHold.create({ data: { tenantId: input.tenantId ?? null, subjectHash: input.user ? hashSubject(input.user) : null, reason: input.reason, createdByEmail: ctx.actor.email } });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.hold.place", targetType: "legal_hold", targetId: hold.id, after: hold });
+    return hold;
+  });
+}
+
+export async function releaseHold(ctx: ActorContext, input: HoldReleaseInput) {
+  return ctx.db.$transaction(async (tx) => {
+    const before = await tx.legalHold.findUnique({ where: { id: input.id } });
+    if (!before) throw new NotFoundError("Legal hold");
+    if (before.releasedAt) throw new ConflictError("This hold was already released.", { current: before });
+    const after = await tx.legalHold.update({ where: { id: input.id }, data: { releasedAt: new Date(), releasedByEmail: ctx.actor.email } });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.hold.release", targetType: "legal_hold", targetId: input.id, before, after });
+    return after;
+  });
+}
