@@ -1,7 +1,14 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
-/** Buckets of the latency histograms; SLO rules measure latency thresholds at these (server/metrics/slo). */
+/** Buckets of the latency histograms (charts, canary judgments); SLOs are counted exactly instead (sloRequests). */
 export const GATEWAY_SECONDS_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] as const;
+
+/** An endpoint's SLO thresholds in force (Endpoint.sloP99LatencyMs, sloTtftMs), as the gateway's config holds them. */
+export interface SloThresholds {
+  latencyMs: number | null;
+  ttftMs: number | null;
+}
+const NO_SLO: SloThresholds = { latencyMs: null, ttftMs: null };
 
 /** What the metrics read of the call log (CallLogThread). */
 export interface CallLogHealth {
@@ -20,6 +27,14 @@ export function gatewayMetrics(sources: { inFlight: () => number; callLog: CallL
   const requests = new Counter({ name: "kule_gateway_requests_total", help: "Requests answered by the gateway.", labelNames, registers: [registry] });
   const duration = new Histogram({ name: "kule_gateway_request_duration_seconds", help: "Time from request to the end of the answer.", labelNames, buckets: seconds, registers: [registry] });
   const ttft = new Histogram({ name: "kule_gateway_ttft_seconds", help: "Time to the first byte of the upstream's answer, measured at the gateway.", labelNames, buckets: seconds, registers: [registry] });
+  // Each request judged against its endpoint's SLO thresholds here, where its exact time is known:
+  // a histogram would read a threshold between its buckets at the bucket below (server/metrics/slo).
+  const sloRequests = new Counter({
+    name: "kule_gateway_slo_requests_total",
+    help: "Requests judged against their endpoint's latency and TTFT SLO thresholds: result good (within threshold_ms) or bad.",
+    labelNames: ["endpoint", "slo", "threshold_ms", "result"],
+    registers: [registry],
+  });
   const tokens = new Counter({ name: "kule_gateway_tokens_total", help: "Tokens in served requests.", labelNames: ["endpoint", "version", "tenant", "kind"], registers: [registry] });
   new Gauge({ name: "kule_gateway_in_flight_requests", help: "Requests being served now.", registers: [registry], collect() { this.set(sources.inFlight()); } });
   const log = sources.callLog;
@@ -50,8 +65,21 @@ export function gatewayMetrics(sources: { inFlight: () => number; callLog: CallL
   new Gauge({ name: "kule_gateway_config_age_seconds", help: "Seconds since the routing config was loaded.", registers: [registry], aggregator: "max", collect() { this.set(sources.configAge()); } });
   return {
     registry,
-    observe(l: { endpoint: string; version: string; tenant: string; status: number }, durationS: number, ttftS: number | null, prompt: number, completion: number) {
+    observe(
+      l: { endpoint: string; version: string; tenant: string; status: number },
+      durationS: number,
+      ttftS: number | null,
+      prompt: number,
+      completion: number,
+      slo: SloThresholds = NO_SLO,
+    ) {
       const labels = { ...l, status: String(l.status) };
+      const judge = (kind: "latency" | "ttft", thresholdMs: number | null, seconds: number | null) => {
+        if (thresholdMs === null || seconds === null) return;
+        sloRequests.inc({ endpoint: l.endpoint, slo: kind, threshold_ms: String(thresholdMs), result: seconds * 1000 <= thresholdMs ? "good" : "bad" });
+      };
+      judge("latency", slo.latencyMs, durationS);
+      judge("ttft", slo.ttftMs, ttftS);
       requests.inc(labels);
       duration.observe(labels, durationS);
       if (ttftS !== null) ttft.observe(labels, ttftS);
