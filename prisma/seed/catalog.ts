@@ -83,7 +83,9 @@ const ENDPOINTS: EndpointSpec[] = [
     pool: "vision-l40s",
     engine: ServingEngine.triton,
     sloAvailabilityPct: "99.5",
-    sloP99LatencyMs: 150,
+    // Measured on the demo: a 64×64 image sent as a JSON tensor takes 25–250 ms end to end on a
+    // busy 2-core machine (parsing 12,288 numbers twice), so 150 ms was breached from the start.
+    sloP99LatencyMs: 500,
     sloTtftMs: null,
   },
   {
