@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { TRPCError } from "@trpc/server";
 import { appRouter } from "./root.ts";
-import { caller, makeActor, makeEndpoint, makeModelWithVersions, makeTenant, testDb, uid } from "../test/harness.ts";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll } from "vitest";
+import { startAlertmanager, type RunningAlertmanager } from "../../scripts/lib/alertmanager.ts";
+import { freePort } from "../../scripts/lib/proc.ts";
+import { caller, makeActor, useAlertmanager, makeEndpoint, makeModelWithVersions, makeTenant, testDb, uid } from "../test/harness.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Role } from "../db/generated/enums.ts";
 import { newApiKeySecret } from "../auth/api-key-secret.ts";
@@ -169,12 +175,37 @@ const MATRIX: Record<string, Case> = {
   "rollout.recent": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
   "rollout.history": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
   "rollout.servedSplit": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
+  "alert.list": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
+  "alert.receivers": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "alert.createReceiver": { input: () => ({ kind: "webhook", name: `mx-${uid()}`, settings: { url: "https://hooks.example.com/x" }, endpointSlugs: [], severities: [] }), allowed: ["admin", "operator"] },
+  "alert.updateReceiver": {
+    input: async () => {
+      const r = await testDb().alertReceiver.create({ data: { kind: "webhook", name: `mx-${uid()}`, settings: { url: "https://hooks.example.com/x" }, endpointSlugs: [], severities: [] } });
+      return { id: r.id, expectedRevision: r.revision, kind: "webhook", name: r.name, settings: { url: "https://hooks.example.com/y" }, endpointSlugs: [], severities: ["page"] };
+    },
+    allowed: ["admin", "operator"],
+  },
+  "alert.deleteReceiver": {
+    input: async () => ({ id: (await testDb().alertReceiver.create({ data: { kind: "webhook", name: `mx-${uid()}`, settings: { url: "https://hooks.example.com/x" }, endpointSlugs: [], severities: [] } })).id }),
+    allowed: ["admin", "operator"],
+  },
+  "alert.silences": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "alert.createSilence": { input: () => ({ endpointSlug: "matrix", minutes: 5, comment: "permission matrix" }), allowed: ["admin", "operator"] },
+  "alert.expireSilence": {
+    input: async () => {
+      const now = Date.now();
+      const res = await fetch(`${am.url}/api/v2/silences`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ matchers: [{ name: "endpoint", value: "matrix", isRegex: false }], startsAt: new Date(now).toISOString(), endsAt: new Date(now + 60_000).toISOString(), createdBy: "matrix", comment: "to expire" }) });
+      return { silenceId: ((await res.json()) as { silenceID: string }).silenceID };
+    },
+    allowed: ["admin", "operator"],
+  },
 };
 
 let externalPort = 0;
 const ROLES: Role[] = ["admin", "operator", "auditor", "tenant"];
 let actors: Record<Role, Actor>;
 let fx: Fixtures;
+let am: RunningAlertmanager;
 
 async function call(actor: Actor | null, path: string, input: unknown) {
   // Routers nest (callLog.export.start): walk the caller down the path.
@@ -204,8 +235,20 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
   }
 }
 
+afterAll(async () => {
+  useAlertmanager(null);
+  await am?.stop();
+});
+
 beforeAll(async () => {
   const db = testDb();
+  // The silences live in Alertmanager: a real one, routing to a webhook nobody answers.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kule-matrix-am-"));
+  const options = { kuleWebhookUrl: "http://127.0.0.1:9/api/alerts/webhook", kuleTokenFile: "/dev/null" };
+  const running = await startAlertmanager({ dataDir: dir, port: await freePort(), config: options });
+  if (!running) throw new Error("No Alertmanager binary: apt-get install -y prometheus-alertmanager");
+  am = running;
+  useAlertmanager({ url: am.url, configFile: am.configFile, options });
   const [tenant, other] = await Promise.all([makeTenant(), makeTenant()]);
   actors = {
     admin: await makeActor("admin"),
