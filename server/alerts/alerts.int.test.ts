@@ -15,6 +15,7 @@ import { startPrometheus, type RunningPrometheus } from "../../scripts/lib/prome
 import { startAlertmanager, type RunningAlertmanager } from "../../scripts/lib/alertmanager.ts";
 import { handleAlertWebhook } from "./webhook.ts";
 import type { AlertmanagerTarget } from "./config-sync.ts";
+import { postAlerts, stateAlerts, stateSnapshot } from "./state-alerts.ts";
 
 /** The SRE workbook's fast burn scaled down: 20 s and 10 s windows, firing after 4 s. */
 const TEST_WINDOWS: SloRuleOptions = {
@@ -152,6 +153,18 @@ describe("alerts: Prometheus → Alertmanager → Kule's webhook → the alert h
       await testDrivers().sim.injectFault({ type: "version-errors", versionId: ep.versions[0]!.id, share: 0 });
     }
   }, 240_000);
+
+  it("a replica that failed reaches the endpoint's alert history by the same path, and resolves once Kule stops reporting it", async () => {
+    const ep = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }]);
+    const failed = await testDb().replica.create({ data: { endpointVersionId: ep.versions[0]!.id, driver: "sim", region: "tr-ank", state: "failed", reason: "CUDA error: out of memory" } });
+    await postAlerts(target, stateAlerts(await stateSnapshot(testDb())), 3000);
+    const mine = async () => (await api().alert.list({ endpointId: ep.endpoint.id })).filter((a) => a.name === "KuleReplicaFailed");
+    await expect.poll(async () => (await mine()).map((a) => [a.status, a.description]), { timeout: 30_000, interval: 300 }).toEqual([["firing", "CUDA error: out of memory"]]);
+    expect((await mine())[0]!.subject).toBe(failed.id);
+    // Not posted again (the replica was replaced): its end passes and Alertmanager resolves it.
+    await testDb().replica.update({ where: { id: failed.id }, data: { state: "stopped" } });
+    await expect.poll(async () => (await mine()).map((a) => a.status), { timeout: 30_000, interval: 300 }).toEqual(["resolved"]);
+  }, 60_000);
 
   it("a maintenance window silences an endpoint's alerts in Alertmanager, audited, and can be ended early", async () => {
     const s = await api().alert.createSilence({ endpointSlug: "chat", minutes: 30, comment: "driver upgrade on llm-1" });
