@@ -63,6 +63,7 @@ export default defineConfig({
         KULE_ALERTMANAGER_URL: `http://127.0.0.1:${amPort}`,
         KULE_ALERTMANAGER_CONFIG_FILE: path.join(amDir, "alertmanager", "alertmanager.yml"),
         KULE_ALERT_WEBHOOK_TOKEN: alertToken,
+        KULE_ALERT_WEBHOOK_URL: `http://127.0.0.1:${port}/api/alerts/webhook`,
       },
     },
     {

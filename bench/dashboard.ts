@@ -130,6 +130,8 @@ export async function benchDashboard() {
         KULE_PROMETHEUS_RULES_DIR: prometheus.rulesDir,
         KULE_ALERTMANAGER_URL: alertmanager.url,
         KULE_ALERTMANAGER_CONFIG_FILE: alertmanager.configFile,
+        // The app is started with -p, not PORT: say where its webhook is, or it renders the default port.
+        KULE_ALERT_WEBHOOK_URL: amOptions.kuleWebhookUrl,
       }),
     );
     await waitForHttp(`${appUrl}/login`, 60_000);
