@@ -18,6 +18,7 @@ describe("alertmanager.yml rendered from Kule's receivers", () => {
     expect(await checkAlertmanagerConfig(text)).toBeNull();
     expect(text).toMatch(/routes:\n {4}- receiver: "kule"\n {6}continue: true/);
     expect(text).toContain('matchers: ["endpoint=~\\"chat\\"", "severity=~\\"page\\""]');
+    expect(text).toContain('matchers: ["kule_endpoint=~\\"chat\\"", "severity=~\\"page\\""]'); // replica alerts of the endpoint too
     expect(text).toContain('matchers: ["endpoint=~\\"chat|embed\\\\\\\\.v2\\""]'); // a dot in a slug matches only a dot
     expect(text).toContain('credentials_file: "/tmp/kule-token"');
   });

@@ -64,11 +64,13 @@ export function alertmanagerConfig(receivers: readonly ReceiverRow[], opts: Aler
     "      continue: true",
   ];
   for (const r of sorted) {
-    const matchers: string[] = [];
-    if (r.endpointSlugs.length) matchers.push(`endpoint=~${q(anyOf(r.endpointSlugs))}`);
-    if (r.severities.length) matchers.push(`severity=~${q(anyOf(r.severities))}`);
-    lines.push(`    - receiver: ${q(receiverName(r.name))}`, "      continue: true");
-    if (matchers.length) lines.push(`      matchers: [${matchers.map(q).join(", ")}]`);
+    const severity = r.severities.length ? [`severity=~${q(anyOf(r.severities))}`] : [];
+    // SLO alerts name their endpoint `endpoint`; replica alerts carry discovery's `kule_endpoint`.
+    const byEndpoint = r.endpointSlugs.length ? ["endpoint", "kule_endpoint"].map((label) => [`${label}=~${q(anyOf(r.endpointSlugs))}`, ...severity]) : [severity];
+    for (const matchers of byEndpoint) {
+      lines.push(`    - receiver: ${q(receiverName(r.name))}`, "      continue: true");
+      if (matchers.length) lines.push(`      matchers: [${matchers.map(q).join(", ")}]`);
+    }
   }
   lines.push(
     "receivers:",
