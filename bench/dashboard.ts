@@ -217,6 +217,8 @@ export async function benchDashboard() {
       prometheus_query_sets_per_refresh: Number(setsPerRefresh.toFixed(2)),
       ...alerts,
       target_alert_fire_to_kule_ms: 1000,
+      // Other work on a shared machine slows every figure: say how busy it was.
+      load_average_1m_at_end: Number(os.loadavg()[0]!.toFixed(2)),
       note: `Alerts: alert_fire_to_kule_ms is Alertmanager's own notification latency for Kule's webhook (alertmanager_notification_latency_seconds, mean over ${alerts.alert_probes} probe alerts), from its send to Kule's answer, which follows the Alert row's insert; alert_post_to_kule_row_ms_p50 runs from posting the alert to Alertmanager (as Prometheus does when a rule fires) to the row being readable, and includes the 5 s group_wait. `+`Production build (next start). First data: navigation start to the first chart drawn with data, in Chromium, each navigation in a fresh 5 s cache period (cold for Prometheus queries). Viewers: ${VIEWERS} HTTP clients polling the page's batched tRPC request every ${REFRESH_MS / 1000} s at spread phases for ${windowMs / 1000} s; queries counted at Prometheus (prometheus_http_requests_total for /api/v1/query and /api/v1/query_range).`,
     });
   } finally {
