@@ -118,13 +118,14 @@ function ReceiverForm({ onDone }: { onDone: () => void }) {
           </Field>
         ) : (
           <>
-            <Field id="rc-to" label="To" errors={errors.settings}>
+            <Field id="rc-to" label="To">
               <input id="rc-to" value={f.to} onChange={set("to")} />
             </Field>
             <Field id="rc-from" label="From">
               <input id="rc-from" value={f.from} onChange={set("from")} />
             </Field>
-            <Field id="rc-smarthost" label="SMTP server" hint="host:port, e.g. smtp.example.com:587">
+            {/* amtool's reason for refusing the config (usually the server) shows here. */}
+            <Field id="rc-smarthost" label="SMTP server" hint="host:port, e.g. smtp.example.com:587" errors={errors.settings}>
               <input id="rc-smarthost" value={f.smarthost} onChange={set("smarthost")} />
             </Field>
             <Field id="rc-username" label="SMTP user (optional)">

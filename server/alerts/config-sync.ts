@@ -83,6 +83,7 @@ export function syncAlertmanagerConfig(db: PrismaClient, target: AlertmanagerTar
     const current = await fs.readFile(target.configFile, "utf8").catch(() => null);
     if (current === text) return { state: "unchanged" };
     const tmp = `${target.configFile}.${process.pid}.tmp`;
+    await fs.mkdir(path.dirname(target.configFile), { recursive: true });
     await fs.writeFile(tmp, text);
     await fs.rename(tmp, target.configFile);
     try {
