@@ -73,7 +73,10 @@ const ENDPOINTS: EndpointSpec[] = [
     pool: "llm-h100",
     engine: ServingEngine.vllm,
     sloAvailabilityPct: "99.9",
-    sloP99LatencyMs: 2000,
+    // Measured on the demo: answers of up to 128 tokens take up to ~2.5 s end to end while the
+    // machine is busy (the demo builds the app while traffic already flows); 2000 ms was breached
+    // within minutes. Slow ×5 still breaches 3000 ms with most requests.
+    sloP99LatencyMs: 3000,
     sloTtftMs: 500,
   },
   {
