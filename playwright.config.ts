@@ -15,6 +15,10 @@ const promDir = path.join(os.tmpdir(), `kule-e2e-prometheus-${port}`);
 const database = process.env.KULE_E2E_DATABASE_URL ?? "";
 // Prometheus presents it to the app's service discovery (/api/prometheus/sd).
 const sdToken = "e2e-sd-token-e2e-sd-token";
+// Alertmanager (e2e/alertmanager-server.ts) delivers to the app's webhook with this token.
+const amPort = port + 5;
+const amDir = path.join(os.tmpdir(), `kule-e2e-alertmanager-${port}`);
+const alertToken = "e2e-alert-token-e2e-alert-token";
 
 export default defineConfig({
   testDir: "e2e",
@@ -56,6 +60,10 @@ export default defineConfig({
         KULE_PROMETHEUS_URL: `http://127.0.0.1:${promPort}`,
         KULE_PROMETHEUS_RULES_DIR: path.join(promDir, "prometheus", "rules"),
         KULE_PROMETHEUS_SD_TOKEN: sdToken,
+        KULE_ALERTMANAGER_URL: `http://127.0.0.1:${amPort}`,
+        KULE_ALERTMANAGER_CONFIG_FILE: path.join(amDir, "alertmanager", "alertmanager.yml"),
+        KULE_ALERT_WEBHOOK_TOKEN: alertToken,
+        KULE_ALERT_WEBHOOK_URL: `http://127.0.0.1:${port}/api/alerts/webhook`,
       },
     },
     {
@@ -78,6 +86,13 @@ export default defineConfig({
         KULE_APP_URL: `http://127.0.0.1:${port}`,
         KULE_PROMETHEUS_SD_TOKEN: sdToken,
       },
+    },
+    {
+      command: "node node_modules/tsx/dist/cli.mjs e2e/alertmanager-server.ts",
+      url: `http://127.0.0.1:${amPort}/-/ready`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { KULE_E2E_ALERTMANAGER_DIR: amDir, KULE_ALERTMANAGER_PORT: String(amPort), KULE_APP_URL: `http://127.0.0.1:${port}`, KULE_ALERT_WEBHOOK_TOKEN: alertToken },
     },
   ],
 });

@@ -21,6 +21,9 @@ import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts"
 import { buildIfStale } from "../scripts/lib/build.ts";
 import { freePort, start, waitForHttp } from "../scripts/lib/proc.ts";
 import { startPrometheus } from "../scripts/lib/prometheus.ts";
+import { startAlertmanager } from "../scripts/lib/alertmanager.ts";
+import { ALERT_WEBHOOK_TOKEN_FILE } from "../server/alerts/webhook-token.ts";
+import { measureAlertDelivery } from "./alert-delivery.ts";
 import { sdCredentialsFile } from "../server/metrics/prometheus/sd-token.ts";
 import { startDemoReplicas } from "../scripts/lib/demo-replicas.ts";
 import { SimDriver } from "../server/cluster/sim-driver.ts";
@@ -88,11 +91,12 @@ export async function benchDashboard() {
   const url = await createScratchDatabase(server.url, "kule_bench_dash");
   const children: ChildProcess[] = [];
   let prometheus: Awaited<ReturnType<typeof startPrometheus>> = null;
+  let alertmanager: Awaited<ReturnType<typeof startAlertmanager>> = null;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kule-bench-dash-"));
   try {
     await deployMigrations(url);
     const db = createDb(url);
-    const [simPort, gatewayPort, promPort, appPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [amPort, simPort, gatewayPort, promPort, appPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
     const env = { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1", KULE_SIM_PORT: String(simPort), KULE_SIM_URL: `http://127.0.0.1:${simPort}`, KULE_DATA_DIR: dataDir };
     children.push(start("sim", process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/cluster/sim/main.ts"], env));
     await waitForHttp(`${env.KULE_SIM_URL}/healthz`, 30_000);
@@ -103,7 +107,6 @@ export async function benchDashboard() {
     await startDemoReplicas(db, drivers);
     drivers.external.close();
     const endpoint = await db.endpoint.findUniqueOrThrow({ where: { slug: "chat" }, select: { id: true } });
-    await db.$disconnect();
 
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const gatewayAdminPort = await freePort();
@@ -111,7 +114,10 @@ export async function benchDashboard() {
     await waitForHttp(`${gatewayUrl}/healthz`, 30_000);
     children.push(start("load", process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/load-generator.ts"], { ...env, KULE_GATEWAY_URL: gatewayUrl, KULE_LOAD_KEYS: seeded.apiKeys.map((k) => k.secret).join(",") }));
     const replicasSd = { job: "kule-replicas", url: `http://127.0.0.1:${appPort}/api/prometheus/sd`, credentialsFile: sdCredentialsFile(dataDir) };
-    prometheus = await startPrometheus({ dataDir, port: promPort, sdTargets: [{ job: "kule-sim", url: `${env.KULE_SIM_URL}/sd` }, { job: "kule-gateway", url: `http://127.0.0.1:${gatewayAdminPort}/sd` }, replicasSd] });
+    const amOptions = { kuleWebhookUrl: `http://127.0.0.1:${appPort}/api/alerts/webhook`, kuleTokenFile: sdCredentialsFile(dataDir, undefined, ALERT_WEBHOOK_TOKEN_FILE), groupWait: "5s", groupInterval: "30s" };
+    alertmanager = await startAlertmanager({ dataDir, port: amPort, config: amOptions });
+    if (!alertmanager) throw new Error("No Alertmanager binary: apt-get install -y prometheus-alertmanager");
+    prometheus = await startPrometheus({ dataDir, port: promPort, alertmanagerUrl: alertmanager.url, sdTargets: [{ job: "kule-sim", url: `${env.KULE_SIM_URL}/sd` }, { job: "kule-gateway", url: `http://127.0.0.1:${gatewayAdminPort}/sd` }, replicasSd] });
     if (!prometheus) throw new Error("No prometheus binary: apt-get install -y prometheus");
 
     await buildIfStale();
@@ -122,6 +128,10 @@ export async function benchDashboard() {
         AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
         KULE_PROMETHEUS_URL: prometheus.url,
         KULE_PROMETHEUS_RULES_DIR: prometheus.rulesDir,
+        KULE_ALERTMANAGER_URL: alertmanager.url,
+        KULE_ALERTMANAGER_CONFIG_FILE: alertmanager.configFile,
+        // The app is started with -p, not PORT: say where its webhook is, or it renders the default port.
+        KULE_ALERT_WEBHOOK_URL: amOptions.kuleWebhookUrl,
       }),
     );
     await waitForHttp(`${appUrl}/login`, 60_000);
@@ -188,6 +198,8 @@ export async function benchDashboard() {
     const queriesPerSet = ENDPOINT_PANELS.reduce((n, p) => n + p.targets.length, 0) + 2; // charts + SLA status (2 instant queries)
     const refreshes = elapsed / REFRESH_MS;
     const setsPerRefresh = queries / queriesPerSet / refreshes;
+    const alerts = await measureAlertDelivery(alertmanager.url, db);
+    await db.$disconnect();
 
     writeResult("dashboard", {
       endpoint_page_first_data_ms_p50: median(firstData),
@@ -203,11 +215,16 @@ export async function benchDashboard() {
       prometheus_queries_counted: queries,
       prometheus_queries_per_set: queriesPerSet,
       prometheus_query_sets_per_refresh: Number(setsPerRefresh.toFixed(2)),
-      note: `Production build (next start). First data: navigation start to the first chart drawn with data, in Chromium, each navigation in a fresh 5 s cache period (cold for Prometheus queries). Viewers: ${VIEWERS} HTTP clients polling the page's batched tRPC request every ${REFRESH_MS / 1000} s at spread phases for ${windowMs / 1000} s; queries counted at Prometheus (prometheus_http_requests_total for /api/v1/query and /api/v1/query_range).`,
+      ...alerts,
+      target_alert_fire_to_kule_ms: 1000,
+      // Other work on a shared machine slows every figure: say how busy it was.
+      load_average_1m_at_end: Number(os.loadavg()[0]!.toFixed(2)),
+      note: `Alerts: alert_fire_to_kule_ms is Alertmanager's own notification latency for Kule's webhook (alertmanager_notification_latency_seconds, mean over ${alerts.alert_probes} probe alerts), from its send to Kule's answer, which follows the Alert row's insert; alert_post_to_kule_row_ms_p50 runs from posting the alert to Alertmanager (as Prometheus does when a rule fires) to the row being readable, and includes the 5 s group_wait. `+`Production build (next start). First data: navigation start to the first chart drawn with data, in Chromium, each navigation in a fresh 5 s cache period (cold for Prometheus queries). Viewers: ${VIEWERS} HTTP clients polling the page's batched tRPC request every ${REFRESH_MS / 1000} s at spread phases for ${windowMs / 1000} s; queries counted at Prometheus (prometheus_http_requests_total for /api/v1/query and /api/v1/query_range).`,
     });
   } finally {
     for (const c of children) c.kill("SIGTERM");
     await prometheus?.stop();
+    await alertmanager?.stop();
     await dropDatabase(url).catch(() => {});
     await server.stop();
   }

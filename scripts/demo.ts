@@ -18,6 +18,8 @@ import { authSecret } from "./lib/auth-secret.ts";
 import { buildIfStale } from "./lib/build.ts";
 import { portFree, start, waitForHttp } from "./lib/proc.ts";
 import { startPrometheus } from "./lib/prometheus.ts";
+import { ALERTMANAGER_INSTALL_HINT, startAlertmanager } from "./lib/alertmanager.ts";
+import { ALERT_WEBHOOK_TOKEN_FILE } from "../server/alerts/webhook-token.ts";
 import { sdCredentialsFile } from "../server/metrics/prometheus/sd-token.ts";
 import { startDemoReplicas } from "./lib/demo-replicas.ts";
 import { SimDriver } from "../server/cluster/sim-driver.ts";
@@ -32,6 +34,7 @@ const dataDir = process.env.KULE_DATA_DIR ?? ".data";
 const port = Number(process.env.PORT ?? 3000);
 const simPort = Number(process.env.KULE_SIM_PORT ?? 7400);
 const promPort = Number(process.env.KULE_PROMETHEUS_PORT ?? 9090);
+const amPort = Number(process.env.KULE_ALERTMANAGER_PORT ?? 9093);
 const gatewayPort = Number(process.env.KULE_GATEWAY_PORT ?? 8080);
 // The gateway's /metrics and /sd are on its admin listener (loopback), not on the port tenants call.
 const gatewayAdminPort = Number(process.env.KULE_GATEWAY_ADMIN_PORT ?? gatewayPort + 1000);
@@ -39,12 +42,13 @@ const kubePort = Number(process.env.KULE_SIM_KUBERNETES_PORT ?? 6443);
 const clusterArg = process.argv.find((a, i) => a.startsWith("--cluster=") || process.argv[i - 1] === "--cluster");
 const clusterKind = clusterArg?.replace("--cluster=", "") ?? "sim";
 let prometheus: Awaited<ReturnType<typeof startPrometheus>> = null;
+let alertmanager: Awaited<ReturnType<typeof startAlertmanager>> = null;
 
 async function main() {
   const t0 = Date.now();
   if (clusterKind !== "sim" && clusterKind !== "kubernetes") throw new Error(`--cluster is sim or kubernetes, not ${clusterKind}`);
   const kubernetes = clusterKind === "kubernetes";
-  const ports = [[port, "PORT"], [simPort, "KULE_SIM_PORT"], [promPort, "KULE_PROMETHEUS_PORT"], [gatewayPort, "KULE_GATEWAY_PORT"], ...(kubernetes ? [[kubePort, "KULE_SIM_KUBERNETES_PORT"] as const] : [])] as const;
+  const ports = [[port, "PORT"], [simPort, "KULE_SIM_PORT"], [promPort, "KULE_PROMETHEUS_PORT"], [amPort, "KULE_ALERTMANAGER_PORT"], [gatewayPort, "KULE_GATEWAY_PORT"], ...(kubernetes ? [[kubePort, "KULE_SIM_KUBERNETES_PORT"] as const] : [])] as const;
   for (const [p, what] of ports) {
     if (!(await portFree(p))) throw new Error(`Port ${p} is already in use (another Kule?). Stop what listens there, or start with ${what}=${p + 1} npm run demo.`);
   }
@@ -61,6 +65,7 @@ async function main() {
     stopping = true;
     for (const c of children) c.kill("SIGTERM");
     await prometheus?.stop();
+    await alertmanager?.stop();
     await database.stop();
     process.exit(code);
   };
@@ -101,9 +106,16 @@ async function main() {
   await waitForHttp(`${gatewayUrl}/healthz`, 30_000);
   watch("load generator", start("load", process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/load-generator.ts"], { ...env, KULE_GATEWAY_URL: gatewayUrl, KULE_LOAD_KEYS: seeded.apiKeys.map((k) => k.secret).join(",") }));
 
+  // Alerts: Prometheus → Alertmanager → Kule's webhook (and the receivers operators add in the UI).
+  alertmanager = await startAlertmanager({
+    dataDir,
+    port: amPort,
+    config: { kuleWebhookUrl: `http://127.0.0.1:${port}/api/alerts/webhook`, kuleTokenFile: sdCredentialsFile(dataDir, process.env.KULE_ALERT_WEBHOOK_TOKEN, ALERT_WEBHOOK_TOKEN_FILE), groupWait: "5s", groupInterval: "30s" },
+  });
   prometheus = await startPrometheus({
     dataDir,
     port: promPort,
+    alertmanagerUrl: alertmanager?.url,
     sdTargets: [
       // The simulator's hardware (a dcgm-exporter per node), the gateway, and every replica Kule knows (any driver).
       { job: "kule-sim", url: `${env.KULE_SIM_URL}/sd` },
@@ -114,7 +126,7 @@ async function main() {
   const promUrl = prometheus?.url;
 
   await buildIfStale();
-  const appEnv = { ...env, AUTH_SECRET: authSecret(dataDir), PORT: String(port), ...(prometheus ? { KULE_PROMETHEUS_URL: prometheus.url, KULE_PROMETHEUS_RULES_DIR: prometheus.rulesDir } : {}) };
+  const appEnv = { ...env, AUTH_SECRET: authSecret(dataDir), PORT: String(port), ...(prometheus ? { KULE_PROMETHEUS_URL: prometheus.url, KULE_PROMETHEUS_RULES_DIR: prometheus.rulesDir } : {}), ...(alertmanager ? { KULE_ALERTMANAGER_URL: alertmanager.url, KULE_ALERTMANAGER_CONFIG_FILE: alertmanager.configFile } : {}) };
   // Next's own binary, not npx: a signal to it then reaches the server itself.
   watch("app", start("app", process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/app-server.ts", "-p", String(port), "-H", "127.0.0.1"], appEnv));
 
@@ -127,6 +139,7 @@ Kule is up in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${url}
   gateway            ${gatewayUrl}  (OpenAI-compatible /v1, KServe v2 /v2; demo traffic is flowing)
   simulated cluster  ${env.KULE_SIM_URL}  (replicas started: ${replicas.length ? replicas.join("; ") : "none needed"})${kubernetes ? `\n  kubernetes driver  http://127.0.0.1:${kubePort}  (Kule's API server stand-in; kubeconfig ${kubeconfig})` : ""}
   prometheus         ${promUrl ?? "off — install it to see live metrics: sudo apt-get install -y prometheus (Debian/Ubuntu) or brew install prometheus (macOS), then restart"}
+  alertmanager       ${alertmanager ? `${alertmanager.url}  (alerts reach Kule's alert history and the receivers set under Alerts)` : `off — SLO and GPU alerts stay badges on the pages and reach nobody; to route them: ${ALERTMANAGER_INSTALL_HINT}, then restart`}
 
 Sign in as:
 ${seeded.logins.map((l) => `  ${pad(l.role, 9)} ${pad(l.email, 32)} ${l.password}`).join("\n")}

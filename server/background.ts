@@ -6,8 +6,10 @@ import { startRolloutWorker } from "./rollouts/worker.ts";
 import { startSloRulesSync } from "./metrics/slo/rules-sync.ts";
 import { startAuditHousekeeping } from "./audit/housekeeping.ts";
 import { startUsageWorker } from "./usage/worker.ts";
+import { appAlertmanager, startAlertmanagerSync } from "./alerts/config-sync.ts";
+import { startStateAlerts } from "./alerts/state-alerts.ts";
 
-const g = globalThis as unknown as { kuleBackground?: () => void; kuleRollouts?: unknown; kuleSloRules?: () => void; kuleAuditJobs?: () => void; kuleUsage?: unknown };
+const g = globalThis as unknown as { kuleBackground?: () => void; kuleRollouts?: unknown; kuleSloRules?: () => void; kuleAuditJobs?: () => void; kuleUsage?: unknown; kuleAlertmanager?: () => void; kuleStateAlerts?: () => void };
 
 /**
  * Work the app server does beside answering requests: following the cluster's events, and the
@@ -23,4 +25,8 @@ export function startBackground() {
   g.kuleAuditJobs ??= startAuditHousekeeping(db());
   // Usage roll-ups, infrastructure cost per hour, budget hard caps (server/usage/worker.ts).
   g.kuleUsage ??= startUsageWorker(db());
+  // alertmanager.yml follows the receivers in the database (server/alerts/config-sync.ts).
+  g.kuleAlertmanager ??= startAlertmanagerSync(db());
+  // Budgets at 80%/100%, failed replicas and MIG changes: posted to Alertmanager like Prometheus' alerts.
+  g.kuleStateAlerts ??= startStateAlerts(db(), appAlertmanager());
 }

@@ -53,6 +53,17 @@ const schema = z.object({
   KULE_PROMETHEUS_RULES_DIR: z.string().optional(),
   /** Bearer token Prometheus presents to /api/prometheus/sd; unset: generated once under KULE_DATA_DIR. */
   KULE_PROMETHEUS_SD_TOKEN: z.string().min(16).optional(),
+  /** Alertmanager Kule routes its alerts through; unset = alerts stay badges on the pages. Set by the demo. */
+  KULE_ALERTMANAGER_URL: z.url().optional(),
+  KULE_ALERTMANAGER_PORT: z.coerce.number().int().min(1).max(65535).default(9093),
+  /** Where Kule writes the alertmanager.yml it renders from its receivers (checked by amtool, then reloaded); unset = not written. */
+  KULE_ALERTMANAGER_CONFIG_FILE: z.string().optional(),
+  /** The webhook Alertmanager delivers alerts to; unset: this app's /api/alerts/webhook on 127.0.0.1:PORT. */
+  KULE_ALERT_WEBHOOK_URL: z.url().optional(),
+  /** amtool, which checks every alertmanager.yml Kule renders before Alertmanager reloads it. */
+  KULE_AMTOOL_BIN: z.string().default("amtool"),
+  /** Bearer token Alertmanager presents to /api/alerts/webhook; unset: generated once under KULE_DATA_DIR. */
+  KULE_ALERT_WEBHOOK_TOKEN: z.string().min(16).optional(),
   /** The inference gateway. Each gateway process needs its own spool directory. */
   KULE_GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).default(8080),
   KULE_GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),

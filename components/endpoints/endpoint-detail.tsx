@@ -15,6 +15,7 @@ import { EndpointCharts, usePrefetchEndpointCharts } from "@/components/metrics/
 import { EndpointSla } from "@/components/metrics/endpoint-sla";
 import { PageHead } from "@/components/ui/page-head";
 import { EndpointSettings } from "./endpoint-settings";
+import { AlertTable } from "@/components/alerts/alert-table";
 
 export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean }) {
   const trpc = useTRPC();
@@ -62,6 +63,7 @@ export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean
         </div>
       </div>
       <EndpointSla endpoint={e} canWrite={canWrite} />
+      <AlertTable endpointId={e.id} title="Alert history" />
       <EndpointCharts endpointId={e.id} />
       <TrafficPanel endpoint={e} canWrite={canWrite} planRunning={planRunning} />
       <CanaryPlan endpoint={e} canWrite={canWrite} />

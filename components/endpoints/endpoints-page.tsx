@@ -167,7 +167,7 @@ function CreateEndpointForm({ onDone }: { onDone: () => void }) {
         <Field id="ep-avail" label="Availability SLO (%)" errors={errors.sloAvailabilityPct}>
           <input id="ep-avail" inputMode="decimal" value={f.avail} onChange={set("avail")} aria-invalid={!!errors.sloAvailabilityPct} />
         </Field>
-        <Field id="ep-p99" label="p99 latency SLO (ms)" errors={errors.sloP99LatencyMs}>
+        <Field id="ep-p99" label="p99 latency SLO (ms)" hint="Measured exactly: the gateway counts each request within it or not" errors={errors.sloP99LatencyMs}>
           <input id="ep-p99" inputMode="numeric" value={f.p99} onChange={set("p99")} aria-invalid={!!errors.sloP99LatencyMs} />
         </Field>
         <Field id="ep-ttft" label="TTFT SLO (ms)" hint="For LLMs; leave empty otherwise" errors={errors.sloTtftMs}>

@@ -1,10 +1,11 @@
 "use client";
 
 import { useState } from "react";
+import { useSearchParams } from "next/navigation";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
-import { RangePicker, type Range } from "./range-picker";
+import { RANGES, RangePicker, type Range } from "./range-picker";
 import { ChartGrid } from "./chart-grid";
 import { PanelHead } from "@/components/ui/page-head";
 
@@ -20,10 +21,12 @@ export function usePrefetchEndpointCharts(endpointId: string) {
 /** The endpoint's live charts, refreshed every 5 s; when Prometheus is off the panel says why and the page works on. */
 export function EndpointCharts({ endpointId }: { endpointId: string }) {
   const trpc = useTRPC();
-  const [range, setRange] = useState<Range>(DEFAULT_RANGE);
+  // An alert's "charts" link opens the range that reaches back to when it fired (?range=6h#charts).
+  const asked = useSearchParams().get("range");
+  const [range, setRange] = useState<Range>(RANGES.find((r) => r === asked) ?? DEFAULT_RANGE);
   const charts = useQuery(trpc.metrics.endpointCharts.queryOptions({ endpointId, range }, { refetchInterval: 5000, placeholderData: (prev) => prev }));
   return (
-    <div className="panel">
+    <div className="panel" id="charts">
       <PanelHead title="Live metrics">
         <GrafanaDownload endpointId={endpointId} />
         <RangePicker value={range} onChange={setRange} />

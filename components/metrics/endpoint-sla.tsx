@@ -77,6 +77,9 @@ export function EndpointSla({ endpoint, canWrite }: { endpoint: SloFields; canWr
   );
 }
 
+/** Any threshold is measured as written: the gateway judges every request against it, no histogram bucket rounds it. */
+const EXACT_HINT = "Any value is measured exactly: the gateway counts each request within it or not.";
+
 function SloForm({ endpoint, onDone }: { endpoint: SloFields; onDone: () => void }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
@@ -121,10 +124,10 @@ function SloForm({ endpoint, onDone }: { endpoint: SloFields; onDone: () => void
         <Field id="slo-availability" label="Availability (%)" hint="e.g. 99.9" errors={errors.sloAvailabilityPct}>
           <input id="slo-availability" inputMode="decimal" value={availability} onChange={(e) => setAvailability(e.target.value)} />
         </Field>
-        <Field id="slo-p99" label="p99 latency (ms)" errors={errors.sloP99LatencyMs}>
+        <Field id="slo-p99" label="p99 latency (ms)" hint={EXACT_HINT} errors={errors.sloP99LatencyMs}>
           <input id="slo-p99" inputMode="numeric" value={p99} onChange={(e) => setP99(e.target.value)} />
         </Field>
-        <Field id="slo-ttft" label="TTFT (ms, p99)" hint="empty: no TTFT objective" errors={errors.sloTtftMs}>
+        <Field id="slo-ttft" label="TTFT (ms, p99)" hint={`empty: no TTFT objective. ${EXACT_HINT}`} errors={errors.sloTtftMs}>
           <input id="slo-ttft" inputMode="numeric" value={ttft} onChange={(e) => setTtft(e.target.value)} />
         </Field>
       </div>

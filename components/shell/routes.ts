@@ -21,6 +21,7 @@ export const PAGES = {
   endpoints: { href: "/endpoints", label: "Endpoints", permission: "endpoint:read", what: "endpoints", nav: true },
   cluster: { href: "/cluster", label: "Cluster", permission: "cluster:read", what: "the cluster", nav: true },
   gpuMetrics: { href: "/cluster", label: "GPU metrics", permission: "metrics:read", what: "GPU metrics", nav: false },
+  alerts: { href: "/alerts", label: "Alerts", permission: "alert:read", what: "alerts, receivers and silences", nav: true },
   explore: { href: "/explore", label: "Explore metrics", permission: "metrics:explore", what: "raw PromQL", nav: true },
   tenants: { href: "/tenants", label: "Tenants", permission: "tenant:read", what: "the tenant list", nav: true },
   usage: { href: "/usage", label: "Usage & cost", permission: "usage:read", what: "usage and cost", nav: true },

@@ -73,7 +73,10 @@ const ENDPOINTS: EndpointSpec[] = [
     pool: "llm-h100",
     engine: ServingEngine.vllm,
     sloAvailabilityPct: "99.9",
-    sloP99LatencyMs: 2000,
+    // Measured on the demo: answers of up to 128 tokens take up to ~2.5 s end to end while the
+    // machine is busy (the demo builds the app while traffic already flows); 2000 ms was breached
+    // within minutes. Slow ×5 still breaches 3000 ms with most requests.
+    sloP99LatencyMs: 3000,
     sloTtftMs: 500,
   },
   {
@@ -83,7 +86,9 @@ const ENDPOINTS: EndpointSpec[] = [
     pool: "vision-l40s",
     engine: ServingEngine.triton,
     sloAvailabilityPct: "99.5",
-    sloP99LatencyMs: 150,
+    // Measured on the demo: a 64×64 image sent as a JSON tensor takes 25–250 ms end to end on a
+    // busy 2-core machine (parsing 12,288 numbers twice), so 150 ms was breached from the start.
+    sloP99LatencyMs: 500,
     sloTtftMs: null,
   },
   {

@@ -17,7 +17,7 @@ const SLO_PROMTOOL_DIR = path.resolve(import.meta.dirname, "../../server/metrics
 const INSTALL_HINT = "install Debian's Prometheus with `apt-get install -y prometheus`";
 
 /** The first executable `name` on PATH, checked with fs so no shell or `which` is needed. */
-function onPath(name: string): string | null {
+export function onPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
     if (!dir) continue;
     const file = path.join(dir, name);
@@ -62,7 +62,7 @@ function testFiles(): string[] {
 }
 
 /** The last lines of a log, for error messages. */
-function tail(file: string, lines = 20): string {
+export function tail(file: string, lines = 20): string {
   try {
     return fs.readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
   } catch {
@@ -86,6 +86,8 @@ export async function startPrometheus(opts: {
   port: number;
   sdTargets: SdJob[];
   scrapeIntervalSeconds?: number;
+  /** An Alertmanager's URL: firing alerts are sent there. */
+  alertmanagerUrl?: string;
 }): Promise<RunningPrometheus | null> {
   const bin = prometheusBinary();
   if (!bin) return null;
@@ -101,7 +103,7 @@ export async function startPrometheus(opts: {
   fs.mkdirSync(rulesDir, { recursive: true });
   const configFile = path.join(dir, "prometheus.yml");
   // The glob matches nothing until the app writes its first generated file; Prometheus accepts that.
-  fs.writeFileSync(configFile, prometheusConfig({ scrapeIntervalSeconds: opts.scrapeIntervalSeconds ?? 5, sdTargets: opts.sdTargets, ruleFiles: [...ruleFiles(), path.join(rulesDir, "*.yml")] }));
+  fs.writeFileSync(configFile, prometheusConfig({ scrapeIntervalSeconds: opts.scrapeIntervalSeconds ?? 5, sdTargets: opts.sdTargets, ruleFiles: [...ruleFiles(), path.join(rulesDir, "*.yml")], alertmanagers: opts.alertmanagerUrl ? [new URL(opts.alertmanagerUrl).host] : [] }));
   const logFile = path.join(dir, "prometheus.log");
 
   const log = fs.openSync(logFile, "w"); // one run per log, so its tail in an error is about this run
@@ -148,7 +150,7 @@ export async function startPrometheus(opts: {
 }
 
 /** Polls /-/ready until it answers 200 (it answers 503 while the TSDB is loading). */
-async function waitReady(readyUrl: string, timeoutMs: number, exited: () => string | null): Promise<void> {
+export async function waitReady(readyUrl: string, timeoutMs: number, exited: () => string | null): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const gone = exited();

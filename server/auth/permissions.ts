@@ -57,6 +57,10 @@ export const PERMISSIONS = {
   "application:write": ["admin", "tenant"],
   /** Find and export a data subject's rows (a tenant, for its own users). */
   "subject:read": ["admin", "auditor", "tenant"],
+  /** Alerts Alertmanager delivered, the receivers and silences: staff who run the cluster or audit it. */
+  "alert:read": ["admin", "operator", "auditor"],
+  /** Receivers, routing and silences (maintenance windows). */
+  "alert:write": ["admin", "operator"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -43,6 +43,8 @@ export interface EndpointConfig {
   regionConstraint: string | null;
   /** The endpoint's revision: answers carry it, so a weight change can be traced to requests. */
   revision: number;
+  /** The SLO thresholds each request is judged against in the gateway's metrics (exact, not a histogram bucket). */
+  slo: { latencyMs: number | null; ttftMs: number | null };
   versions: VersionConfig[];
 }
 
@@ -77,8 +79,8 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
               CASE WHEN t."creditBlockedAt" IS NOT NULL THEN t."creditLimit"::text || ' ' || coalesce(p.currency, 'TRY') END AS credit
          FROM "Tenant" t LEFT JOIN "PricePlan" p ON p.id = t."pricePlanId"`,
     ),
-    client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; revision: number; versionId: string | null; label: string | null; weight: number | null; contextTokens: number | null }>(
-      `SELECT e.id, e.slug, m.task, e."stickySessions", e."regionConstraint", e.revision, ev.id AS "versionId", mv.version AS label, ev.weight, mv."contextTokens"
+    client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; revision: number; sloP99LatencyMs: number; sloTtftMs: number | null; versionId: string | null; label: string | null; weight: number | null; contextTokens: number | null }>(
+      `SELECT e.id, e.slug, m.task, e."stickySessions", e."regionConstraint", e.revision, e."sloP99LatencyMs", e."sloTtftMs", ev.id AS "versionId", mv.version AS label, ev.weight, mv."contextTokens"
          FROM "Endpoint" e JOIN "Model" m ON m.id = e."modelId"
          LEFT JOIN "EndpointVersion" ev ON ev."endpointId" = e.id AND ev.state <> 'retired'
          LEFT JOIN "ModelVersion" mv ON mv.id = ev."modelVersionId"
@@ -112,7 +114,7 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
   for (const row of endpoints.rows) {
     let e = cfg.endpointsBySlug.get(row.slug);
     if (!e) {
-      e = { id: row.id, slug: row.slug, task: row.task, sticky: row.stickySessions, regionConstraint: row.regionConstraint, revision: row.revision, versions: [] };
+      e = { id: row.id, slug: row.slug, task: row.task, sticky: row.stickySessions, regionConstraint: row.regionConstraint, revision: row.revision, slo: { latencyMs: row.sloP99LatencyMs, ttftMs: row.sloTtftMs }, versions: [] };
       cfg.endpointsBySlug.set(row.slug, e);
     }
     if (row.versionId) {

@@ -1,7 +1,14 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
-/** Buckets of the latency histograms; SLO rules measure latency thresholds at these (server/metrics/slo). */
+/** Buckets of the latency histograms (charts, canary judgments); SLOs are counted exactly instead (sloRequests). */
 export const GATEWAY_SECONDS_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] as const;
+
+/** An endpoint's SLO thresholds in force (Endpoint.sloP99LatencyMs, sloTtftMs), as the gateway's config holds them. */
+export interface SloThresholds {
+  latencyMs: number | null;
+  ttftMs: number | null;
+}
+const NO_SLO: SloThresholds = { latencyMs: null, ttftMs: null };
 
 /** What the metrics read of the call log (CallLogThread). */
 export interface CallLogHealth {
@@ -22,6 +29,14 @@ export function gatewayMetrics(sources: { inFlight: () => number; callLog: CallL
   const ttft = new Histogram({ name: "kule_gateway_ttft_seconds", help: "Time to the first byte of the upstream's answer, measured at the gateway.", labelNames, buckets: seconds, registers: [registry] });
   // Microseconds to a quarter second: what the gateway adds is small, and its tail is what matters.
   const overhead = new Histogram({ name: "kule_gateway_overhead_seconds", help: "The gateway's own time per call that reached a replica: its whole time minus the replica's.", labelNames: ["endpoint"], buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25], registers: [registry] });
+  // Each request judged against its endpoint's SLO thresholds here, where its exact time is known:
+  // a histogram would read a threshold between its buckets at the bucket below (server/metrics/slo).
+  const sloRequests = new Counter({
+    name: "kule_gateway_slo_requests_total",
+    help: "Requests judged against their endpoint's latency and TTFT SLO thresholds: result good (within threshold_ms) or bad.",
+    labelNames: ["endpoint", "slo", "threshold_ms", "result"],
+    registers: [registry],
+  });
   const tokens = new Counter({ name: "kule_gateway_tokens_total", help: "Tokens in served requests.", labelNames: ["endpoint", "version", "tenant", "kind"], registers: [registry] });
   new Gauge({ name: "kule_gateway_in_flight_requests", help: "Requests being served now.", registers: [registry], collect() { this.set(sources.inFlight()); } });
   const log = sources.callLog;
@@ -55,9 +70,23 @@ export function gatewayMetrics(sources: { inFlight: () => number; callLog: CallL
   if (shared) new Gauge({ name: "kule_gateway_limits_shared", help: "1 while rate limits are shared with the other gateways through Redis; 0 while Redis is away and each process holds each limit alone.", registers: [registry], aggregator: "min", collect() { this.set(shared() ? 1 : 0); } });
   return {
     registry,
-    observe(l: { endpoint: string; version: string; tenant: string; status: number }, durationS: number, ttftS: number | null, prompt: number, completion: number, overheadS: number | null = null) {
+    observe(
+      l: { endpoint: string; version: string; tenant: string; status: number },
+      durationS: number,
+      ttftS: number | null,
+      prompt: number,
+      completion: number,
+      slo: SloThresholds = NO_SLO,
+      overheadS: number | null = null,
+    ) {
       const labels = { ...l, status: String(l.status) };
       if (overheadS !== null) overhead.observe({ endpoint: l.endpoint }, overheadS);
+      const judge = (kind: "latency" | "ttft", thresholdMs: number | null, seconds: number | null) => {
+        if (thresholdMs === null || seconds === null) return;
+        sloRequests.inc({ endpoint: l.endpoint, slo: kind, threshold_ms: String(thresholdMs), result: seconds * 1000 <= thresholdMs ? "good" : "bad" });
+      };
+      judge("latency", slo.latencyMs, durationS);
+      judge("ttft", slo.ttftMs, ttftS);
       requests.inc(labels);
       duration.observe(labels, durationS);
       if (ttftS !== null) ttft.observe(labels, ttftS);

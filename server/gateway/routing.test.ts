@@ -45,7 +45,7 @@ describe("round-robin state across config reloads", () => {
     loadedAt: 0,
     keysByHash: new Map(),
     tenants: new Map(),
-    endpointsBySlug: new Map([["e", { id: "e", slug: "e", task: "llm", sticky: false, regionConstraint: null, revision, versions: [version("a", weights[0]), version("b", weights[1])] }]]),
+    endpointsBySlug: new Map([["e", { id: "e", slug: "e", task: "llm", sticky: false, regionConstraint: null, revision, slo: { latencyMs: null, ttftMs: null }, versions: [version("a", weights[0]), version("b", weights[1])] }]]),
   });
 
   it("keeps credits through a reload that did not change the weights, and starts afresh when they changed", async () => {

@@ -207,7 +207,7 @@ export class Gateway {
     call.trace?.end(call);
     if (call.endpoint) {
       const durationS = (Date.now() - call.started) / 1000;
-      this.metrics.observe({ endpoint: call.endpoint.slug, version: call.version?.label ?? "none", tenant: call.tenant?.slug ?? "unknown", status: call.status }, durationS, call.ttftMs === null ? null : call.ttftMs / 1000, call.promptTokens, call.completionTokens, overheadSeconds(call));
+      this.metrics.observe({ endpoint: call.endpoint.slug, version: call.version?.label ?? "none", tenant: call.tenant?.slug ?? "unknown", status: call.status }, durationS, call.ttftMs === null ? null : call.ttftMs / 1000, call.promptTokens, call.completionTokens, call.endpoint.slo, overheadSeconds(call));
     }
   }
 

@@ -25,6 +25,8 @@ export type Fixtures = {
   twoReady: () => Promise<{ endpointId: string; revision: number; stableId: string; canaryId: string }>;
   cpuEndpointId: string;
   cpuModelVersionId: string;
+  /** The real Alertmanager the matrix runs (silences live there). */
+  alertmanagerUrl: string;
 };
 
 export type Case = { input: (f: Fixtures, actor: Actor) => Promise<unknown> | unknown; allowed: Role[] };
@@ -202,6 +204,30 @@ export const MATRIX: Record<string, Case> = {
   "usage.addPlanPrice": { input: async () => ({ planId: (await testDb().pricePlan.create({ data: { name: `mx-${uid()}` } })).id, effectiveFrom: new Date(Date.now() + 86_400_000), inputPer1M: "1", outputPer1M: "2", perRequest: "0" }), allowed: ["admin"] },
   "usage.setPlanLimits": { input: async () => ({ planId: (await testDb().pricePlan.create({ data: { name: `mx-${uid()}` } })).id, rpmLimit: 10, tpmLimit: null }), allowed: ["admin"] },
   "usage.setHardwareRate": { input: () => ({ kind: "cpu", key: "cpu-1", perHour: "12.5", effectiveFrom: new Date(Date.now() + 3_600_000) }), allowed: ["admin"] },
+  "alert.list": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
+  "alert.receivers": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "alert.createReceiver": { input: () => ({ kind: "webhook", name: `mx-${uid()}`, settings: { url: "https://hooks.example.com/x" }, endpointSlugs: [], severities: [] }), allowed: ["admin", "operator"] },
+  "alert.updateReceiver": {
+    input: async () => {
+      const r = await testDb().alertReceiver.create({ data: { kind: "webhook", name: `mx-${uid()}`, settings: { url: "https://hooks.example.com/x" }, endpointSlugs: [], severities: [] } });
+      return { id: r.id, expectedRevision: r.revision, kind: "webhook", name: r.name, settings: { url: "https://hooks.example.com/y" }, endpointSlugs: [], severities: ["page"] };
+    },
+    allowed: ["admin", "operator"],
+  },
+  "alert.deleteReceiver": {
+    input: async () => ({ id: (await testDb().alertReceiver.create({ data: { kind: "webhook", name: `mx-${uid()}`, settings: { url: "https://hooks.example.com/x" }, endpointSlugs: [], severities: [] } })).id }),
+    allowed: ["admin", "operator"],
+  },
+  "alert.silences": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
+  "alert.createSilence": { input: () => ({ endpointSlug: "matrix", minutes: 5, comment: "permission matrix" }), allowed: ["admin", "operator"] },
+  "alert.expireSilence": {
+    input: async (f) => {
+      const now = Date.now();
+      const res = await fetch(`${f.alertmanagerUrl}/api/v2/silences`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ matchers: [{ name: "endpoint", value: "matrix", isRegex: false }], startsAt: new Date(now).toISOString(), endsAt: new Date(now + 60_000).toISOString(), createdBy: "matrix", comment: "to expire" }) });
+      return { silenceId: ((await res.json()) as { silenceID: string }).silenceID };
+    },
+    allowed: ["admin", "operator"],
+  },
   "rollout.active": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
   "rollout.recent": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },
   "rollout.history": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator", "auditor"] },

@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { TRPCError } from "@trpc/server";
 import { appRouter } from "./root.ts";
-import { caller, makeActor, makeEndpoint, makeModelWithVersions, makeTenant, testDb, uid } from "../test/harness.ts";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll } from "vitest";
+import { startAlertmanager, type RunningAlertmanager } from "../../scripts/lib/alertmanager.ts";
+import { freePort } from "../../scripts/lib/proc.ts";
+import { caller, makeActor, useAlertmanager, makeEndpoint, makeModelWithVersions, makeTenant, testDb, uid } from "../test/harness.ts";
 import { MATRIX, type Fixtures } from "./permission-matrix.cases.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Role } from "../db/generated/enums.ts";
@@ -10,6 +16,11 @@ import { newApiKeySecret } from "../auth/api-key-secret.ts";
 const ROLES: Role[] = ["admin", "operator", "auditor", "tenant"];
 let actors: Record<Role, Actor>;
 let fx: Fixtures;
+let am: RunningAlertmanager;
+afterAll(async () => {
+  useAlertmanager(null);
+  await am?.stop();
+});
 
 async function call(actor: Actor | null, path: string, input: unknown) {
   // Routers nest (callLog.export.start): walk the caller down the path.
@@ -28,6 +39,13 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 }
 
 beforeAll(async () => {
+  // The silences live in Alertmanager: a real one, routing to a webhook nobody answers.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kule-matrix-am-"));
+  const options = { kuleWebhookUrl: "http://127.0.0.1:9/api/alerts/webhook", kuleTokenFile: "/dev/null" };
+  const running = await startAlertmanager({ dataDir: dir, port: await freePort(), config: options });
+  if (!running) throw new Error("No Alertmanager binary: apt-get install -y prometheus-alertmanager");
+  am = running;
+  useAlertmanager({ url: am.url, configFile: am.configFile, options });
   const db = testDb();
   const [tenant, other] = await Promise.all([makeTenant(), makeTenant()]);
   actors = {
@@ -58,6 +76,7 @@ beforeAll(async () => {
       return (await db.apiKey.create({ data: { tenantId: tenant.id, name: "to revoke", prefix, secretHash: hash } })).id;
     },
     userId: target.userId,
+    alertmanagerUrl: am.url,
     ...(await simFixtures()),
   };
 });

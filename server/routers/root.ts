@@ -12,6 +12,7 @@ import { rolloutRouter } from "./rollout.ts";
 import { usageRouter } from "./usage.ts";
 import { callLogRouter } from "./call-log.ts";
 import { kvkkRouter } from "./kvkk.ts";
+import { alertRouter } from "./alert.ts";
 
 export const appRouter = router({
   model: modelRouter,
@@ -27,6 +28,7 @@ export const appRouter = router({
   usage: usageRouter,
   callLog: callLogRouter,
   kvkk: kvkkRouter,
+  alert: alertRouter,
 });
 
 export type AppRouter = typeof appRouter;

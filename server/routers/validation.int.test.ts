@@ -45,6 +45,7 @@ async function snapshot() {
     db.dataSubjectRequest.count(),
     db.destructionRecord.count(),
     db.node.count({ where: { cordoned: true } }),
+    db.alertReceiver.count(),
     auditCount(),
   ]);
   const [ep, settings, tenant] = await Promise.all([

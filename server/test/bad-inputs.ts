@@ -108,5 +108,12 @@ export function badInputs(fx: Fixtures): BadInput[] {
     c("cluster.registerExternal", "over plain HTTP to another host", "url", { endpointVersionId: fx.versionId, url: "http://10.0.0.5:8000", region: "tr-ist" }),
     c("kvkk.subject.export", "as PDF", "format", { requestId: "req1", format: "pdf" }),
     c("kvkk.subject.destroy", "by shredding", "method", { requestId: "req1", method: "shred" }),
+    c("alert.createReceiver", "with a webhook that is not http(s)", "settings", { kind: "webhook", name: "bad-hook", settings: { url: "ftp://example.com/x" } }),
+    c("alert.createReceiver", "with an SMTP server Alertmanager refuses (no port)", "settings", { kind: "email", name: "bad-mail", settings: { to: "ops@example.com", from: "kule@example.com", smarthost: "smtp.example.com" } }),
+    c("alert.updateReceiver", "routing a severity that does not exist", "severities", { id: "x", expectedRevision: 1, kind: "slack", name: "team", settings: { url: "https://hooks.slack.com/x" }, severities: ["critical"] }),
+    c("alert.deleteReceiver", "without an id", "id", {}),
+    c("alert.createSilence", "for ever", "minutes", { endpointSlug: "chat", minutes: 100_000, comment: "forever" }),
+    c("alert.createSilence", "naming nothing to silence", "endpointSlug", { minutes: 30, comment: "what?" }),
+    c("alert.expireSilence", "with a made-up id", "silenceId", { silenceId: "nope" }),
   ];
 }

@@ -9,6 +9,7 @@ import { SimDriver } from "../cluster/sim-driver.ts";
 import { ExternalDriver } from "../cluster/external-driver.ts";
 import type { Drivers } from "../cluster/drivers.ts";
 import { PrometheusClient } from "../metrics/prometheus-client.ts";
+import type { AlertmanagerTarget } from "../alerts/config-sync.ts";
 
 let client: PrismaClient | null = null;
 
@@ -29,8 +30,12 @@ export function testDrivers(): Drivers {
 /** Integration tests run without Prometheus: metrics procedures answer "metrics are off". */
 const noPrometheus = new PrometheusClient(null);
 
+/** No Alertmanager unless a test file starts one (useAlertmanager): alert procedures then say it is off. */
+let alertmanager: AlertmanagerTarget | null = null;
+export const useAlertmanager = (t: AlertmanagerTarget | null) => void (alertmanager = t);
+
 export function caller(actor: Actor | null) {
-  return createCaller({ db: testDb(), actor, ip: "127.0.0.1", drivers: testDrivers(), prometheus: noPrometheus });
+  return createCaller({ db: testDb(), actor, ip: "127.0.0.1", drivers: testDrivers(), prometheus: noPrometheus, alertmanager });
 }
 
 export const uid = () => randomUUID().slice(0, 8);
@@ -120,7 +125,7 @@ export async function httpMutation(actor: Actor | null, path: string, input: unk
       body: JSON.stringify(superjson.serialize(input)),
     }),
     router: appRouter,
-    createContext: () => ({ db: testDb(), actor, ip: "127.0.0.1", drivers: testDrivers(), prometheus: noPrometheus }),
+    createContext: () => ({ db: testDb(), actor, ip: "127.0.0.1", drivers: testDrivers(), prometheus: noPrometheus, alertmanager }),
     onError: () => {},
   });
   const body = (await res.json()) as { error?: { json: { message: string; data: { code: string; fieldErrors: Record<string, string[]> | null } } } };

@@ -3,6 +3,7 @@ import type { Actor } from "../auth/actor.ts";
 import { membershipActive, membershipInclude } from "../auth/membership.ts";
 import type { Drivers } from "../cluster/drivers.ts";
 import type { PrometheusClient } from "../metrics/prometheus-client.ts";
+import type { AlertmanagerTarget } from "../alerts/config-sync.ts";
 
 export interface Context {
   db: PrismaClient;
@@ -10,6 +11,8 @@ export interface Context {
   ip: string | null;
   drivers: Drivers;
   prometheus: PrometheusClient;
+  /** Tests give their own; unset: the app's (server/alerts/config-sync.ts, from the environment). */
+  alertmanager?: AlertmanagerTarget | null;
 }
 
 /** Loads the actor behind a session's user id; a deleted user or membership, or an offboarded tenant, signs them out. */

@@ -16,6 +16,8 @@ export type PrometheusConfigOptions = {
   sdTargets: SdJob[];
   /** Absolute paths of rule files (Prometheus resolves relative ones against the config file). */
   ruleFiles: string[];
+  /** Alertmanagers (host:port) firing alerts go to; none: alerts stay in Prometheus. */
+  alertmanagers?: string[];
 };
 
 // Prometheus's own rule for job names is just "non-empty and unique"; we keep them to label-value
@@ -50,6 +52,9 @@ export function prometheusConfig(opts: PrometheusConfigOptions): string {
     `  evaluation_interval: ${interval}`,
     "",
   ];
+  const ams = opts.alertmanagers ?? [];
+  for (const a of ams) if (!/^[A-Za-z0-9.-]+:\d{1,5}$/.test(a)) throw new Error(`alertmanager must be host:port, got ${q(a)}`);
+  if (ams.length) lines.push("alerting:", "  alertmanagers:", "    - static_configs:", `        - targets: [${ams.map(q).join(", ")}]`, "");
   lines.push(ruleFiles.length ? "rule_files:" : "rule_files: []");
   for (const f of ruleFiles) lines.push(`  - ${q(f)}`);
   lines.push("");

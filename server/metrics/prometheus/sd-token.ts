@@ -10,8 +10,11 @@ import path from "node:path";
 const FILE = "prometheus-sd-token";
 
 /** The token kept under `dataDir`, generated on first use. */
-export function storedSdToken(dataDir: string): string {
-  const file = path.resolve(dataDir, FILE);
+export const storedSdToken = (dataDir: string) => storedToken(dataDir, FILE);
+
+/** A random bearer token kept in `dataDir/name`, generated on first use (also the alert webhook's). */
+export function storedToken(dataDir: string, name: string): string {
+  const file = path.resolve(dataDir, name);
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     // "wx": the app and the script that starts Prometheus keep whichever token was written first.
@@ -28,10 +31,10 @@ export function storedSdToken(dataDir: string): string {
  * For a script starting Prometheus: the file its `credentials_file` names, in `dir` — holding
  * `token` when one is given (the app was given the same), else the stored one.
  */
-export function sdCredentialsFile(dir: string, token?: string): string {
-  const file = path.resolve(dir, FILE);
+export function sdCredentialsFile(dir: string, token?: string, name = FILE): string {
+  const file = path.resolve(dir, name);
   if (!token) {
-    storedSdToken(dir);
+    storedToken(dir, name);
     return file;
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
@@ -137,6 +138,47 @@ describe("SLA status and burn-rate alerts against a real Prometheus scraping the
       await testDrivers().sim.injectFault({ type: "version-errors", versionId: broken.versions[0]!.id, share: 0 });
     }
   }, 240_000);
+
+  it("a 2000 ms p99 SLO is measured at 2000 ms: requests of about 1.3 s, all past the histogram's 1 s bucket, keep it green", async () => {
+    const ep = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }]);
+    // The version's replica answers through a server that holds every inference request 1.3 s.
+    const backing = ep.replicas[0]!;
+    const slow = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const hold = req.method === "POST" ? 1300 : 0;
+        setTimeout(() => {
+          void fetch(`${backing.url}${req.url}`, { method: req.method, headers: { "content-type": "application/json" }, body: req.method === "POST" ? Buffer.concat(chunks) : undefined }).then(async (up) => {
+            res.writeHead(up.status, { "content-type": up.headers.get("content-type") ?? "application/json" });
+            res.end(Buffer.from(await up.arrayBuffer()));
+          });
+        }, hold);
+      });
+    });
+    const port = await freePort();
+    await new Promise<void>((r) => slow.listen(port, "127.0.0.1", r));
+    const held = await api().cluster.registerExternal({ endpointVersionId: ep.versions[0]!.id, url: `http://127.0.0.1:${port}`, region: "tr-ist" });
+    await expect.poll(async () => (await testDb().replica.findUniqueOrThrow({ where: { id: held.id } })).state, { timeout: 20_000 }).toBe("ready");
+    await testDb().replica.update({ where: { id: backing.id }, data: { state: "failed", reason: "test: taken out" } });
+    const t = await tenantWithKey();
+    await gw.gateway.config.reload();
+    expect((await api().endpoint.updateSlo({ endpointId: ep.endpoint.id, expectedRevision: ep.endpoint.revision, sloAvailabilityPct: 99.9, sloP99LatencyMs: 2000, sloTtftMs: null })).rules.state).toBe("applied");
+    const stop = load(t.secret, [ep.endpoint.slug]);
+    const latency = async () => (await api().metrics.sla()).endpoints.find((e) => e.endpointId === ep.endpoint.id)!.slis.find((s) => s.kind === "latency")!;
+    try {
+      const sel = `endpoint=${JSON.stringify(ep.endpoint.slug)}`;
+      const count = async (q: string) => Number((await prometheus.query(q))[0]?.value[1] ?? 0);
+      await expect.poll(() => count(`sum(kule_gateway_request_duration_seconds_count{${sel}})`), { timeout: 60_000, interval: 500 }).toBeGreaterThan(3);
+      await expect.poll(async () => (await latency()).errorRatio, { timeout: 30_000, interval: 500 }).not.toBeNull();
+      // Every request took over a second: read at the 1 s bucket, as before, all of them would be bad.
+      expect(await count(`sum(kule_gateway_request_duration_seconds_bucket{${sel},le="1"})`)).toBe(0);
+      expect(await latency()).toMatchObject({ thresholdMs: 2000, errorRatio: 0, status: "green" });
+    } finally {
+      await stop();
+      slow.close();
+    }
+  }, 120_000);
 
   it("a tenant's charts carry only its own traffic; an operator's explore box runs PromQL and names a bad query's error", async () => {
     const ep = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }]);

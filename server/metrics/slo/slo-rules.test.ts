@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketFor, DEFAULT_SLO_RULE_OPTIONS, durationSeconds, generateSloRules, windowsOf } from "./slo-rules.ts";
+import { DEFAULT_SLO_RULE_OPTIONS, durationSeconds, generateSloRules, windowsOf } from "./slo-rules.ts";
 
 const chat = { slug: "chat", availabilityPct: 99.9, p99LatencyMs: 2000, ttftMs: 500 };
 
@@ -20,10 +20,13 @@ describe("SLO rule generator", () => {
   it("escapes endpoint slugs into label values", () => {
     expect(generateSloRules([{ ...chat, slug: 'a"b' }])).toContain('endpoint=\\"a\\\\\\"b\\"');
   });
-  it("reads a latency threshold at the largest gateway bucket not above it", () => {
-    expect(bucketFor(2000)).toBe(1);
-    expect(bucketFor(2500)).toBe(2.5);
-    expect(bucketFor(1)).toBe(0.002); // below every bucket: the smallest
+  it("measures latency and TTFT at exactly the thresholds the SLO names, even between the histogram's buckets (2000 ms, 750 ms)", () => {
+    const y = generateSloRules([{ ...chat, p99LatencyMs: 2000, ttftMs: 750 }]);
+    expect(y).toContain('threshold_seconds: "2"');
+    expect(y).toContain('threshold_seconds: "0.75"');
+    expect(y).toContain('slo=\\"latency\\",threshold_ms=\\"2000\\",result=\\"bad\\"');
+    expect(y).toContain('slo=\\"ttft\\",threshold_ms=\\"750\\",result=\\"bad\\"');
+    expect(y).not.toMatch(/le=/); // never a histogram bucket, which would move the threshold
   });
   it("takes windows and `for` as parameters (tests use seconds) and refuses malformed ones", () => {
     const fast = { alerts: [{ name: "KuleSloBurnFast", severity: "page" as const, burnRate: 14.4, long: "20s", short: "10s", for: "3s" }], budgetWindow: "30d" };

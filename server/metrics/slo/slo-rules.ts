@@ -4,7 +4,6 @@
  * window, and the SRE workbook's multi-window, multi-burn-rate alerts. Pure: SLOs in, YAML out.
  */
 import { labelValue } from "../promql.ts";
-import { GATEWAY_SECONDS_BUCKETS } from "../../gateway/metrics.ts";
 
 export type SloKind = "availability" | "latency" | "ttft";
 
@@ -50,7 +49,7 @@ export interface Sli {
   kind: SloKind;
   /** Objective as a ratio, e.g. 0.999. */
   objective: number;
-  /** For latency SLIs: the histogram bucket a good request must fall in (seconds). */
+  /** For latency SLIs: the threshold a good request is within (seconds), exactly as the SLO says. */
   thresholdSeconds?: number;
   /** A PromQL expression of the bad-event ratio over window `w`. */
   errorRatio: (w: string) => string;
@@ -58,16 +57,6 @@ export interface Sli {
 
 /** p99 latency and TTFT SLOs read as "99% of requests within the threshold". */
 const LATENCY_OBJECTIVE = 0.99;
-
-/**
- * The gateway's bucket a latency threshold is measured at: the largest bucket not above it, so a
- * request counted good really was within the SLO (a threshold between buckets is read strictly).
- */
-export function bucketFor(thresholdMs: number, buckets: readonly number[] = GATEWAY_SECONDS_BUCKETS): number {
-  const s = thresholdMs / 1000;
-  const fitting = buckets.filter((b) => b <= s + 1e-12);
-  return fitting.length ? fitting[fitting.length - 1]! : buckets[0]!;
-}
 
 export function slisOf(e: EndpointSlo): Sli[] {
   const ep = `endpoint=${labelValue(e.slug)}`;
@@ -80,17 +69,21 @@ export function slisOf(e: EndpointSlo): Sli[] {
       errorRatio: (w) => `(sum(rate(kule_gateway_requests_total{${ep},status=~"5.."}[${w}])) or vector(0)) / (sum(rate(kule_gateway_requests_total{${ep}}[${w}])) > 0)`,
     },
   ];
-  const latency = (kind: SloKind, metric: string, ms: number): Sli => {
-    const le = bucketFor(ms);
+  // The gateway judges every request against the threshold in force and counts it good or bad
+  // (kule_gateway_slo_requests_total), so any threshold is exact; a histogram would read one between
+  // its buckets at the bucket below. Selecting threshold_ms means that after a change the SLI counts
+  // only requests judged against the new threshold.
+  const latency = (kind: "latency" | "ttft", ms: number): Sli => {
+    const sel = `${ep},slo=${labelValue(kind)},threshold_ms=${labelValue(String(ms))}`;
     return {
       kind,
       objective: LATENCY_OBJECTIVE,
-      thresholdSeconds: le,
-      errorRatio: (w) => `1 - sum(rate(${metric}_bucket{${ep},le=${labelValue(String(le))}}[${w}])) / (sum(rate(${metric}_count{${ep}}[${w}])) > 0)`,
+      thresholdSeconds: ms / 1000,
+      errorRatio: (w) => `(sum(rate(kule_gateway_slo_requests_total{${sel},result="bad"}[${w}])) or vector(0)) / (sum(rate(kule_gateway_slo_requests_total{${sel}}[${w}])) > 0)`,
     };
   };
-  slis.push(latency("latency", "kule_gateway_request_duration_seconds", e.p99LatencyMs));
-  if (e.ttftMs !== null) slis.push(latency("ttft", "kule_gateway_ttft_seconds", e.ttftMs));
+  slis.push(latency("latency", e.p99LatencyMs));
+  if (e.ttftMs !== null) slis.push(latency("ttft", e.ttftMs));
   return slis;
 }
 

@@ -1,0 +1,22 @@
+import { Guarded } from "@/app/(app)/guarded";
+import { requireActor } from "@/server/auth/page-guard";
+import { can } from "@/server/auth/permissions";
+import { AlertTable } from "@/components/alerts/alert-table";
+import { ReceiversPanel } from "@/components/alerts/receivers-panel";
+import { SilencesPanel } from "@/components/alerts/silences-panel";
+import { PageHead } from "@/components/ui/page-head";
+
+export const metadata = { title: "Alerts" };
+
+export default async function Page() {
+  const actor = await requireActor();
+  const canWrite = can(actor.role, "alert:write");
+  return (
+    <Guarded page="alerts">
+      <PageHead title="Alerts">Burn-rate, replica, GPU, budget and MIG alerts as Alertmanager delivered them, where else they go, and maintenance windows.</PageHead>
+      <AlertTable title="Alert history" />
+      <ReceiversPanel canWrite={canWrite} />
+      <SilencesPanel canWrite={canWrite} />
+    </Guarded>
+  );
+}
