@@ -8,7 +8,9 @@
  * hold on a shared 2-core machine. Two load shapes: requests evenly spaced (bench/open-loop.ts,
  * the headline) and Debian's hey, whose workers fire together (bursts). Each target's CPU per
  * request is measured beside its latency: steadier than a p99 on a shared machine. Also: call-log
- * ingest rate through the gateway's call-log thread, with zero loss.
+ * ingest rate through the gateway's call-log thread, with zero loss. And `grpc`: KServe v2
+ * ModelInfer over gRPC at the same rate, through the gateway's gRPC port against the vision
+ * replica's own gRPC port.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -54,6 +56,24 @@ function evenRate(url: string, headers: Record<string, string>): Run {
   const out = execFileSync(process.execPath, ["--import", "tsx", "bench/open-loop.ts", JSON.stringify({ url, rate: RATE, seconds: SECONDS, connections: 256, headers, body: BODY })], { encoding: "utf8" });
   const r = JSON.parse(out.trim().split("\n").pop()!) as { sent: number; ok: number; errors: number; p50_ms: number; p99_ms: number };
   return { p50: r.p50_ms, p99: r.p99_ms, rps: r.sent / SECONDS, errors: r.errors, requests: r.sent + RATE };
+}
+
+/** Evenly spaced gRPC ModelInfer calls (bench/grpc-open-loop.ts, its own process); `key` only through the gateway. */
+function grpcRate(target: string, headers: Record<string, string>): Run {
+  const key = headers.authorization?.replace("Bearer ", "");
+  const out = execFileSync(process.execPath, ["--import", "tsx", "bench/grpc-open-loop.ts", JSON.stringify({ target, rate: RATE, seconds: SECONDS, key })], { encoding: "utf8" });
+  const r = JSON.parse(out.trim().split("\n").pop()!) as { sent: number; errors: number; p50_ms: number; p99_ms: number };
+  return { p50: r.p50_ms, p99: r.p99_ms, rps: r.sent / SECONDS, errors: r.errors, requests: r.sent + RATE };
+}
+
+/** The gRPC figures: the gateway's (workers, and one process) against the vision replica's own gRPC port, same rate, alternating rounds. */
+function grpcFigures(results: Record<string, Run[]>) {
+  const summary = (runs: Run[]) => ({ p50_ms: median(runs.map((r) => r.p50)), p99_ms: median(runs.map((r) => r.p99)), p99_ms_rounds: runs.map((r) => r.p99), errors: runs.reduce((s, r) => s + r.errors, 0), cpu_ms_per_request: +median(runs.map((r) => r.cpuMs ?? 0)).toFixed(3) });
+  const direct = summary(results.direct!);
+  const gw = summary(results.gateway!);
+  const one = summary(results.gateway_one_process!);
+  const added = (x: typeof gw, p: "p50_ms" | "p99_ms") => +(x[p] - direct[p]).toFixed(2);
+  return { direct, gateway: gw, gateway_one_process: one, added_p50_ms: added(gw, "p50_ms"), added_p99_ms: added(gw, "p99_ms"), one_process_added_p50_ms: added(one, "p50_ms"), one_process_added_p99_ms: added(one, "p99_ms") };
 }
 
 const HEY_WORKERS = 50;
@@ -140,14 +160,14 @@ async function startHaproxy(upstream: string): Promise<{ url: string; pid: numbe
 
 /** `npm run gateway` (server/gateway/main.ts) on a free port, ready once /healthz answers. */
 async function startGateway(databaseUrl: string, extra: Record<string, string>) {
-  const port = 19000 + Math.floor(Math.random() * 1000);
+  const port = 19000 + 2 * Math.floor(Math.random() * 500);
   const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, KULE_GATEWAY_PORT: String(port), KULE_GATEWAY_SPOOL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "kule-bench-spool-")), REDIS_URL: "", ...extra },
+    env: { ...process.env, DATABASE_URL: databaseUrl, KULE_GATEWAY_PORT: String(port), KULE_GATEWAY_GRPC_PORT: String(port + 1), KULE_GATEWAY_SPOOL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "kule-bench-spool-")), REDIS_URL: "", ...extra },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, 30_000);
-  return { url, pid: child.pid!, stop: () => child.kill("SIGTERM") };
+  return { url, grpc: `127.0.0.1:${port + 1}`, pid: child.pid!, stop: () => child.kill("SIGTERM") };
 }
 
 /** An OTLP/HTTP endpoint that counts the spans it is sent and keeps nothing (the traced gateway's collector). */
@@ -192,13 +212,13 @@ export async function benchGateway() {
   } catch (e) {
     if ((e as { code?: string }).code === "ENOENT") throw new Error("The gateway benchmark needs Debian's hey: apt-get install -y hey");
   }
-  const upstream = await startProcess<{ url: string }>("bench/sim-server.ts");
+  const upstream = await startProcess<{ url: string; visionUrl: string; visionGrpc: string }>("bench/sim-server.ts");
   const stops: (() => void)[] = [];
   const haproxy = await startHaproxy(upstream.info.url);
   const redisUrl = process.env.REDIS_URL || "redis://127.0.0.1:6379";
   try {
     await deployMigrations(databaseUrl);
-    await writeGatewayFixture(databaseUrl, upstream.info.url);
+    await writeGatewayFixture(databaseUrl, upstream.info.url, upstream.info.visionUrl);
     const naive = await startProcess<{ url: string }>("bench/naive-proxy.ts", { BENCH_UPSTREAM_URL: upstream.info.url });
     stops.push(() => naive.child.kill("SIGTERM"));
     // With Redis, `npm run gateway` runs a worker process per core; without it, one process.
@@ -221,11 +241,11 @@ export async function benchGateway() {
       { name: "gateway_one_process", url: `${single.url}/v1/chat/completions`, headers: auth, pid: single.pid },
       { name: "gateway_one_process_traced", url: `${traced.url}/v1/chat/completions`, headers: auth, pid: traced.pid },
     ];
-    const measure = (shape: string, generate: (url: string, headers: Record<string, string>) => Run) => {
-      for (const t of targets) generate(t.url, t.headers); // warm-up: connections, JIT
+    const measure = <T>(shape: string, generate: (url: string, headers: Record<string, string>) => Run, summarize: (results: Record<string, Run[]>) => T, list = targets) => {
+      for (const t of list) generate(t.url, t.headers); // warm-up: connections, JIT
       const results: Record<string, Run[]> = {};
       for (let round = 0; round < ROUNDS; round++) {
-        for (const t of targets) {
+        for (const t of list) {
           // The target's CPU per request is steadier than its p99 on a shared machine, and says
           // what its p99 pays for; PostgreSQL's is the call log's share.
           const meter = cpuMeter({ postgres: { comm: "postgres" }, ...(t.pid ? { target: { root: t.pid } } : {}) });
@@ -238,10 +258,15 @@ export async function benchGateway() {
           console.log(`${shape} round ${round + 1} ${t.name}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.rps)} req/s, ${r.errors} errors, CPU ${r.cpuMs} ms/request (+${r.postgresCpuMs} PostgreSQL)`);
         }
       }
-      return shapeFigures(results);
+      return summarize(results);
     };
-    const even = measure("even", evenRate);
-    const bursts = measure("bursts", heyBursts);
+    const even = measure("even", evenRate, shapeFigures);
+    const bursts = measure("bursts", heyBursts, shapeFigures);
+    const grpc = measure("grpc", grpcRate, grpcFigures, [
+      { name: "direct", url: upstream.info.visionGrpc, headers: {} },
+      { name: "gateway", url: workers.grpc, headers: auth, pid: workers.pid },
+      { name: "gateway_one_process", url: single.grpc, headers: auth, pid: single.pid },
+    ]);
     const ingestResult = await ingest(databaseUrl);
     // SIGKILL a one-process gateway at 1,000 req/s, start it again on its spool: every answered call must have one row.
     const crashPort = 19000 + Math.floor(Math.random() * 1000);
@@ -265,8 +290,9 @@ export async function benchGateway() {
       target_otel_cpu_ratio: 1.1,
       otel_spans_received: sink.spans(),
       bursts,
+      grpc,
       note:
-        "Top level: requests evenly spaced at 1,000/s by bench/open-loop.ts in its own process (open loop: a slow answer delays no other send; a plain-socket client, so the generator's own CPU disturbs the targets as little as it can). `bursts`: Debian's hey with 50 workers × 20 req/s, whose tickers line up, so 50 requests arrive at once every 50 ms. Targets alternate each round; medians of the rounds. `gateway` is `npm run gateway` with Redis: one worker process per core. cpu_ms_per_request: CPU of the target's processes (threads included) per request sent; postgres_cpu_ms_per_request: PostgreSQL's meanwhile (the gateway's call log).",
+        "Top level: requests evenly spaced at 1,000/s by bench/open-loop.ts in its own process (open loop: a slow answer delays no other send; a plain-socket client, so the generator's own CPU disturbs the targets as little as it can). `bursts`: Debian's hey with 50 workers × 20 req/s, whose tickers line up, so 50 requests arrive at once every 50 ms. Targets alternate each round; medians of the rounds. `gateway` is `npm run gateway` with Redis: one worker process per core. cpu_ms_per_request: CPU of the target's processes (threads included) per request sent; postgres_cpu_ms_per_request: PostgreSQL's meanwhile (the gateway's call log). `grpc`: KServe v2 ModelInfer (a 1×64 UINT8 tensor) evenly spaced at the same rate by bench/grpc-open-loop.ts over one HTTP/2 channel, through the gateway's gRPC port (which sends it on as KServe v2 REST) against the vision replica's own gRPC port (`direct`).",
     });
   } finally {
     for (const stop of stops) stop();

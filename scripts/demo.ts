@@ -38,6 +38,8 @@ const amPort = Number(process.env.KULE_ALERTMANAGER_PORT ?? 9093);
 const gatewayPort = Number(process.env.KULE_GATEWAY_PORT ?? 8080);
 // The gateway's /metrics and /sd are on its admin listener (loopback), not on the port tenants call.
 const gatewayAdminPort = Number(process.env.KULE_GATEWAY_ADMIN_PORT ?? gatewayPort + 1000);
+// The demo serves KServe v2 over gRPC too, beside the gateway's port (as Triton's 8001 is beside its 8000).
+const gatewayGrpcPort = Number(process.env.KULE_GATEWAY_GRPC_PORT ?? gatewayPort + 1);
 const kubePort = Number(process.env.KULE_SIM_KUBERNETES_PORT ?? 6443);
 const clusterArg = process.argv.find((a, i) => a.startsWith("--cluster=") || process.argv[i - 1] === "--cluster");
 const clusterKind = clusterArg?.replace("--cluster=", "") ?? "sim";
@@ -48,7 +50,7 @@ async function main() {
   const t0 = Date.now();
   if (clusterKind !== "sim" && clusterKind !== "kubernetes") throw new Error(`--cluster is sim or kubernetes, not ${clusterKind}`);
   const kubernetes = clusterKind === "kubernetes";
-  const ports = [[port, "PORT"], [simPort, "KULE_SIM_PORT"], [promPort, "KULE_PROMETHEUS_PORT"], [amPort, "KULE_ALERTMANAGER_PORT"], [gatewayPort, "KULE_GATEWAY_PORT"], ...(kubernetes ? [[kubePort, "KULE_SIM_KUBERNETES_PORT"] as const] : [])] as const;
+  const ports = [[port, "PORT"], [simPort, "KULE_SIM_PORT"], [promPort, "KULE_PROMETHEUS_PORT"], [amPort, "KULE_ALERTMANAGER_PORT"], [gatewayPort, "KULE_GATEWAY_PORT"], [gatewayGrpcPort, "KULE_GATEWAY_GRPC_PORT"], ...(kubernetes ? [[kubePort, "KULE_SIM_KUBERNETES_PORT"] as const] : [])] as const;
   for (const [p, what] of ports) {
     if (!(await portFree(p))) throw new Error(`Port ${p} is already in use (another Kule?). Stop what listens there, or start with ${what}=${p + 1} npm run demo.`);
   }
@@ -102,7 +104,7 @@ async function main() {
   await db.$disconnect();
 
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  watch("gateway", start("gateway", process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], { ...env, KULE_GATEWAY_PORT: String(gatewayPort) }));
+  watch("gateway", start("gateway", process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], { ...env, KULE_GATEWAY_PORT: String(gatewayPort), KULE_GATEWAY_GRPC_PORT: String(gatewayGrpcPort) }));
   await waitForHttp(`${gatewayUrl}/healthz`, 30_000);
   watch("load generator", start("load", process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/load-generator.ts"], { ...env, KULE_GATEWAY_URL: gatewayUrl, KULE_LOAD_KEYS: seeded.apiKeys.map((k) => k.secret).join(",") }));
 
@@ -137,6 +139,7 @@ async function main() {
 Kule is up in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${url}
 
   gateway            ${gatewayUrl}  (OpenAI-compatible /v1, KServe v2 /v2; demo traffic is flowing)
+  gateway (gRPC)     127.0.0.1:${gatewayGrpcPort}  (KServe v2 inference.GRPCInferenceService; see README "KServe v2 over gRPC")
   simulated cluster  ${env.KULE_SIM_URL}  (replicas started: ${replicas.length ? replicas.join("; ") : "none needed"})${kubernetes ? `\n  kubernetes driver  http://127.0.0.1:${kubePort}  (Kule's API server stand-in; kubeconfig ${kubeconfig})` : ""}
   prometheus         ${promUrl ?? "off — install it to see live metrics: sudo apt-get install -y prometheus (Debian/Ubuntu) or brew install prometheus (macOS), then restart"}
   alertmanager       ${alertmanager ? `${alertmanager.url}  (alerts reach Kule's alert history and the receivers set under Alerts)` : `off — SLO and GPU alerts stay badges on the pages and reach nobody; to route them: ${ALERTMANAGER_INSTALL_HINT}, then restart`}

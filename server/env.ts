@@ -66,6 +66,8 @@ const schema = z.object({
   KULE_ALERT_WEBHOOK_TOKEN: z.string().min(16).optional(),
   /** The inference gateway. Each gateway process needs its own spool directory. */
   KULE_GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  /** Set: the gateway also serves the Open Inference Protocol (KServe v2) over gRPC on this port; unset: HTTP only. */
+  KULE_GATEWAY_GRPC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   KULE_GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   KULE_GATEWAY_SPOOL_DIR: z.string().optional(),
   /** OpenTelemetry: the OTLP/HTTP endpoint traces go to (standard names; the traces one wins); unset = tracing off. */

@@ -41,7 +41,7 @@ const json = (res: http.ServerResponse, status: number, body: unknown) => {
 };
 
 /** A replica of the endpoint this caller may be served by (KVKK region, not cooling down), if any. */
-function servingReplica(e: EndpointConfig, call: GatewayCall, health: ReplicaHealth) {
+export function servingReplica(e: EndpointConfig, call: GatewayCall, health: ReplicaHealth) {
   for (const v of [...e.versions].sort((a, b) => b.weight - a.weight)) {
     if (v.weight <= 0) continue;
     const r = pickReplica(usableReplicas(v, call.tenant!, e), health.load, health.coolingDown);
@@ -63,8 +63,13 @@ export async function serveKserveGet(route: KserveGet, call: GatewayCall | null,
   const e = deps.endpointFor(call!, route.slug);
   const replica = servingReplica(e, call!, deps.health);
   if (route.kind === "model-ready") return answer(replica ? 200 : 503, { name: e.slug, ready: !!replica });
+  answer(200, await modelMetadata(e, call!, deps));
+}
+
+/** A model's metadata (its tensors) as a replica of the endpoint tells it, under the endpoint's name: the engine knows them, the gateway does not. */
+export async function modelMetadata(e: EndpointConfig, call: GatewayCall, deps: Pick<KserveDeps, "upstream" | "health">): Promise<Record<string, unknown>> {
+  const replica = servingReplica(e, call, deps.health);
   if (!replica) throw new UnavailableError(`No replica of ${e.slug} is ready to tell its metadata. Try again shortly.`);
-  // The engine knows its tensors; the gateway asks a replica, under the endpoint's name.
   const upstream = await deps
     .upstream(replica.url)
     .request({ method: "GET", path: `/v2/models/${encodeURIComponent(e.slug)}` })
@@ -74,5 +79,5 @@ export async function serveKserveGet(route: KserveGet, call: GatewayCall | null,
   const body = (await upstream.body.json().catch(() => null)) as Record<string, unknown> | null;
   if (upstream.statusCode === 404) throw new NotFoundError("Model", { message: `The model '${e.slug}' does not exist or you do not have access to it.` });
   if (upstream.statusCode !== 200 || !body) throw new UpstreamError(`The replica serving ${e.slug} answered ${upstream.statusCode} for its metadata.`);
-  answer(200, { ...body, name: e.slug });
+  return { ...body, name: e.slug };
 }

@@ -30,10 +30,15 @@ const clientGoneError = () => new Error("The client closed the connection.");
 
 /** The version a call goes to: by the caller's sticky point, else by smooth weighted round robin. */
 function versionFor(deps: ProxyDeps, call: GatewayCall, p: ProxyRequest): VersionConfig {
+  return chooseCallVersion(deps.health, call, (typeof p.body.user === "string" && p.body.user) || (p.req.headers["x-kule-session"] as string | undefined));
+}
+
+/** The version of the call's endpoint it goes to, among those with a replica its tenant may use (KVKK); HTTP and gRPC alike. */
+export function chooseCallVersion(health: ReplicaHealth, call: GatewayCall, session: string | undefined): VersionConfig {
   const e = call.endpoint!;
   const tenant = call.tenant!;
-  const sticky = e.sticky ? ((typeof p.body.user === "string" && p.body.user) || (p.req.headers["x-kule-session"] as string | undefined)) : undefined;
-  const usable = (v: VersionConfig) => usableReplicas(v, tenant, e).some((r) => !deps.health.coolingDown(r.id));
+  const sticky = e.sticky ? session : undefined;
+  const usable = (v: VersionConfig) => usableReplicas(v, tenant, e).some((r) => !health.coolingDown(r.id));
   const version = sticky ? chooseVersion(e.versions, stickyPoint(sticky), usable) : nextWeighted(e.versions, usable);
   if (version) return version;
   const anyReady = e.versions.some((v) => v.weight > 0 && v.replicas.length > 0);

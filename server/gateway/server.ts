@@ -21,6 +21,7 @@ import { proxyCall } from "./proxy.ts";
 import { startAdminServer, type AdminOptions } from "./admin-server.ts";
 import { TrustedProxies } from "../http/client-ip.ts";
 import type { GatewayTracing } from "./tracing.ts";
+import { startGrpcServer, type GrpcDeps } from "./grpc/service.ts";
 
 export interface GatewayOptions {
   pool: pg.Pool;
@@ -38,6 +39,8 @@ export interface GatewayOptions {
   trustedProxies?: TrustedProxies;
   /** OpenTelemetry traces of inference calls (tracing.ts); none = off. The gateway shuts it down on close. */
   tracing?: GatewayTracing;
+  /** Set: the Open Inference Protocol's gRPC service is served on this port too (grpc/service.ts); 0 is any free port. */
+  grpcPort?: number;
 }
 
 const ROUTES_HINT = "Kule serves /v1/chat/completions, /v1/completions, /v1/embeddings, /v1/models and /v2/models/{endpoint}/infer.";
@@ -63,6 +66,9 @@ export class Gateway {
   private inFlight = 0;
   private server: http.Server | null = null;
   private admin: http.Server | null = null;
+  private grpc: Awaited<ReturnType<typeof startGrpcServer>> | null = null;
+  /** host:port of the gRPC listener, once listening (when asked for). */
+  grpcUrl: string | null = null;
   /** Where /metrics and /sd answer (admin-server.ts), once listening. */
   adminUrl: string | null = null;
 
@@ -88,6 +94,10 @@ export class Gateway {
     this.server = http.createServer((req, res) => void this.handle(req, res));
     this.server.keepAliveTimeout = 65_000;
     await new Promise<void>((r) => this.server!.listen(port, host, () => r()));
+    if (this.opts.grpcPort !== undefined) {
+      this.grpc = await startGrpcServer(this.grpcDeps(), this.opts.grpcPort, host, this.opts.maxBodyBytes);
+      this.grpcUrl = this.grpc.url;
+    }
     return `http://${host}:${(this.server.address() as AddressInfo).port}`;
   }
 
@@ -100,6 +110,7 @@ export class Gateway {
     clearInterval(this.lastUsedTimer);
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
     this.server?.closeAllConnections();
+    await this.grpc?.close();
     this.admin?.closeAllConnections();
     await new Promise<void>((r) => (this.admin ? this.admin.close(() => r()) : r()));
     await this.callLog.close();
@@ -176,10 +187,29 @@ export class Gateway {
   }
 
   private authenticate(req: http.IncomingMessage, call: GatewayCall) {
-    const { key, tenant } = authenticate(this.cfg, req.headers.authorization);
+    this.signIn(call, req.headers.authorization);
+  }
+
+  private signIn(call: GatewayCall, authorization: string | undefined) {
+    const { key, tenant } = authenticate(this.cfg, authorization);
     call.key = key;
     call.tenant = tenant;
     this.lastUsed.set(key.id, Date.now());
+  }
+
+  /** The gRPC listener's share of this gateway: the same keys, limits, routing, call log and metrics as HTTP. */
+  private grpcDeps(): GrpcDeps {
+    return {
+      ...this.kserveDeps,
+      authenticate: (call, authorization) => this.signIn(call, authorization),
+      checkLimits: (call) => checkLimits(this.limiter, call),
+      clientIp: (remote, forwardedFor) => this.trustedProxies.clientIp(remote, forwardedFor),
+      enter: () => void this.inFlight++,
+      leave: (call) => {
+        this.inFlight--;
+        this.finish(call);
+      },
+    };
   }
 
   private listModels(req: http.IncomingMessage, res: http.ServerResponse, call: GatewayCall) {

@@ -64,7 +64,7 @@ export async function databaseProxy(): Promise<CuttableProxy> {
   return proxy;
 }
 
-export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter; trustedProxies?: TrustedProxies; admin?: AdminOptions; tracing?: GatewayTracing } = {}) {
+export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter; trustedProxies?: TrustedProxies; admin?: AdminOptions; tracing?: GatewayTracing; grpcPort?: number } = {}) {
   const url = new URL(inject("databaseUrl"));
   if (opts.viaProxy) {
     url.hostname = "127.0.0.1";
@@ -72,7 +72,7 @@ export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter
   }
   const pool = new pg.Pool({ connectionString: url.toString(), max: 4, connectionTimeoutMillis: 500 });
   pool.on("error", () => {});
-  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 }, limiter: opts.limiter, trustedProxies: opts.trustedProxies, tracing: opts.tracing });
+  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 }, limiter: opts.limiter, trustedProxies: opts.trustedProxies, tracing: opts.tracing, grpcPort: opts.grpcPort });
   const base = await gateway.listen(0, "127.0.0.1", opts.admin);
   return {
     gateway,
@@ -115,7 +115,7 @@ async function op() {
  * An endpoint on a pool of the simulator's cluster with the given versions, each with one ready
  * replica on the devices given (GPU index on a host, or "cpu"), and the weights given.
  */
-export async function servedEndpoint(pool: string, versions: { weight: number; device: { host: string; gpu?: number } }[], task: "llm" | "embedding" = "llm") {
+export async function servedEndpoint(pool: string, versions: { weight: number; device: { host: string; gpu?: number } }[], task: "llm" | "embedding" | "vision" = "llm") {
   const db = testDb();
   const nodePool = await db.nodePool.findFirstOrThrow({ where: { name: pool, cluster: { name: "test-sim" } } });
   const model = await makeModelWithVersions(versions.map((_, i) => `${i + 1}.0`));

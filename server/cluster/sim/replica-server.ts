@@ -105,17 +105,13 @@ async function handle(r: SimReplica, req: http.IncomingMessage, res: http.Server
   if (v2) {
     const name = decodeURIComponent(v2[1]!);
     if (!r.answersTo(name)) return send(res, 404, { error: `Request for unknown model: '${name}' is not found` });
-    if (req.method === "GET" && !v2[2]) {
-      return send(res, 200, {
-        name,
-        versions: [r.spec.versionLabel],
-        platform: r.spec.task === "llm" ? "vllm" : "onnxruntime_onnx",
-        inputs: [{ name: "INPUT0", datatype: r.spec.task === "vision" ? "UINT8" : "BYTES", shape: [-1, -1] }],
-        outputs: [{ name: "OUTPUT0", datatype: "FP32", shape: [-1, -1] }],
-      });
-    }
+    if (req.method === "GET" && !v2[2]) return send(res, 200, modelMetadata(r, name));
     if (req.method === "GET" && v2[2] === "/ready") return send(res, 200, {});
-    if (req.method === "POST" && v2[2] === "/infer") return infer(r, res, name, await readJson(req));
+    if (req.method === "POST" && v2[2] === "/infer") {
+      const answer = await inferAnswer(r, name, await readJson(req));
+      if (answer) send(res, answer.status, answer.body);
+      return;
+    }
   }
   return send(res, 404, { error: { message: `No route for ${req.method} ${path}`, type: "NotFoundError" } });
 }
@@ -253,27 +249,45 @@ async function embeddings(r: SimReplica, res: http.ServerResponse, raw: unknown)
   });
 }
 
-/** KServe v2 inference: validates the tensors' shape and answers detections (vision) or scores. */
-async function infer(r: SimReplica, res: http.ServerResponse, name: string, raw: unknown) {
+/** KServe v2 model metadata, as Triton tells it (over HTTP and gRPC alike). */
+export function modelMetadata(r: SimReplica, name: string) {
+  return {
+    name,
+    versions: [r.spec.versionLabel],
+    platform: r.spec.task === "llm" ? "vllm" : "onnxruntime_onnx",
+    inputs: [{ name: "INPUT0", datatype: r.spec.task === "vision" ? "UINT8" : "BYTES", shape: [-1, -1] }],
+    outputs: [{ name: "OUTPUT0", datatype: "FP32", shape: [-1, -1] }],
+  };
+}
+
+const reply = (status: number, body: unknown) => ({ status, body });
+
+/**
+ * KServe v2 inference (over HTTP and gRPC alike): validates the tensors' shape and answers
+ * detections (vision) or scores, as the status and JSON body to send; null when the call was
+ * cancelled.
+ */
+export async function inferAnswer(r: SimReplica, name: string, raw: unknown): Promise<{ status: number; body: unknown } | null> {
   const body = (raw ?? {}) as { id?: string; inputs?: { name?: string; shape?: number[]; datatype?: string; data?: unknown[] }[] };
   const input = Array.isArray(body.inputs) ? body.inputs[0] : undefined;
   if (!input || !Array.isArray(input.shape) || !input.shape.every((d) => Number.isInteger(d) && d > 0) || typeof input.datatype !== "string" || !Array.isArray(input.data)) {
-    return send(res, 400, { error: "inputs[0] must have a name, a positive integer shape, a datatype and data" });
+    return reply(400, { error: "inputs[0] must have a name, a positive integer shape, a datatype and data" });
   }
   const elements = input.shape.reduce((a, b) => a * b, 1);
   // The protocol allows data flat or nested (row-major), as Triton does.
-  if (input.data.flat(Infinity).length !== elements) return send(res, 400, { error: `inputs[0] has ${input.data.flat(Infinity).length} elements but its shape [${input.shape.join(",")}] needs ${elements}` });
+  if (input.data.flat(Infinity).length !== elements) return reply(400, { error: `inputs[0] has ${input.data.flat(Infinity).length} elements but its shape [${input.shape.join(",")}] needs ${elements}` });
   if (r.errorShare() > 0 && Math.random() < r.errorShare()) {
     r.recordFailure();
-    return send(res, 500, { error: "Internal server error (injected fault)." });
+    return reply(500, { error: "Internal server error (injected fault)." });
   }
   const result = await r.run({ promptTokens: Math.min(4096, Math.ceil(elements / 256)), maxTokens: 1 });
-  if (result.aborted) return;
+  if (result.aborted) return null;
   const seed = (seedOf(`${elements}`) ^ seedOf(r.spec.versionId)) >>> 0;
   const detections = 1 + (seed % 5);
   const data: number[] = [];
-  for (let i = 0; i < detections; i++) data.push(((seed >> i) % 80) + 0, 0.5 + ((seed >> (i + 3)) % 50) / 100, 10 * i, 12 * i, 10 * i + 64, 12 * i + 48);
-  send(res, 200, {
+  // Per detection: class id (0–79, unsigned shifts so never negative), score, box.
+  for (let i = 0; i < detections; i++) data.push((seed >>> i) % 80, 0.5 + ((seed >>> (i + 3)) % 50) / 100, 10 * i, 12 * i, 10 * i + 64, 12 * i + 48);
+  return reply(200, {
     model_name: name,
     model_version: r.spec.versionLabel,
     id: body.id ?? randomUUID(),

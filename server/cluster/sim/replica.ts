@@ -5,6 +5,7 @@ import { vllmMetrics } from "./vllm-metrics.ts";
 import { tritonMetrics, type GpuView } from "./triton-metrics.ts";
 import { PrefixCache } from "./prefix-cache.ts";
 import { serverPort, startMetricsServer, startReplicaServer } from "./replica-server.ts";
+import { startReplicaGrpcServer } from "./replica-grpc.ts";
 import type { ExporterVersions } from "../../metrics/exporters/versions.ts";
 import type { Device, ReplicaSpec, ReplicaState, ReplicaStatus } from "../driver.ts";
 
@@ -28,6 +29,8 @@ export class SimReplica {
   private server: http.Server | null = null;
   /** Triton serves /metrics on a port of its own (8002 on a real server). */
   private metricsServer: http.Server | null = null;
+  /** Triton also answers the Open Inference Protocol over gRPC on a port of its own (8001 on a real server). */
+  private grpcServer: Awaited<ReturnType<typeof startReplicaGrpcServer>> | null = null;
   readonly engine: BatchingEngine;
   readonly prefixCache = new PrefixCache();
   private readonly vllm: ReturnType<typeof vllmMetrics> | null;
@@ -68,6 +71,10 @@ export class SimReplica {
     if (this.triton) return this.metricsServer ? `http://127.0.0.1:${serverPort(this.metricsServer)}/metrics` : null;
     return this.url ? `${this.url}/metrics` : null;
   }
+  /** host:port of its KServe v2 gRPC service (Triton's replicas only). */
+  get grpcTarget(): string | null {
+    return this.grpcServer ? `${this.host}:${this.grpcServer.port}` : null;
+  }
   /** KV-cache bytes held right now (framebuffer used beyond the weights). */
   get kvBytesInUse(): number {
     return this.engine.kvCacheUsage * Math.max(0, this.placement.deviceMemoryBytes * 0.9 - this.spec.weightBytes);
@@ -75,7 +82,10 @@ export class SimReplica {
 
   async listen(): Promise<void> {
     this.server = await startReplicaServer(this, this.placement.listen);
-    if (this.triton) this.metricsServer = await startMetricsServer(() => this.triton!.registry.metrics());
+    if (this.triton) {
+      this.metricsServer = await startMetricsServer(() => this.triton!.registry.metrics());
+      this.grpcServer = await startReplicaGrpcServer(this, this.host);
+    }
   }
 
   setSlow(factor: number) {
@@ -142,6 +152,8 @@ export class SimReplica {
     const servers = [this.server, this.metricsServer].filter((s): s is http.Server => s !== null);
     this.server = null;
     this.metricsServer = null;
+    this.grpcServer?.close();
+    this.grpcServer = null;
     for (const s of servers) {
       s.closeAllConnections();
       await new Promise<void>((r) => s.close(() => r()));
