@@ -139,13 +139,17 @@ describe("KServe v2 over gRPC at the gateway", () => {
     ]);
   });
 
-  it("keeps a KVKK tenant's call in Turkey: UNAVAILABLE when the only ready replica is abroad, served for others", async () => {
+  it("keeps a Turkey-only tenant's call in Turkey: UNAVAILABLE when the only ready replica is abroad, served for a tenant a safeguard covers there", async () => {
     const ep = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }], "vision");
     const backing = ep.replicas[0]!;
-    const abroad = await caller(await makeActor("operator")).cluster.registerExternal({ endpointVersionId: ep.versions[0]!.id, url: backing.url!, region: "eu-fra" });
+    const abroad = await caller(await makeActor("operator")).cluster.registerExternal({ endpointVersionId: ep.versions[0]!.id, url: backing.url!, region: "de-fra" });
     await expect.poll(async () => (await testDb().replica.findUniqueOrThrow({ where: { id: abroad.id } })).state, { timeout: 20_000 }).toBe("ready");
     await testDb().replica.update({ where: { id: backing.id }, data: { state: "failed", reason: "test: taken out" } });
     const kvkk = await tenantWithKey({ kvkk: true });
+    // Served abroad only from a verified region, under a recorded safeguard for that country (KVKK Art. 9).
+    const admin = caller(await makeActor("admin"));
+    await admin.kvkk.regions.verify({ replicaId: abroad.id, evidence: "Colocation contract 17, Frankfurt FR5" });
+    await admin.kvkk.safeguards.create({ tenantId: tenant.tenant.id, destination: "de", importer: "Rechen GmbH, Frankfurt", mechanism: "standard_contract", reference: "SCC-17", signedAt: new Date(Date.now() - 86_400_000) });
     await gw.gateway.config.reload();
     const request = { model_name: ep.endpoint.slug, inputs: [{ ...images, contents: { uint_contents: [1, 2, 3, 4] } }] };
     const refused = await infer(request, kvkk.secret);
@@ -153,6 +157,6 @@ describe("KServe v2 over gRPC at the gateway", () => {
     expect(refused.error?.details).toMatch(/Turkey.*KVKK/);
     const served = await infer(request);
     expect(served.error).toBeNull();
-    expect(served.headers?.get("x-kule-replica-region")).toEqual(["eu-fra"]);
+    expect(served.headers?.get("x-kule-replica-region")).toEqual(["de-fra"]);
   });
 });
