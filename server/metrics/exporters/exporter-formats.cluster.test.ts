@@ -71,7 +71,7 @@ async function startCase(c: Case): Promise<Running> {
   let calls = 0;
   const gateway = await servePage(() => {
     // Traffic arrives between scrapes: the page is the registry as it stands, grown a little.
-    for (let i = 0; i < 20; i++, calls++) for (const endpoint of [vllmSlug(0), vllmSlug(1), TRITON_SLUG]) gw.observe({ endpoint, version: "1.0", tenant: "t", status: calls % 10 === 0 ? 500 : 200 }, 0.2 + (i % 5) / 10, 0.05, 40, 20);
+    for (let i = 0; i < 20; i++, calls++) for (const endpoint of [vllmSlug(0), vllmSlug(1), TRITON_SLUG]) gw.observe({ endpoint, version: "1.0", tenant: "t", status: calls % 10 === 0 ? 500 : 200 }, 0.2 + (i % 5) / 10, 0.05, 40, 20, undefined, 0.0004 + (i % 3) / 10_000);
     return gw.registry.metrics();
   });
   servers.push(gateway);
