@@ -160,6 +160,8 @@ describe("SLA status and burn-rate alerts against a real Prometheus scraping the
     await new Promise<void>((r) => slow.listen(port, "127.0.0.1", r));
     const held = await api().cluster.registerExternal({ endpointVersionId: ep.versions[0]!.id, url: `http://127.0.0.1:${port}`, region: "tr-ist" });
     await expect.poll(async () => (await testDb().replica.findUniqueOrThrow({ where: { id: held.id } })).state, { timeout: 20_000 }).toBe("ready");
+    // An external server's region counts only once an admin has checked it (KVKK Art. 9).
+    await createCaller({ db: testDb(), actor: await makeActor("admin"), ip: "127.0.0.1", drivers: testDrivers(), prometheus }).kvkk.regions.verify({ replicaId: held.id, evidence: "a test server on this host" });
     await testDb().replica.update({ where: { id: backing.id }, data: { state: "failed", reason: "test: taken out" } });
     const t = await tenantWithKey();
     await gw.gateway.config.reload();
