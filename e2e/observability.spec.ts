@@ -58,6 +58,8 @@ test("the endpoint page and the GPU page render live charts with data from Prome
   }
   // Hover shows the exact value with its unit.
   const rps = page.getByRole("figure", { name: "Requests/s by version" });
+  // The mouse moves in the viewport: bring the chart into it (panels above it, like the alert history, push it down).
+  await rps.scrollIntoViewIfNeeded();
   const box = (await rps.getByRole("application").boundingBox())!;
   // Sweep right to left: the newest steps can still be gaps, which the tooltip leaves out.
   await expect
