@@ -21,14 +21,14 @@ export async function writeGatewayFixture(databaseUrl: string, upstreamUrl: stri
     await c.query(`INSERT INTO "NodePool" (id, "clusterId", name, region) VALUES ('p-bench', 'c-bench', 'bench', 'tr-ist')`);
     await c.query(`INSERT INTO "Endpoint" (id, name, slug, "modelId", engine, "nodePoolId", "sloAvailabilityPct", "sloP99LatencyMs", "updatedAt") VALUES ('e-bench', 'Chat', 'chat', 'm-bench', 'vllm', 'p-bench', 99.9, 1000, now())`);
     await c.query(`INSERT INTO "EndpointVersion" (id, "endpointId", "modelVersionId", weight, state, "updatedAt") VALUES ('ev-bench', 'e-bench', 'mv-bench', 100, 'ready', now())`);
-    await c.query(`INSERT INTO "Replica" (id, "endpointVersionId", driver, url, region, state, "updatedAt") VALUES ('r-bench', 'ev-bench', 'external', $1, 'tr-ist', 'ready', now())`, [upstreamUrl]);
+    await c.query(`INSERT INTO "Replica" (id, "endpointVersionId", driver, url, region, "regionVerifiedAt", "regionVerifiedByEmail", state, "updatedAt") VALUES ('r-bench', 'ev-bench', 'external', $1, 'tr-ist', now(), 'bench', 'ready', now())`, [upstreamUrl]);
     // A vision endpoint for the gRPC figures (KServe v2 ModelInfer through the gateway).
     if (visionUrl) {
       await c.query(`INSERT INTO "Model" (id, name, task, "updatedAt") VALUES ('m-vision', 'bench-vision', 'vision', now())`);
       await c.query(`INSERT INTO "ModelVersion" (id, "modelId", version, "artifactUri", format, precision, "parameterCount", "weightBytes", "minGpuMemoryBytes") VALUES ('mv-vision', 'm-vision', '1.0', 's3://b/v', 'onnx', 'fp16', 1, 1, 1)`);
       await c.query(`INSERT INTO "Endpoint" (id, name, slug, "modelId", engine, "nodePoolId", "sloAvailabilityPct", "sloP99LatencyMs", "updatedAt") VALUES ('e-vision', 'Vision', 'vision', 'm-vision', 'triton', 'p-bench', 99.9, 1000, now())`);
       await c.query(`INSERT INTO "EndpointVersion" (id, "endpointId", "modelVersionId", weight, state, "updatedAt") VALUES ('ev-vision', 'e-vision', 'mv-vision', 100, 'ready', now())`);
-      await c.query(`INSERT INTO "Replica" (id, "endpointVersionId", driver, url, region, state, "updatedAt") VALUES ('r-vision', 'ev-vision', 'external', $1, 'tr-ist', 'ready', now())`, [visionUrl]);
+      await c.query(`INSERT INTO "Replica" (id, "endpointVersionId", driver, url, region, "regionVerifiedAt", "regionVerifiedByEmail", state, "updatedAt") VALUES ('r-vision', 'ev-vision', 'external', $1, 'tr-ist', now(), 'bench', 'ready', now())`, [visionUrl]);
     }
   } finally {
     await c.end();

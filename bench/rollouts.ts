@@ -31,7 +31,7 @@ export async function benchRollouts() {
     await c.connect();
     await c.query(`INSERT INTO "ModelVersion" (id, "modelId", version, "artifactUri", format, precision, "parameterCount", "weightBytes", "minGpuMemoryBytes") VALUES ('mv-bench-2', 'm-bench', '1.1', 's3://b/2', 'vllm', 'fp8', 1, 1, 1)`);
     await c.query(`INSERT INTO "EndpointVersion" (id, "endpointId", "modelVersionId", weight, state, "updatedAt") VALUES ('ev-bench-2', 'e-bench', 'mv-bench-2', 0, 'ready', now())`);
-    await c.query(`INSERT INTO "Replica" (id, "endpointVersionId", driver, url, region, state, "updatedAt") VALUES ('r-bench-2', 'ev-bench-2', 'external', $1, 'tr-ist', 'ready', now())`, [upstream.info.url]);
+    await c.query(`INSERT INTO "Replica" (id, "endpointVersionId", driver, url, region, "regionVerifiedAt", "regionVerifiedByEmail", state, "updatedAt") VALUES ('r-bench-2', 'ev-bench-2', 'external', $1, 'tr-ist', now(), 'bench', 'ready', now())`, [upstream.info.url]);
     await c.query(`UPDATE "EndpointVersion" SET "lastFullAt" = now() WHERE id = 'ev-bench'`);
     await c.end();
     for (let i = 0; i < 2; i++) gateways.push(await startProcess<{ url: string }>("bench/gateway-server.ts", { BENCH_DATABASE_URL: databaseUrl }));
