@@ -16,11 +16,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn, execFileSync } from "node:child_process";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { cores, cpuMeter, median, startProcess, writeResult } from "./lib.ts";
 import { BENCH_KEY, writeGatewayFixture } from "./gateway-fixture.ts";
+import { otlpSink } from "./otlp-sink.ts";
 import { resolveDatabaseUrl } from "../server/db/url.ts";
 import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts";
 import { deployMigrations } from "../scripts/migrate.ts";
@@ -168,21 +167,6 @@ async function startGateway(databaseUrl: string, extra: Record<string, string>) 
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, 30_000);
   return { url, grpc: `127.0.0.1:${port + 1}`, pid: child.pid!, stop: () => child.kill("SIGTERM") };
-}
-
-/** An OTLP/HTTP endpoint that counts the spans it is sent and keeps nothing (the traced gateway's collector). */
-async function otlpSink() {
-  let spans = 0;
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      spans += (body.match(/"spanId"/g) ?? []).length;
-      res.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans: () => spans, stop: () => server.close() };
 }
 
 /** Rows pushed as fast as a loop can, through the gateway's own call-log path (its thread), until all are stored. */
