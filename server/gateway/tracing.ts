@@ -1,9 +1,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, defaultTextMapGetter, defaultTextMapSetter, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { resourceFromAttributes } from "@opentelemetry/resources";
+import type { SpanExporter, TracerProvider } from "@opentelemetry/sdk-trace";
+import { tracerProvider } from "../telemetry/tracer-provider.ts";
 import type { GatewayCall } from "./call.ts";
 
 /**
@@ -37,13 +36,7 @@ export class GatewayTracing {
 
   /** Tracing to an OTLP/HTTP endpoint (`…/v1/traces`), or to a given exporter (tests). */
   static create(opts: { url?: string; exporter?: SpanExporter; serviceName: string; sampleRatio: number }): GatewayTracing {
-    const exporter = opts.exporter ?? new OTLPTraceExporter({ url: opts.url });
-    const provider = new TracerProvider({
-      resource: resourceFromAttributes({ "service.name": opts.serviceName }),
-      // A caller's sampling decision holds; calls that arrive without one are sampled at the ratio.
-      sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(opts.sampleRatio) }),
-      spanProcessors: [new BatchSpanProcessor({ exporter, maxQueueSize: 8192, maxExportBatchSize: 512, scheduledDelayMillis: 1000 })],
-    });
+    const provider = tracerProvider(opts);
     return new GatewayTracing(provider, provider.getTracer("kule-gateway"));
   }
 
