@@ -1,9 +1,11 @@
 "use client";
 
 import { useActionState } from "react";
+import { useTranslations } from "use-intl";
 import { loginAction, type LoginState } from "./actions";
 
 export function LoginForm() {
+  const t = useTranslations("login");
   const [state, action, pending] = useActionState<LoginState, FormData>(loginAction, { error: null, email: "" });
   return (
     <form action={action} className="stack">
@@ -13,15 +15,15 @@ export function LoginForm() {
         </div>
       )}
       <div className="field">
-        <label htmlFor="email">E-mail</label>
+        <label htmlFor="email">{t("email")}</label>
         <input id="email" name="email" type="email" autoComplete="username" defaultValue={state.email} required />
       </div>
       <div className="field">
-        <label htmlFor="password">Password</label>
+        <label htmlFor="password">{t("password")}</label>
         <input id="password" name="password" type="password" autoComplete="current-password" required />
       </div>
       <button className="primary" type="submit" disabled={pending}>
-        {pending ? "Signing in…" : "Sign in"}
+        {pending ? t("signingIn") : t("signIn")}
       </button>
     </form>
   );

@@ -5,8 +5,9 @@ import { AlertTable } from "@/components/alerts/alert-table";
 import { ReceiversPanel } from "@/components/alerts/receivers-panel";
 import { SilencesPanel } from "@/components/alerts/silences-panel";
 import { PageHead } from "@/components/ui/page-head";
+import { titled } from "@/server/i18n/page-title";
 
-export const metadata = { title: "Alerts" };
+export const generateMetadata = titled("alerts");
 
 export default async function Page() {
   const actor = await requireActor();

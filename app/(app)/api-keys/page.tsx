@@ -3,8 +3,9 @@ import { ApiKeysPanel } from "@/components/api-keys/api-keys-panel";
 import { requireActor } from "@/server/auth/page-guard";
 import { can } from "@/server/auth/permissions";
 import { PageHead } from "@/components/ui/page-head";
+import { titled } from "@/server/i18n/page-title";
 
-export const metadata = { title: "API keys" };
+export const generateMetadata = titled("apiKeys");
 
 export default async function Page() {
   const actor = await requireActor();

@@ -1,8 +1,9 @@
 import { Guarded } from "@/app/(app)/guarded";
 import { Explore } from "@/components/metrics/explore";
 import { PageHead } from "@/components/ui/page-head";
+import { titled } from "@/server/i18n/page-title";
 
-export const metadata = { title: "Explore metrics" };
+export const generateMetadata = titled("exploreMetrics");
 
 export default function Page() {
   return (

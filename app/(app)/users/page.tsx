@@ -1,7 +1,8 @@
 import { Guarded } from "@/app/(app)/guarded";
 import { UsersPage } from "@/components/users/users-page";
+import { titled } from "@/server/i18n/page-title";
 
-export const metadata = { title: "Users & roles" };
+export const generateMetadata = titled("usersRoles");
 
 export default function Page() {
   return (

@@ -2,8 +2,9 @@ import Link from "next/link";
 import { Guarded } from "@/app/(app)/guarded";
 import { DcgmCharts } from "@/components/metrics/dcgm-charts";
 import { PageHead } from "@/components/ui/page-head";
+import { titled } from "@/server/i18n/page-title";
 
-export const metadata = { title: "GPU" };
+export const generateMetadata = titled("gpu");
 
 export default async function Page({ params }: { params: Promise<{ uuid: string }> }) {
   const uuid = decodeURIComponent((await params).uuid);
