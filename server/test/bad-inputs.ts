@@ -85,6 +85,7 @@ export function badInputs(fx: Fixtures): BadInput[] {
     c("usage.addPlanPrice", "from a date in the past", "effectiveFrom", { planId: "p1", effectiveFrom: new Date("2020-01-01"), inputPer1M: "1", outputPer1M: "1", perRequest: "0" }),
     c("usage.setHardwareRate", "for a kind of hardware Kule has not", "kind", { kind: "tpu", key: "v5e", perHour: "1", effectiveFrom: new Date() }),
     c("callLog.export.start", "as XML", "format", { format: "xml", filter: {} }),
+    c("callLog.export.start", "headed in Klingon", "locale", { format: "csv", filter: {}, locale: "tlh" }),
     c("callLog.seal.verify", "given a parameter it does not take", "deep", { deep: true }),
     c("kvkk.updateSettings", "destroying once a year", "destructionIntervalDays", { defaultRetentionDays: 365, destructionIntervalDays: 365, sealGraceMinutes: 60 }),
     c("kvkk.setTenantRetention", "of 0 days", "days", { tenantId: fx.tenantId, days: 0 }),
