@@ -48,7 +48,7 @@ describe("deploy/kubernetes", () => {
 
   it("opens the gateway pod's HTTP, gRPC and metrics ports to the network, and scrapes metrics where they are served", () => {
     const pod = (get("Deployment", "kule-gateway").spec as { template: { metadata: { annotations: Record<string, string> } } }).template;
-    const [c] = containersOf(get("Deployment", "kule-gateway")) as { env: { name: string; value: string }[]; ports: { name: string; containerPort: number }[] }[];
+    const [c] = containersOf(get("Deployment", "kule-gateway")) as unknown as { env: { name: string; value: string }[]; ports: { name: string; containerPort: number }[] }[];
     const env = Object.fromEntries(c!.env.map((e) => [e.name, e.value]));
     const port = Object.fromEntries(c!.ports.map((p) => [p.name, p.containerPort]));
     // A process bound to 127.0.0.1 is unreachable through a pod's ports.
