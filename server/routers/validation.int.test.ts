@@ -5,11 +5,13 @@ import { appRouter } from "./root.ts";
 import type { Actor } from "../auth/actor.ts";
 
 let admin: Actor;
+let tenantUser: Actor;
 let fx: Fixtures;
 
 beforeAll(async () => {
   admin = await makeActor("admin");
   const tenant = await makeTenant();
+  tenantUser = await makeActor("tenant", tenant.id);
   const { endpoint, model } = await makeEndpoint();
   const pool = await makeNodePool();
   const other = await makeEndpoint();
@@ -69,7 +71,7 @@ describe("bad input is a 400 naming the field, and writes nothing", () => {
   for (const c of badInputs({} as Fixtures)) {
     it(c.name, async () => {
       const before = await snapshot();
-      const res = await badInputs(fx).find((x) => x.name === c.name)!.run(admin);
+      const res = await badInputs(fx).find((x) => x.name === c.name)!.run(c.as === "tenant" ? tenantUser : admin);
       expect(res.status).toBe(400);
       expect(res.error?.data.code).toBe("BAD_REQUEST");
       expect(Object.keys(res.error?.data.fieldErrors ?? {})).toContain(c.field);
