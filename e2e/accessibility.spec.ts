@@ -30,7 +30,7 @@ for (const { who, locale } of RUNS) {
       const found: string[] = [];
       for (const path of ROLE_PAGES[who]) {
         await page.goto(path);
-        await expect(page.locator("main h1").first()).toBeVisible();
+        await expect(page.locator("main :is(h1, h2)").first()).toBeVisible();
         await expect(page.locator("[aria-busy=true]")).toHaveCount(0, { timeout: 15_000 });
         found.push(...(await violations(page)).map((v) => `${path}: ${v}`));
       }

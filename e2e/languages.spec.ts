@@ -5,7 +5,7 @@ import { ROLE_PAGES } from "./pages";
 /** Opens a page and waits until its queries have answered (no "Loading …" left). */
 async function open(page: Page, path: string) {
   await page.goto(path);
-  await expect(page.locator("main h1").first()).toBeVisible();
+  await expect(page.locator("main :is(h1, h2)").first()).toBeVisible();
   await expect(page.locator("[aria-busy=true]")).toHaveCount(0, { timeout: 15_000 });
 }
 
