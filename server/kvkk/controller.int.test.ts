@@ -44,4 +44,15 @@ describe("the controller's view (a tenant's own)", () => {
     expect(await testDb().auditEvent.count({ where: { action: "kvkk.retention.set", targetId: a.id, actorEmail: tenantA.email } })).toBe(1);
     expect((await caller(tenantB).kvkk.controller()).retention.days).toBeNull();
   });
+
+  it("shows the tenant its VERBIS number and processing agreement as the admin recorded them; the tenant cannot change them", async () => {
+    const t = await testDb().tenant.findUniqueOrThrow({ where: { id: a.id } });
+    const signed = new Date(Date.UTC(2026, 0, 15));
+    await caller(admin).tenant.update({ id: a.id, expectedUpdatedAt: t.updatedAt, verbisNumber: "VB-2026-0042", processingAgreementRef: "DPA-KULE-ANADOLU-2026", processingAgreementSignedAt: signed });
+    expect((await caller(tenantA).kvkk.controller()).tenant).toMatchObject({ verbisNumber: "VB-2026-0042", processingAgreementRef: "DPA-KULE-ANADOLU-2026", processingAgreementSignedAt: signed });
+    const fresh = await testDb().tenant.findUniqueOrThrow({ where: { id: a.id } });
+    const own = await caller(tenantA).tenant.update({ id: a.id, expectedUpdatedAt: fresh.updatedAt, verbisNumber: "VB-9999" }).catch((e: unknown) => e);
+    expect(own).toMatchObject({ code: "FORBIDDEN" });
+    expect(await testDb().auditEvent.count({ where: { action: "tenant.update", targetId: a.id, actorEmail: admin.email } })).toBe(1);
+  });
 });

@@ -25,6 +25,11 @@ export const updateTenantInput = z.object({
   tpmLimit: perMinuteLimit.optional(),
   /** The platform's credit limit for a month (a tenant cannot change it); null = none. */
   creditLimit: money.nullable().optional(),
+  /** Its VERBIS registration number (KVKK Art. 16); null: exempt or not given. */
+  verbisNumber: z.string().trim().regex(/^[0-9A-Za-z-]{4,40}$/, "letters, digits and dashes, 4 to 40 of them").nullable().optional(),
+  /** The processing agreement (KVKK Art. 12(2)): its reference and when it was signed. */
+  processingAgreementRef: z.string().trim().min(2, "at least 2 characters").max(200, "at most 200 characters").nullable().optional(),
+  processingAgreementSignedAt: z.coerce.date().refine((d) => d.getTime() <= Date.now() + 86_400_000, "cannot be in the future").nullable().optional(),
 });
 
 export const tenantIdInput = z.object({ id });

@@ -57,6 +57,8 @@ export function badInputs(fx: Fixtures): BadInput[] {
     c("tenant.update", "setting offboarded as a status", "status", { id: fx.tenantId, expectedUpdatedAt: new Date(), status: "offboarded" }),
     c("tenant.update", "with a credit limit in words", "creditLimit", { id: fx.tenantId, expectedUpdatedAt: new Date(), creditLimit: "a lot" }),
     c("tenant.update", "with 0 requests per minute", "rpmLimit", { id: fx.tenantId, expectedUpdatedAt: new Date(), rpmLimit: 0 }),
+    c("tenant.update", "with a VERBIS number of spaces and symbols", "verbisNumber", { id: fx.tenantId, expectedUpdatedAt: new Date(), verbisNumber: "no #!" }),
+    c("tenant.update", "with an agreement signed next year", "processingAgreementSignedAt", { id: fx.tenantId, expectedUpdatedAt: new Date(), processingAgreementSignedAt: new Date(Date.now() + 365 * 86_400_000) }),
     c("tenant.update", "without the version it edits", "expectedUpdatedAt", { id: fx.tenantId, kvkk: true }),
     c("tenant.offboard", "without the slug to confirm", "confirmSlug", { id: fx.tenantId, expectedUpdatedAt: new Date() }),
     c("apiKey.setLimits", "of half a request per minute", "rpmLimit", { id: "k1", rpmLimit: 0.5, tpmLimit: null }),

@@ -41,6 +41,7 @@ export const EXACT_TR: Record<string, string> = {
   "host:port of the SMTP server, e.g. smtp.example.com:587": "SMTP sunucusunun host:port değeri, ör. smtp.example.com:587",
   "how the applicant's identity was checked": "başvuranın kimliğinin nasıl doğrulandığı",
   "how the location was checked (contract, data-centre address…), at least 10 characters": "konumun nasıl doğrulandığı (sözleşme, veri merkezi adresi…), en az 10 karakter",
+  "letters, digits and dashes, 4 to 40 of them": "harf, rakam ve tire, 4 ile 40 arası",
   "letters, digits, - _ . : only": "yalnızca harf, rakam ve - _ . :",
   "letters, digits, dots and dashes, like 1.1": "1.1 gibi harf, rakam, nokta ve tire",
   "lowercase letters, digits and dashes, e.g. oncall-pager": "küçük harf, rakam ve tire, ör. oncall-pager",
