@@ -2,6 +2,7 @@
  * English, the source language: every namespace's messages. Turkish (../tr) must have the same
  * keys (../shape.ts). One file per namespace, named for the pages that use it.
  */
+import { cluster } from "./cluster.ts";
 import { common } from "./common.ts";
 import { endpoints } from "./endpoints.ts";
 import { login } from "./login.ts";
@@ -9,5 +10,5 @@ import { pages } from "./pages.ts";
 import { shell } from "./shell.ts";
 import { titles } from "./titles.ts";
 
-export const en = { common, endpoints, login, pages, shell, titles };
+export const en = { cluster, common, endpoints, login, pages, shell, titles };
 export type Messages = typeof en;
