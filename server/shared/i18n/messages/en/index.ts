@@ -6,9 +6,10 @@ import { cluster } from "./cluster.ts";
 import { common } from "./common.ts";
 import { endpoints } from "./endpoints.ts";
 import { login } from "./login.ts";
+import { metrics } from "./metrics.ts";
 import { pages } from "./pages.ts";
 import { shell } from "./shell.ts";
 import { titles } from "./titles.ts";
 
-export const en = { cluster, common, endpoints, login, pages, shell, titles };
+export const en = { cluster, common, endpoints, login, metrics, pages, shell, titles };
 export type Messages = typeof en;
