@@ -5,8 +5,9 @@ import { common } from "./common.ts";
 import { endpoints } from "./endpoints.ts";
 import { login } from "./login.ts";
 import { metrics } from "./metrics.ts";
+import { models } from "./models.ts";
 import { pages } from "./pages.ts";
 import { shell } from "./shell.ts";
 import { titles } from "./titles.ts";
 
-export const tr: Messages = { cluster, common, endpoints, login, metrics, pages, shell, titles };
+export const tr: Messages = { cluster, common, endpoints, login, metrics, models, pages, shell, titles };
