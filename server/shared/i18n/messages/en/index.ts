@@ -2,6 +2,7 @@
  * English, the source language: every namespace's messages. Turkish (../tr) must have the same
  * keys (../shape.ts). One file per namespace, named for the pages that use it.
  */
+import { alerts } from "./alerts.ts";
 import { cluster } from "./cluster.ts";
 import { common } from "./common.ts";
 import { endpoints } from "./endpoints.ts";
@@ -12,5 +13,5 @@ import { pages } from "./pages.ts";
 import { shell } from "./shell.ts";
 import { titles } from "./titles.ts";
 
-export const en = { cluster, common, endpoints, login, metrics, models, pages, shell, titles };
+export const en = { alerts, cluster, common, endpoints, login, metrics, models, pages, shell, titles };
 export type Messages = typeof en;

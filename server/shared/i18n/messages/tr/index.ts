@@ -1,5 +1,6 @@
 /** Turkish: the English namespaces (../en), translated with the law's own terms for KVKK. */
 import type { Messages } from "../en/index.ts";
+import { alerts } from "./alerts.ts";
 import { cluster } from "./cluster.ts";
 import { common } from "./common.ts";
 import { endpoints } from "./endpoints.ts";
@@ -10,4 +11,4 @@ import { pages } from "./pages.ts";
 import { shell } from "./shell.ts";
 import { titles } from "./titles.ts";
 
-export const tr: Messages = { cluster, common, endpoints, login, metrics, models, pages, shell, titles };
+export const tr: Messages = { alerts, cluster, common, endpoints, login, metrics, models, pages, shell, titles };
