@@ -9,9 +9,10 @@ import { endpoints } from "./endpoints.ts";
 import { login } from "./login.ts";
 import { metrics } from "./metrics.ts";
 import { models } from "./models.ts";
+import { overview } from "./overview.ts";
 import { pages } from "./pages.ts";
 import { shell } from "./shell.ts";
 import { titles } from "./titles.ts";
 
-export const en = { alerts, cluster, common, endpoints, login, metrics, models, pages, shell, titles };
+export const en = { alerts, cluster, common, endpoints, login, metrics, models, overview, pages, shell, titles };
 export type Messages = typeof en;
