@@ -60,7 +60,7 @@ export const endpoints = {
     alertHistory: "Uyarı geçmişi",
   },
   settings: {
-    title: "{name} düzenle",
+    title: "Düzenle: {name}",
     saved: "{name} kaydedildi",
     retired: "{name} emekliye ayrıldı: ağ geçitleri {slug} için 404 döndürür",
     name: "Ad",

@@ -72,7 +72,7 @@ export const models = {
   lifecycle: {
     saved: "{name} kaydedildi",
     retiredWithVersions: "{name} sürümleriyle birlikte emekliye ayrıldı",
-    edit: "{name} düzenle",
+    edit: "Düzenle: {name}",
     name: "Ad",
     description: "Açıklama",
     retireConfirm: "{name} ve tüm sürümleri emekliye ayrılsın mı? Artık dağıtılamazlar.",
