@@ -1,15 +1,19 @@
 import type { inferRouterOutputs } from "@trpc/server";
+import type { useTranslations } from "use-intl";
 import type { AppRouter } from "@/server/routers/root";
 
 export type AlertRow = inferRouterOutputs<AppRouter>["alert"]["list"][number];
 
+/** The words of durations (`alerts.format`), from the caller's translator. */
+export type FormatT = ReturnType<typeof useTranslations<"alerts.format">>;
+
 /** "12 min", "3 h 5 min": how long an alert has been firing, or fired. */
-export function durationText(from: Date, to: Date): string {
+export function durationText(from: Date, to: Date, t: FormatT): string {
   const min = Math.max(0, Math.round((to.getTime() - from.getTime()) / 60_000));
-  if (min < 1) return "under a minute";
-  if (min < 60) return `${min} min`;
-  const h = Math.floor(min / 60);
-  return min % 60 ? `${h} h ${min % 60} min` : `${h} h`;
+  if (min < 1) return t("underMinute");
+  if (min < 60) return t("minutes", { min: String(min) });
+  const h = String(Math.floor(min / 60));
+  return min % 60 ? t("hoursMinutes", { h, min: String(min % 60) }) : t("hours", { h });
 }
 
 /** The burn-rate windows an SLO alert compares ("1h & 5m"), else nothing. */

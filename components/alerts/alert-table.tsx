@@ -2,6 +2,8 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
+import { useFormat } from "@/components/i18n/use-format";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty } from "@/components/ui/field";
 import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
@@ -14,15 +16,16 @@ import { durationText, rangeFor, windowsText, type AlertRow } from "./alert-form
 export function AlertTable({ endpointId, firingOnly, title }: { endpointId?: string; firingOnly?: boolean; title: string }) {
   const trpc = useTRPC();
   const alerts = useQuery(trpc.alert.list.queryOptions({ endpointId, status: firingOnly ? "firing" : undefined, limit: 50 }, { ...PANEL_QUERY, refetchInterval: 5000 }));
+  const t = useTranslations("alerts.table");
   const empty = firingOnly ? (
-    <p className="muted">Nothing firing. Alerts reach this list through Alertmanager; receivers and silences are under Alerts.</p>
+    <p className="muted">{t("nothingFiring")}</p>
   ) : (
-    <Empty title="No alerts yet">Burn-rate, replica and GPU alerts appear here when Alertmanager delivers them, and stay as history once resolved.</Empty>
+    <Empty title={t("noAlerts")}>{t("noAlertsHint")}</Empty>
   );
   return (
     <div className="panel" role="region" aria-label={title}>
       <h2>{title}</h2>
-      <QueryState query={alerts} what="alerts" empty={empty}>
+      <QueryState query={alerts} what={t("what")} empty={empty}>
         {(rows) => <Rows rows={rows} showEndpoint={!endpointId} />}
       </QueryState>
     </div>
@@ -31,24 +34,28 @@ export function AlertTable({ endpointId, firingOnly, title }: { endpointId?: str
 
 function Rows({ rows, showEndpoint }: { rows: AlertRow[]; showEndpoint: boolean }) {
   const now = new Date();
+  const t = useTranslations("alerts.table");
+  const tf = useTranslations("alerts.format");
+  const ts = useTranslations("alerts.severity");
+  const fmt = useFormat();
   return (
     <table>
       <thead>
         <tr>
-          <th>State</th>
-          <th>Alert</th>
-          {showEndpoint && <th>Endpoint</th>}
-          <th>SLO · windows</th>
-          <th>Since</th>
-          <th>Charts</th>
+          <th>{t("colState")}</th>
+          <th>{t("colAlert")}</th>
+          {showEndpoint && <th>{t("colEndpoint")}</th>}
+          <th>{t("colSlo")}</th>
+          <th>{t("colSince")}</th>
+          <th>{t("colCharts")}</th>
         </tr>
       </thead>
       <tbody>
         {rows.map((a) => (
           <tr key={a.id} data-testid={`alert-${a.name}`}>
             <td>
-              <span className={a.status === "firing" ? "badge badge-danger" : "badge badge-ok"}>{a.status === "firing" ? "Firing" : "Resolved"}</span>{" "}
-              {a.severity && <span className="badge">{a.severity}</span>}
+              <span className={a.status === "firing" ? "badge badge-danger" : "badge badge-ok"}>{a.status === "firing" ? t("firing") : t("resolved")}</span>{" "}
+              {a.severity && <span className="badge">{ts.has(a.severity as "page") ? ts(a.severity as "page") : a.severity}</span>}
             </td>
             <td>
               <b>{a.name}</b>
@@ -58,10 +65,10 @@ function Rows({ rows, showEndpoint }: { rows: AlertRow[]; showEndpoint: boolean 
             {showEndpoint && <td>{a.endpoint ? <Link href={`/endpoints/${a.endpoint.id}`}>{a.endpoint.name}</Link> : (a.endpointSlug ?? "—")}</td>}
             <td>{[a.slo, windowsText(a)].filter(Boolean).join(" · ") || "—"}</td>
             <td title={a.startsAt.toISOString()}>
-              {a.startsAt.toLocaleString()}
-              <div className="muted">{a.status === "firing" ? `firing for ${durationText(a.startsAt, now)}` : `lasted ${durationText(a.startsAt, a.endsAt ?? now)}`}</div>
+              {fmt.dateTime(a.startsAt)}
+              <div className="muted">{a.status === "firing" ? t("firingFor", { duration: durationText(a.startsAt, now, tf) }) : t("lasted", { duration: durationText(a.startsAt, a.endsAt ?? now, tf) })}</div>
             </td>
-            <td>{a.endpoint ? <Link href={`/endpoints/${a.endpoint.id}?range=${rangeFor(a.startsAt, now)}#charts`}>charts then</Link> : "—"}</td>
+            <td>{a.endpoint ? <Link href={`/endpoints/${a.endpoint.id}?range=${rangeFor(a.startsAt, now)}#charts`}>{t("chartsThen")}</Link> : "—"}</td>
           </tr>
         ))}
       </tbody>

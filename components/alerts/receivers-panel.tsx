@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useTranslations } from "use-intl";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf } from "@/components/trpc/errors";
@@ -12,7 +13,7 @@ import { useToast } from "@/components/ui/toast";
 
 type Kind = "webhook" | "slack" | "email";
 const SEVERITIES = ["page", "ticket", "warning"] as const;
-const KIND_TEXT: Record<Kind, string> = { webhook: "Webhook", slack: "Slack-compatible webhook", email: "E-mail (SMTP)" };
+const KINDS: Kind[] = ["webhook", "slack", "email"];
 const list = (s: string) => s.split(",").map((x) => x.trim()).filter(Boolean);
 
 /** Where Alertmanager sends alerts besides Kule: the list, and (for operators) the form that adds one. */
@@ -21,22 +22,24 @@ export function ReceiversPanel({ canWrite }: { canWrite: boolean }) {
   const toast = useToast();
   const receivers = useQuery(trpc.alert.receivers.queryOptions(undefined, PANEL_QUERY));
   const [adding, setAdding] = useState(false);
-  const remove = useMutation(trpc.alert.deleteReceiver.mutationOptions({ onSuccess: () => void receivers.refetch().then(() => toast.success("Receiver removed; Alertmanager reloaded.")) }));
+  const t = useTranslations("alerts.receivers");
+  const tsev = useTranslations("alerts.severity");
+  const remove = useMutation(trpc.alert.deleteReceiver.mutationOptions({ onSuccess: () => void receivers.refetch().then(() => toast.success(t("removed"))) }));
   return (
     <>
-      <div className="panel" role="region" aria-label="Receivers">
-        <h2>Receivers</h2>
-        <p className="muted">Every alert reaches Kule (this page, the endpoint pages, the overview). These receive the alerts their routing matches too.</p>
-        <QueryState query={receivers} what="receivers" empty={<p className="muted">No receivers yet: alerts reach Kule only. {canWrite ? "Add a webhook, Slack or e-mail receiver below." : "An operator can add one."}</p>}>
+      <div className="panel" role="region" aria-label={t("region")}>
+        <h2>{t("title")}</h2>
+        <p className="muted">{t("intro")}</p>
+        <QueryState query={receivers} what={t("what")} empty={<p className="muted">{t("empty")} {canWrite ? t("emptyWrite") : t("emptyRead")}</p>}>
           {(rows) => (
             <table>
               <thead>
                 <tr>
-                  <th>Name</th>
-                  <th>Kind</th>
-                  <th>Where</th>
-                  <th>Endpoints</th>
-                  <th>Severities</th>
+                  <th>{t("colName")}</th>
+                  <th>{t("colKind")}</th>
+                  <th>{t("colWhere")}</th>
+                  <th>{t("colEndpoints")}</th>
+                  <th>{t("colSeverities")}</th>
                   {canWrite && <th />}
                 </tr>
               </thead>
@@ -46,16 +49,16 @@ export function ReceiversPanel({ canWrite }: { canWrite: boolean }) {
                   return (
                     <tr key={r.id}>
                       <td>{r.name}</td>
-                      <td>{KIND_TEXT[r.kind]}</td>
+                      <td>{t(`kind.${r.kind}`)}</td>
                       <td>
-                        <code>{r.kind === "email" ? `${s.to} via ${s.smarthost}` : s.url}</code>
+                        <code>{r.kind === "email" ? t("emailVia", { to: s.to ?? "", host: s.smarthost ?? "" }) : s.url}</code>
                       </td>
-                      <td>{r.endpointSlugs.length ? r.endpointSlugs.join(", ") : "all"}</td>
-                      <td>{r.severities.length ? r.severities.join(", ") : "all"}</td>
+                      <td>{r.endpointSlugs.length ? r.endpointSlugs.join(", ") : t("all")}</td>
+                      <td>{r.severities.length ? r.severities.map((x) => (tsev.has(x as "page") ? tsev(x as "page") : x)).join(", ") : t("all")}</td>
                       {canWrite && (
                         <td>
                           <button type="button" onClick={() => remove.mutate({ id: r.id })} disabled={remove.isPending}>
-                            Remove
+                            {t("remove")}
                           </button>
                         </td>
                       )}
@@ -68,7 +71,7 @@ export function ReceiversPanel({ canWrite }: { canWrite: boolean }) {
         </QueryState>
         {canWrite && !adding && (
           <button type="button" className="primary" onClick={() => setAdding(true)}>
-            Add receiver
+            {t("add")}
           </button>
         )}
       </div>
@@ -80,12 +83,14 @@ export function ReceiversPanel({ canWrite }: { canWrite: boolean }) {
 function ReceiverForm({ onDone }: { onDone: () => void }) {
   const trpc = useTRPC();
   const saveOptions = useSaveOptions();
+  const t = useTranslations("alerts.receivers");
+  const tsev = useTranslations("alerts.severity");
   const [f, setF] = useState({ kind: "webhook" as Kind, name: "", url: "", channel: "", to: "", from: "", smarthost: "", username: "", password: "", endpoints: "", severities: [] as string[] });
   const save = useMutation(
     trpc.alert.createReceiver.mutationOptions(
       saveOptions<{ alertmanager: { state: string; message?: string } }>({
         refresh: trpc.alert.receivers.queryKey(),
-        toast: (r) => (r.alertmanager.state === "failed" ? `Receiver saved, but ${r.alertmanager.message}` : r.alertmanager.state === "off" ? "Receiver saved (Alertmanager is off)." : "Receiver saved; Alertmanager reloaded."),
+        toast: (r) => (r.alertmanager.state === "failed" ? t("savedButFailed", { message: r.alertmanager.message ?? "" }) : r.alertmanager.state === "off" ? t("savedOff") : t("saved")),
         then: onDone,
       }),
     ),
@@ -98,62 +103,62 @@ function ReceiverForm({ onDone }: { onDone: () => void }) {
     return { to: f.to, from: f.from, smarthost: f.smarthost, username: f.username || null, password: f.password || null, requireTls: true };
   };
   return (
-    <FormPanel title="Add a receiver" error={save.error} onSubmit={() => save.mutate({ kind: f.kind, name: f.name, settings: settings(), endpointSlugs: list(f.endpoints), severities: f.severities } as never)}>
+    <FormPanel title={t("formTitle")} error={save.error} onSubmit={() => save.mutate({ kind: f.kind, name: f.name, settings: settings(), endpointSlugs: list(f.endpoints), severities: f.severities } as never)}>
       <div className="grid-2">
-        <Field id="rc-kind" label="Kind">
+        <Field id="rc-kind" label={t("kindLabel")}>
           <select id="rc-kind" value={f.kind} onChange={(e) => setF({ ...f, kind: e.target.value as Kind })}>
-            {(Object.keys(KIND_TEXT) as Kind[]).map((k) => (
+            {KINDS.map((k) => (
               <option key={k} value={k}>
-                {KIND_TEXT[k]}
+                {t(`kind.${k}`)}
               </option>
             ))}
           </select>
         </Field>
-        <Field id="rc-name" label="Name" hint="e.g. oncall-pager" errors={errors.name}>
+        <Field id="rc-name" label={t("name")} hint={t("nameHint")} errors={errors.name}>
           <input id="rc-name" value={f.name} onChange={set("name")} />
         </Field>
         {f.kind !== "email" ? (
-          <Field id="rc-url" label={f.kind === "slack" ? "Incoming webhook URL" : "Webhook URL"} hint="Alertmanager POSTs its JSON here" errors={errors.settings}>
+          <Field id="rc-url" label={f.kind === "slack" ? t("slackUrl") : t("webhookUrl")} hint={t("urlHint")} errors={errors.settings}>
             <input id="rc-url" value={f.url} onChange={set("url")} />
           </Field>
         ) : (
           <>
-            <Field id="rc-to" label="To">
+            <Field id="rc-to" label={t("to")}>
               <input id="rc-to" value={f.to} onChange={set("to")} />
             </Field>
-            <Field id="rc-from" label="From">
+            <Field id="rc-from" label={t("from")}>
               <input id="rc-from" value={f.from} onChange={set("from")} />
             </Field>
             {/* amtool's reason for refusing the config (usually the server) shows here. */}
-            <Field id="rc-smarthost" label="SMTP server" hint="host:port, e.g. smtp.example.com:587" errors={errors.settings}>
+            <Field id="rc-smarthost" label={t("smtp")} hint={t("smtpHint")} errors={errors.settings}>
               <input id="rc-smarthost" value={f.smarthost} onChange={set("smarthost")} />
             </Field>
-            <Field id="rc-username" label="SMTP user (optional)">
+            <Field id="rc-username" label={t("smtpUser")}>
               <input id="rc-username" value={f.username} onChange={set("username")} />
             </Field>
-            <Field id="rc-password" label="SMTP password (optional)">
+            <Field id="rc-password" label={t("smtpPassword")}>
               <input id="rc-password" type="password" value={f.password} onChange={set("password")} />
             </Field>
           </>
         )}
         {f.kind === "slack" && (
-          <Field id="rc-channel" label="Channel (optional)" hint="#kule-alerts">
+          <Field id="rc-channel" label={t("channel")} hint="#kule-alerts">
             <input id="rc-channel" value={f.channel} onChange={set("channel")} />
           </Field>
         )}
-        <Field id="rc-endpoints" label="Endpoints" hint="comma-separated API names; empty: every alert" errors={errors.endpointSlugs}>
+        <Field id="rc-endpoints" label={t("endpoints")} hint={t("endpointsHint")} errors={errors.endpointSlugs}>
           <input id="rc-endpoints" value={f.endpoints} onChange={set("endpoints")} />
         </Field>
         <fieldset>
-          <legend>Severities (none ticked: all)</legend>
+          <legend>{t("severities")}</legend>
           {SEVERITIES.map((s) => (
             <label key={s} style={{ marginRight: 12 }}>
-              <input type="checkbox" checked={f.severities.includes(s)} onChange={(e) => setF({ ...f, severities: e.target.checked ? [...f.severities, s] : f.severities.filter((x) => x !== s) })} /> {s}
+              <input type="checkbox" checked={f.severities.includes(s)} onChange={(e) => setF({ ...f, severities: e.target.checked ? [...f.severities, s] : f.severities.filter((x) => x !== s) })} /> {tsev(s)}
             </label>
           ))}
         </fieldset>
       </div>
-      <FormActions submit="Save receiver" pending={save.isPending} onCancel={onDone} />
+      <FormActions submit={t("submit")} pending={save.isPending} onCancel={onDone} />
     </FormPanel>
   );
 }

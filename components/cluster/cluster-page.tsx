@@ -1,6 +1,8 @@
 "use client";
 
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
+import { useTranslations } from "use-intl";
+import { useFormat } from "@/components/i18n/use-format";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty } from "@/components/ui/field";
@@ -23,10 +25,11 @@ export function ClusterPage({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
   // The driver reports replica and node events as they happen: poll so the page follows them.
   const summary = useQuery(trpc.cluster.summary.queryOptions(undefined, { ...PANEL_QUERY, refetchInterval: 3000 }));
+  const t = useTranslations("cluster.page");
   return (
     <>
-      <PageHead title="Cluster">Node pools, their nodes and GPUs, MIG layouts and the replicas that serve each endpoint.</PageHead>
-      <QueryState query={summary} what="the cluster" isEmpty={() => false}>
+      <PageHead title={t("title")}>{t("intro")}</PageHead>
+      <QueryState query={summary} what={t("what")} isEmpty={() => false}>
         {(data) => <ClusterBody summary={data} canWrite={canWrite} />}
       </QueryState>
     </>
@@ -42,7 +45,10 @@ function ClusterBody({ summary: s, canWrite }: { summary: ClusterSummary; canWri
     setFilters({ search: hostname });
     setOpen((o) => new Set([...o, hostname]));
   };
-  const t = s.totals;
+  const t = useTranslations("cluster.page");
+  const fmt = useFormat();
+  const code = (c: ReactNode) => <code>{c}</code>;
+  const totals = s.totals;
   return (
     <>
       {s.driver.reachable ? (
@@ -51,36 +57,36 @@ function ClusterBody({ summary: s, canWrite }: { summary: ClusterSummary; canWri
         </div>
       ) : s.driver.kind === "sim" ? (
         <div className={`form-error ${styles.banner}`} role="alert">
-          The cluster simulator at <code>{s.driver.url}</code> does not answer: start it with <code>npm run sim</code> (or <code>npm run demo</code>). Below is the database&apos;s view of the cluster.
+          {t.rich("simDown", { url: s.driver.url, code })}
         </div>
       ) : (
         <div className={`form-error ${styles.banner}`} role="alert">
-          The Kubernetes API server at <code>{s.driver.url}</code> does not answer; Kule keeps trying. Below is the database&apos;s view of the cluster.
+          {t.rich("k8sDown", { url: s.driver.url, code })}
         </div>
       )}
       {s.pools.length === 0 ? (
         <div className="panel">
-          <Empty title="No node pools yet">Kule learns pools, nodes and GPUs from the cluster driver&apos;s discovery once the cluster answers.</Empty>
+          <Empty title={t("noPools")}>{t("noPoolsHint")}</Empty>
         </div>
       ) : (
         <>
           <div className="stats">
-            <Stat value={`${t.readyNodes}/${t.nodes}`} label="nodes ready" />
-            <Stat value={t.gpus} label="GPUs" />
-            <Stat value={t.replicas.ready} label="replicas running (ready)" />
-            <Stat value={t.replicas.loading + t.replicas.pending} label="replicas starting" />
-            <Stat value={t.replicas.failed} label="replicas failed" />
+            <Stat value={`${fmt.number(totals.readyNodes)}/${fmt.number(totals.nodes)}`} label={t("nodesReady")} />
+            <Stat value={fmt.number(totals.gpus)} label={t("gpus")} />
+            <Stat value={fmt.number(totals.replicas.ready)} label={t("replicasRunning")} />
+            <Stat value={fmt.number(totals.replicas.loading + totals.replicas.pending)} label={t("replicasStarting")} />
+            <Stat value={fmt.number(totals.replicas.failed)} label={t("replicasFailed")} />
           </div>
-          <div className="panel" role="region" aria-label="Pools">
-            <h2>Pools</h2>
+          <div className="panel" role="region" aria-label={t("pools")}>
+            <h2>{t("pools")}</h2>
             <table>
               <thead>
                 <tr>
-                  <th>Pool</th>
-                  <th>Region</th>
-                  <th>Nodes ready</th>
-                  <th>GPUs (MIG)</th>
-                  <th>Replicas ready / starting / failed</th>
+                  <th>{t("colPool")}</th>
+                  <th>{t("colRegion")}</th>
+                  <th>{t("colNodesReady")}</th>
+                  <th>{t("colGpus")}</th>
+                  <th>{t("colReplicas")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -97,7 +103,7 @@ function ClusterBody({ summary: s, canWrite }: { summary: ClusterSummary; canWri
                     </td>
                     <td>
                       {p.readyNodes}/{p.nodes}
-                      {p.cordonedNodes ? ` · ${p.cordonedNodes} cordoned` : ""}
+                      {p.cordonedNodes ? ` · ${t("cordonedCount", { count: p.cordonedNodes })}` : ""}
                     </td>
                     <td>
                       {p.gpus}
@@ -112,8 +118,8 @@ function ClusterBody({ summary: s, canWrite }: { summary: ClusterSummary; canWri
             </table>
           </div>
           {s.migChanges.length > 0 && (
-            <div className="panel" role="region" aria-label="MIG changes">
-              <h2>MIG changes under way or failed</h2>
+            <div className="panel" role="region" aria-label={t("migChanges")}>
+              <h2>{t("migChangesTitle")}</h2>
               <ul>
                 {s.migChanges.map((m) => (
                   <li key={m.hostname}>

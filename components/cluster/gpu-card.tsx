@@ -2,6 +2,8 @@
 
 import Link from "next/link";
 import { useState } from "react";
+import { useTranslations } from "use-intl";
+import { useFormat } from "@/components/i18n/use-format";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { MigEditor } from "./mig-editor";
@@ -11,18 +13,24 @@ import { useClusterActions } from "./use-cluster-actions";
 import type { GpuView, NodeView } from "./types";
 import styles from "./cluster.module.css";
 
-const gib = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(1)} GiB`;
+/** GiB with at most one decimal, in the page's language. */
+function useGib() {
+  const fmt = useFormat();
+  return (n: number) => `${fmt.number(n, 1)} GiB`;
+}
 
 /** One GPU: model, memory, XID, its MIG slots and the replicas on it, with the operator's actions. */
 export function GpuCard({ gpu, node, canWrite, faults = true }: { gpu: GpuView; node: NodeView; canWrite: boolean; faults?: boolean }) {
   const { fault, busy } = useClusterActions();
   const [editing, setEditing] = useState(false);
-  const label = `GPU ${gpu.index} of ${node.hostname}`;
+  const t = useTranslations("cluster.gpu");
+  const gib = useGib();
+  const label = t("label", { index: String(gpu.index), host: node.hostname });
   const migReplicas = gpu.migInstances.flatMap((m) => m.replicas.map((r) => ({ r, where: `${m.profile}@${m.startSlot}` })));
   return (
     <div role="group" aria-label={label} className={`${styles.gpu} ${gpu.xid > 0 ? styles.gpuXid : ""}`}>
       <div className={styles.gpuHead}>
-        <Link href={`/cluster/gpus/${encodeURIComponent(gpu.uuid)}`} aria-label={`Charts of ${label}`}>
+        <Link href={`/cluster/gpus/${encodeURIComponent(gpu.uuid)}`} aria-label={t("chartsOf", { label })}>
           <b>GPU {gpu.index}</b>
         </Link>
         <span className="muted">
@@ -31,9 +39,9 @@ export function GpuCard({ gpu, node, canWrite, faults = true }: { gpu: GpuView; 
         {gpu.xid > 0 && <span className="badge badge-danger">XID {gpu.xid}</span>}
       </div>
       <MemorySplit gpu={gpu} />
-      {gpu.migInstances.length > 0 ? <MigBar gpu={gpu} /> : gpu.migCapable && <small className="muted">MIG off: the whole GPU is one device</small>}
+      {gpu.migInstances.length > 0 ? <MigBar gpu={gpu} /> : gpu.migCapable && <small className="muted">{t("migOff")}</small>}
       {gpu.replicas.length + migReplicas.length === 0 ? (
-        <small className="muted">No replica</small>
+        <small className="muted">{t("noReplica")}</small>
       ) : (
         <>
           {gpu.replicas.map((r) => (
@@ -47,13 +55,13 @@ export function GpuCard({ gpu, node, canWrite, faults = true }: { gpu: GpuView; 
       {canWrite && !editing && (
         <div className={styles.buttons}>
           {faults && (
-            <button type="button" className="danger" disabled={busy} onClick={() => confirm(`Raise XID 79 (GPU fell off the bus) on ${label}? Its replicas fail.`) && fault.mutate({ type: "gpu-xid", gpuId: gpu.id, xid: 79 })}>
-              Raise XID
+            <button type="button" className="danger" disabled={busy} onClick={() => confirm(t("raiseConfirm", { label })) && fault.mutate({ type: "gpu-xid", gpuId: gpu.id, xid: 79 })}>
+              {t("raise")}
             </button>
           )}
           {gpu.migCapable && (
             <button type="button" onClick={() => setEditing(true)}>
-              Edit MIG layout
+              {t("editMig")}
             </button>
           )}
         </div>
@@ -69,6 +77,8 @@ export function GpuCard({ gpu, node, canWrite, faults = true }: { gpu: GpuView; 
  */
 function MemorySplit({ gpu }: { gpu: GpuView }) {
   const trpc = useTRPC();
+  const t = useTranslations("cluster.gpu");
+  const gib = useGib();
   const fleet = useQuery(trpc.metrics.gpuFleet.queryOptions(undefined, { refetchInterval: 5000 }));
   const m = fleet.data?.available ? fleet.data.gpus[gpu.uuid] : undefined;
   if (!m || m.fbUsedMiB === null || m.fbFreeMiB === null) return null;
@@ -78,9 +88,9 @@ function MemorySplit({ gpu }: { gpu: GpuView }) {
   const weights = Math.min(used, active.reduce((s, r) => s + r.weightGiB, 0));
   const kv = Math.max(0, used - weights);
   const pct = (x: number) => `${(100 * x) / total}%`;
-  const label = `weights ${weights.toFixed(1)} GiB · KV cache and runtime ${kv.toFixed(1)} GiB · free ${(total - used).toFixed(1)} GiB · ${m.utilPct ?? "?"}% busy`;
+  const label = t("memory", { weights: gib(weights), kv: gib(kv), free: gib(total - used), busy: String(m.utilPct ?? "?") });
   return (
-    <div title={label} aria-label={`Memory of GPU ${gpu.index}: ${label}`} role="img">
+    <div title={label} aria-label={t("memoryOf", { index: String(gpu.index), label })} role="img">
       <div className="weights" style={{ margin: "6px 0 2px" }}>
         <span style={{ width: pct(weights), background: "#1f5fbf" }} />
         <span style={{ width: pct(kv), background: "#e08a00" }} />
@@ -92,6 +102,8 @@ function MemorySplit({ gpu }: { gpu: GpuView }) {
 
 /** The 8 memory slots as a row, each instance spanning its slots; free slots stay grey. */
 function MigBar({ gpu }: { gpu: GpuView }) {
+  const t = useTranslations("cluster.gpu");
+  const gib = useGib();
   const used = new Set<number>();
   const instances = gpu.migInstances.map((m) => {
     const span = memorySlotsOf(gpu.memoryGiB, m.profile);
@@ -104,14 +116,14 @@ function MigBar({ gpu }: { gpu: GpuView }) {
       {instances.map((m) => {
         const who = m.replicas.map((r) => `${r.endpoint} ${r.version} (${r.state})`).join(", ");
         return (
-          <div key={m.id} className={`${styles.migCell} ${m.replicas.length ? styles.migBusy : ""}`} style={{ gridColumn: `${m.startSlot + 1} / span ${m.span}` }} title={`${m.profile} at slot ${m.startSlot}, ${gib(m.memoryGiB)}${who ? `: ${who}` : ": free"}`}>
+          <div key={m.id} className={`${styles.migCell} ${m.replicas.length ? styles.migBusy : ""}`} style={{ gridColumn: `${m.startSlot + 1} / span ${m.span}` }} title={`${t("instanceTitle", { profile: m.profile, slot: String(m.startSlot), size: gib(m.memoryGiB) })}: ${who || t("free")}`}>
             <b>{m.profile}</b>
-            <span>{m.replicas.map((r) => r.endpoint).join(", ") || "idle"}</span>
+            <span>{m.replicas.map((r) => r.endpoint).join(", ") || t("idle")}</span>
           </div>
         );
       })}
       {free.map((s) => (
-        <div key={`free-${s}`} className={`${styles.migCell} ${styles.migFree}`} style={{ gridColumn: `${s + 1} / span 1` }} title={`memory slot ${s}: free`} />
+        <div key={`free-${s}`} className={`${styles.migCell} ${styles.migFree}`} style={{ gridColumn: `${s + 1} / span 1` }} title={t("slotFree", { slot: String(s) })} />
       ))}
     </div>
   );

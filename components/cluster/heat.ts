@@ -1,3 +1,5 @@
+import type { useTranslations } from "use-intl";
+
 /** Utilization as colour: pale when idle, through amber, to red when saturated; grey when there is no reading. */
 export function heatColor(util: number | null): string {
   if (util === null) return "#e2e6ec";
@@ -5,9 +7,12 @@ export function heatColor(util: number | null): string {
   return `hsl(${Math.round(200 - 200 * u)}, ${Math.round(55 + 25 * u)}%, ${Math.round(88 - 40 * u)}%)`;
 }
 
+/** The words of the heat map (`cluster.heat`), from the caller's translator. */
+export type HeatT = ReturnType<typeof useTranslations<"cluster.heat">>;
+
 /** A node's GPUs in one line of words: the heat map's tooltip and its cells' accessible names. */
-export function heatLabel(hostname: string, index: number, util: number | null): string {
-  return `GPU ${index} of ${hostname}: ${util === null ? "no data" : `${Math.round(util)}% busy`}`;
+export function heatLabel(hostname: string, index: number, util: number | null, t: HeatT): string {
+  return t("cell", { index: String(index), host: hostname, reading: util === null ? t("noData") : t("busy", { pct: String(Math.round(util)) }) });
 }
 
 /** The busiest GPU first: a node's mean and peak utilization over the GPUs that report one. */

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useTranslations } from "use-intl";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
@@ -20,6 +21,8 @@ export function MigEditor({ gpu, node, onDone }: { gpu: GpuView; node: NodeView;
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("cluster.mig");
+  const tg = useTranslations("cluster.gpu");
   const profiles = profilesFor(gpu.memoryGiB);
   const [rows, setRows] = useState<Row[]>(() => gpu.migInstances.map((m, i) => ({ key: i, profile: m.profile, startSlot: m.startSlot })));
   const [nextKey, setNextKey] = useState(gpu.migInstances.length);
@@ -28,7 +31,7 @@ export function MigEditor({ gpu, node, onDone }: { gpu: GpuView; node: NodeView;
       meta: { handlesErrors: true },
       onSuccess: async () => {
         await qc.invalidateQueries({ queryKey: trpc.cluster.pathKey() });
-        toast.success(node.migApplies === "at-once" ? `MIG layout applied to GPU ${gpu.index} of ${node.hostname}` : `MIG layout sent to the MIG manager of ${node.hostname}: the node shows its progress`);
+        toast.success(node.migApplies === "at-once" ? t("appliedAtOnce", { index: String(gpu.index), host: node.hostname }) : t("sent", { host: node.hostname }));
         onDone();
       },
     }),
@@ -45,16 +48,16 @@ export function MigEditor({ gpu, node, onDone }: { gpu: GpuView; node: NodeView;
     apply.reset();
   };
   const error = apply.error ? Object.values(fieldErrorsOf(apply.error)).flat().join(" ") || formErrorOf(apply.error) : null;
-  const label = `GPU ${gpu.index} of ${node.hostname}`;
+  const label = tg("label", { index: String(gpu.index), host: node.hostname });
   return (
     <div className={styles.editor}>
-      <b>MIG layout of {label}</b>
-      {rows.length === 0 && <p className="muted">No instances: applying turns MIG off and gives the whole GPU to one replica.</p>}
+      <b>{t("layoutOf", { label })}</b>
+      {rows.length === 0 && <p className="muted">{t("noInstances")}</p>}
       {rows.map((r, i) => {
         const starts = profiles.find((p) => p.name === r.profile)?.starts ?? [r.startSlot];
         return (
           <div key={r.key} className={styles.editorRow}>
-            <select aria-label={`Profile of instance ${i + 1}`} value={r.profile} onChange={(e) => update(r.key, { profile: e.target.value, startSlot: profiles.find((p) => p.name === e.target.value)?.starts[0] ?? 0 })}>
+            <select aria-label={t("profileOf", { n: String(i + 1) })} value={r.profile} onChange={(e) => update(r.key, { profile: e.target.value, startSlot: profiles.find((p) => p.name === e.target.value)?.starts[0] ?? 0 })}>
               {!profiles.some((p) => p.name === r.profile) && <option value={r.profile}>{r.profile}</option>}
               {profiles.map((p) => (
                 <option key={p.name} value={p.name}>
@@ -62,15 +65,15 @@ export function MigEditor({ gpu, node, onDone }: { gpu: GpuView; node: NodeView;
                 </option>
               ))}
             </select>
-            <select aria-label={`Start slot of instance ${i + 1}`} value={r.startSlot} onChange={(e) => update(r.key, { startSlot: Number(e.target.value) })}>
+            <select aria-label={t("startOf", { n: String(i + 1) })} value={r.startSlot} onChange={(e) => update(r.key, { startSlot: Number(e.target.value) })}>
               {(starts.includes(r.startSlot) ? starts : [r.startSlot, ...starts]).map((s) => (
                 <option key={s} value={s}>
-                  slot {s}
+                  {t("slot", { slot: String(s) })}
                 </option>
               ))}
             </select>
             <button type="button" onClick={() => (setRows(rows.filter((x) => x.key !== r.key)), apply.reset())}>
-              Remove
+              {t("remove")}
             </button>
           </div>
         );
@@ -82,13 +85,13 @@ export function MigEditor({ gpu, node, onDone }: { gpu: GpuView; node: NodeView;
       )}
       <div className="actions">
         <button type="button" onClick={add} disabled={rows.length >= 7}>
-          Add instance
+          {t("add")}
         </button>
         <button type="button" className="primary" disabled={apply.isPending} onClick={() => apply.mutate({ gpuId: gpu.id, layout: rows.map(({ profile, startSlot }) => ({ profile, startSlot })) })}>
-          Apply
+          {t("apply")}
         </button>
         <button type="button" onClick={onDone}>
-          Cancel
+          {t("cancel")}
         </button>
       </div>
     </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useTranslations } from "use-intl";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty } from "@/components/ui/field";
@@ -24,19 +25,20 @@ export function NodeList({ summary, canWrite, filters, onFilters, open, onOpen }
   const [pages, setPages] = useState<(string | undefined)[]>([undefined]);
   const after = pages.at(-1);
   const list = useQuery(trpc.cluster.nodes.queryOptions({ ...filters, after, limit: PAGE }, { ...PANEL_QUERY, refetchInterval: 3000, placeholderData: keepPreviousData }));
+  const t = useTranslations("cluster.nodes");
   const setFilters = (f: NodeListFilters) => {
     setPages([undefined]);
     onFilters(f);
   };
   return (
-    <div className="panel" role="region" aria-label="Nodes">
-      <h2>Nodes</h2>
+    <div className="panel" role="region" aria-label={t("region")}>
+      <h2>{t("title")}</h2>
       <NodeFilters summary={summary} filters={filters} onChange={setFilters} />
-      <QueryState query={list} what="the nodes" isEmpty={(d) => d.total === 0} empty={<Empty title="No node matches">Clear a filter to see more.</Empty>}>
+      <QueryState query={list} what={t("what")} isEmpty={(d) => d.total === 0} empty={<Empty title={t("noMatch")}>{t("noMatchHint")}</Empty>}>
         {(d) => (
           <>
             <p className="muted" role="status">
-              {d.total} node{d.total === 1 ? "" : "s"} · {pages.length > 1 ? `from the ${(pages.length - 1) * PAGE + 1}th` : "from the first"}
+              {t("count", { count: d.total })} · {pages.length > 1 ? t("fromNth", { n: String((pages.length - 1) * PAGE + 1) }) : t("fromFirst")}
             </p>
             <ul className={styles.nodeList}>
               {d.nodes.map((n) => (
@@ -48,10 +50,10 @@ export function NodeList({ summary, canWrite, filters, onFilters, open, onOpen }
             </ul>
             <div className="actions">
               <button type="button" disabled={pages.length === 1} onClick={() => setPages(pages.slice(0, -1))}>
-                Previous
+                {t("previous")}
               </button>
               <button type="button" disabled={!d.next} onClick={() => d.next && setPages([...pages, d.next])}>
-                Next {PAGE}
+                {t("next", { count: String(PAGE) })}
               </button>
             </div>
           </>
@@ -64,6 +66,7 @@ export function NodeList({ summary, canWrite, filters, onFilters, open, onOpen }
 /** A node collapsed to one line: what an operator scans a fleet for. */
 function NodeLine({ node: n, expanded, onToggle }: { node: NodeRow; expanded: boolean; onToggle: () => void }) {
   const r = n.replicas;
+  const t = useTranslations("cluster.nodes");
   return (
     <div className={styles.nodeLine}>
       <button type="button" className={styles.nodeToggle} aria-expanded={expanded} onClick={onToggle}>
@@ -72,13 +75,14 @@ function NodeLine({ node: n, expanded, onToggle }: { node: NodeRow; expanded: bo
       <span className="muted">{n.pool}</span>
       <span className={regionBadge(n.region)}>{n.region}</span>
       <StateBadge state={n.status} />
-      {n.cordoned && <span className="badge badge-warn">cordoned</span>}
-      <span className="muted">{n.gpus ? `${n.gpus} × ${n.gpuModels.join(", ")}${n.migGpus ? ` (${n.migGpus} in MIG mode)` : ""}` : `CPU only · ${n.cpuCores} cores`}</span>
+      {n.cordoned && <span className="badge badge-warn">{t("cordoned")}</span>}
+      <span className="muted">{n.gpus ? `${t("gpus", { count: String(n.gpus), models: n.gpuModels.join(", ") })}${n.migGpus ? t("inMig", { count: String(n.migGpus) }) : ""}` : t("cpuOnlyCores", { cores: String(n.cpuCores) })}</span>
       <span>
-        {r.ready} ready{r.loading + r.pending ? ` · ${r.loading + r.pending} starting` : ""}
-        {r.failed ? <span className="badge badge-danger">{r.failed} failed</span> : null}
+        {t("ready", { count: String(r.ready) })}
+        {r.loading + r.pending ? t("starting", { count: String(r.loading + r.pending) }) : ""}
+        {r.failed ? <span className="badge badge-danger">{t("failed", { count: String(r.failed) })}</span> : null}
       </span>
-      {n.xids > 0 && <span className="badge badge-danger">XID on {n.xids} GPU{n.xids > 1 ? "s" : ""}</span>}
+      {n.xids > 0 && <span className="badge badge-danger">{t("xidOn", { count: n.xids })}</span>}
       <MigStateBadge mig={n.mig} />
     </div>
   );

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { PANEL_QUERY, queryGate } from "@/components/ui/query-state";
 import { StateBadge } from "@/components/ui/state-badge";
@@ -17,6 +18,8 @@ export function NodePanel({ hostname, canWrite, faults }: { hostname: string; ca
   const trpc = useTRPC();
   const node = useQuery(trpc.cluster.node.queryOptions({ hostname }, { ...PANEL_QUERY, refetchInterval: 2000 }));
   const { fault, cordon, busy } = useClusterActions();
+  const t = useTranslations("cluster.node");
+  const tn = useTranslations("cluster.nodes");
   const gate = queryGate(node, hostname);
   if (gate || !node.data) return <div className={styles.detail}>{gate}</div>;
   const n = node.data;
@@ -26,30 +29,30 @@ export function NodePanel({ hostname, canWrite, faults }: { hostname: string; ca
         <div>
           <h3 className={styles.hostname}>
             <span className="mono">{n.hostname}</span> <span className={regionBadge(n.region)}>{n.region}</span> <StateBadge state={n.status} />
-            {n.cordoned && <span className="badge badge-warn">cordoned</span>} <MigStateBadge mig={n.mig} />{" "}
+            {n.cordoned && <span className="badge badge-warn">{tn("cordoned")}</span>} <MigStateBadge mig={n.mig} />{" "}
             {n.gpus.length > 0 && (
               <Link href={`/cluster/nodes/${encodeURIComponent(n.hostname)}`} style={{ fontSize: 13, fontWeight: 400 }}>
-                GPU charts
+                {t("gpuCharts")}
               </Link>
             )}
           </h3>
           <span className="muted">
-            {n.pool} · {n.cpuModel} · {n.cpuCores} cores · {n.gpus.length ? `${n.gpus.length} GPU${n.gpus.length > 1 ? "s" : ""}` : "CPU only"}
+            {n.pool} · {n.cpuModel} · {t("cores", { count: String(n.cpuCores) })} · {n.gpus.length ? t("gpus", { count: n.gpus.length }) : t("cpuOnly")}
           </span>
         </div>
         {canWrite && (
           <div className={styles.buttons}>
             <button type="button" disabled={busy} onClick={() => cordon.mutate({ nodeId: n.id, cordoned: !n.cordoned })}>
-              {n.cordoned ? "Uncordon" : "Cordon"}
+              {n.cordoned ? t("uncordon") : t("cordon")}
             </button>
             {faults &&
               (n.status === "down" ? (
                 <button type="button" disabled={busy} onClick={() => fault.mutate({ type: "node-status", nodeId: n.id, status: "ready" })}>
-                  Bring node up
+                  {t("bringUp")}
                 </button>
               ) : (
-                <button type="button" className="danger" disabled={busy} onClick={() => confirm(`Take ${n.hostname} down? Its replicas fail.`) && fault.mutate({ type: "node-status", nodeId: n.id, status: "down" })}>
-                  Take node down
+                <button type="button" className="danger" disabled={busy} onClick={() => confirm(t("takeDownConfirm", { host: n.hostname })) && fault.mutate({ type: "node-status", nodeId: n.id, status: "down" })}>
+                  {t("takeDown")}
                 </button>
               ))}
           </div>
@@ -57,7 +60,7 @@ export function NodePanel({ hostname, canWrite, faults }: { hostname: string; ca
       </div>
       {n.cpuReplicas.length > 0 && (
         <div className={styles.cpu}>
-          <b>On the CPU</b>
+          <b>{t("onCpu")}</b>
           {n.cpuReplicas.map((r) => (
             <ReplicaLine key={r.id} replica={r} canWrite={canWrite} faults={faults} />
           ))}

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "use-intl";
 import { StateBadge } from "@/components/ui/state-badge";
 import { useClusterActions } from "./use-cluster-actions";
 import { useNow } from "@/components/ui/use-now";
@@ -9,13 +10,15 @@ import styles from "./cluster.module.css";
 
 function LoadingBadge({ expectedReadyAt }: { expectedReadyAt: Date | null }) {
   const now = useNow();
+  const t = useTranslations("cluster.replica");
   const secs = expectedReadyAt && now ? Math.max(0, Math.ceil((new Date(expectedReadyAt).getTime() - now) / 1000)) : null;
-  return <span className="badge badge-warn">{secs === null ? "loading" : `loading · ready in ~${secs}s`}</span>;
+  return <span className="badge badge-warn">{secs === null ? t("loading") : t("loadingFor", { seconds: String(secs) })}</span>;
 }
 
 /** One replica: endpoint, version, state (and why it failed), with the operator's fault buttons. */
 export function ReplicaLine({ replica: r, where, canWrite, faults = true }: { replica: ReplicaView; where?: string; canWrite: boolean; faults?: boolean }) {
   const { fault, stop, busy } = useClusterActions();
+  const t = useTranslations("cluster.replica");
   const name = `${r.endpoint} ${r.version}`;
   const live = r.state === "ready" || r.state === "loading";
   return (
@@ -35,16 +38,16 @@ export function ReplicaLine({ replica: r, where, canWrite, faults = true }: { re
         <div className={styles.buttons}>
           {live && faults && (
             <>
-              <button type="button" className="danger" disabled={busy} onClick={() => confirm(`Kill the replica of ${name}? The simulator crashes it as a real server would.`) && fault.mutate({ type: "kill-replica", replicaId: r.id })}>
-                Kill
+              <button type="button" className="danger" disabled={busy} onClick={() => confirm(t("killConfirm", { name })) && fault.mutate({ type: "kill-replica", replicaId: r.id })}>
+                {t("kill")}
               </button>
               <button type="button" disabled={busy} onClick={() => fault.mutate({ type: "slow-replica", replicaId: r.id, factor: 5 })}>
-                Slow ×5
+                {t("slow")}
               </button>
             </>
           )}
-          <button type="button" className="danger" disabled={busy} onClick={() => confirm(`Stop the replica of ${name} now, without draining?`) && stop.mutate({ replicaId: r.id, drainSeconds: 0 })}>
-            Stop
+          <button type="button" className="danger" disabled={busy} onClick={() => confirm(t("stopConfirm", { name })) && stop.mutate({ replicaId: r.id, drainSeconds: 0 })}>
+            {t("stop")}
           </button>
         </div>
       )}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useTranslations } from "use-intl";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/routers/root";
@@ -18,11 +19,12 @@ type Active = NonNullable<inferRouterOutputs<AppRouter>["rollout"]["active"]>;
 export function CanaryPlan({ endpoint, canWrite }: { endpoint: Endpoint; canWrite: boolean }) {
   const trpc = useTRPC();
   const active = useQuery(trpc.rollout.active.queryOptions({ endpointId: endpoint.id }, { refetchInterval: 1000 }));
+  const t = useTranslations("endpoints.canary");
   if (active.isPending) return null;
   return (
     <div className="panel">
-      <h2>Automatic canary</h2>
-      {active.data ? <ActivePlan plan={active.data} endpointId={endpoint.id} canWrite={canWrite} /> : canWrite ? <StartPlan endpoint={endpoint} /> : <p className="muted">No automatic canary is running on this endpoint.</p>}
+      <h2>{t("title")}</h2>
+      {active.data ? <ActivePlan plan={active.data} endpointId={endpoint.id} canWrite={canWrite} /> : canWrite ? <StartPlan endpoint={endpoint} /> : <p className="muted">{t("noneRunning")}</p>}
     </div>
   );
 }
@@ -32,11 +34,13 @@ function ActivePlan({ plan, endpointId, canWrite }: { plan: Active; endpointId: 
   const qc = useQueryClient();
   const toast = useToast();
   const now = useNow();
+  const t = useTranslations("endpoints.canary");
+  const tv = useTranslations("endpoints.view");
   const act = useMutation(
     trpc.rollout.planAction.mutationOptions({
       meta: { handlesErrors: true },
       onSuccess: (_r, v) => {
-        toast.success(`Canary ${v.action === "abort" ? "aborted: all traffic back on the stable version" : `${v.action}d`}`);
+        toast.success(t(({ abort: "aborted", pause: "paused", resume: "resumed", advance: "advanced" } as const)[v.action]));
         for (const key of [trpc.rollout.active.queryKey({ endpointId }), trpc.endpoint.get.queryKey({ id: endpointId }), trpc.rollout.history.queryKey({ endpointId })]) void qc.invalidateQueries({ queryKey: key });
       },
       onError: () => void qc.invalidateQueries({ queryKey: trpc.rollout.active.queryKey({ endpointId }) }),
@@ -53,30 +57,31 @@ function ActivePlan({ plan, endpointId, canWrite }: { plan: Active; endpointId: 
         <b>
           {plan.stableLabel} → {plan.canaryLabel}
         </b>{" "}
-        <span className={`badge ${plan.state === "running" ? "badge-ok" : "badge-warn"}`}>{plan.state}</span>{" "}
+        <span className={`badge ${plan.state === "running" ? "badge-ok" : "badge-warn"}`}>{t(`state.${plan.state}`)}</span>{" "}
         <span className="muted">
-          judged over {formatSeconds(plan.analysis.windowSeconds)} against the SLO and the stable version (+{plan.analysis.latencyMarginPct}% latency, +{plan.analysis.errorMarginPoints} points errors)
+          {t("judged", { window: formatSeconds(plan.analysis.windowSeconds, tv), latency: String(plan.analysis.latencyMarginPct), errors: String(plan.analysis.errorMarginPoints) })}
         </span>
       </div>
       <div className={styles.steps}>
         {plan.steps.map((s, i) => (
           <div key={i} className={`${styles.step} ${i < plan.stepIndex ? styles.stepDone : i === plan.stepIndex ? styles.stepNow : ""}`}>
-            {s.weight}%{s.weight < 100 && <div>{formatSeconds(s.holdSeconds)}</div>}
+            {s.weight}%{s.weight < 100 && <div>{formatSeconds(s.holdSeconds, tv)}</div>}
           </div>
         ))}
       </div>
-      <div className={styles.hold} title={`${Math.round(progress * 100)}% of this step's hold`}>
+      <div className={styles.hold} title={t("holdTitle", { pct: String(Math.round(progress * 100)) })}>
         <span style={{ width: `${progress * 100}%` }} />
       </div>
       <div className="muted">
-        Step {plan.stepIndex + 1} of {plan.steps.length}: canary at {step.weight}%, {Math.max(0, Math.ceil(step.holdSeconds - elapsed))} s left in the hold{note ? ` · ${note}` : ""}
+        {t("stepLine", { step: String(plan.stepIndex + 1), steps: String(plan.steps.length), weight: String(step.weight), left: String(Math.max(0, Math.ceil(step.holdSeconds - elapsed))) })}
+        {note ? ` · ${note}` : ""}
       </div>
       {canWrite && (
         <div className="actions">
-          {plan.state === "running" ? <button disabled={act.isPending} onClick={() => run("pause")}>Pause</button> : <button disabled={act.isPending} onClick={() => run("resume")}>Resume</button>}
-          <button disabled={act.isPending} onClick={() => run("advance")}>Advance now</button>
+          {plan.state === "running" ? <button disabled={act.isPending} onClick={() => run("pause")}>{t("pause")}</button> : <button disabled={act.isPending} onClick={() => run("resume")}>{t("resume")}</button>}
+          <button disabled={act.isPending} onClick={() => run("advance")}>{t("advance")}</button>
           <button className="danger" disabled={act.isPending} onClick={() => run("abort")}>
-            Abort (100% to {plan.stableLabel})
+            {t("abort", { stable: plan.stableLabel })}
           </button>
         </div>
       )}
@@ -89,32 +94,33 @@ function StartPlan({ endpoint }: { endpoint: Endpoint }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("endpoints.canary");
+  const tv = useTranslations("endpoints.view");
   const [stepsText, setStepsText] = useState("5:10m, 20:10m, 50:10m, 100");
   const [windowSeconds, setWindowSeconds] = useState(300);
   const start = useMutation(
     trpc.rollout.startPlan.mutationOptions({
       meta: { handlesErrors: true },
       onSuccess: () => {
-        toast.success("Automatic canary started");
+        toast.success(t("started"));
         for (const key of [trpc.rollout.active.queryKey({ endpointId: endpoint.id }), trpc.endpoint.get.queryKey({ id: endpoint.id }), trpc.rollout.history.queryKey({ endpointId: endpoint.id })]) void qc.invalidateQueries({ queryKey: key });
       },
     }),
   );
   const pair = canaryPair(endpoint.versions);
   if (!pair || pair.stable.weight !== 100 || pair.canary.state !== "ready") {
-    return <p className="muted">Deploy a second version and wait for a ready replica, with the live version at 100%: Kule can then move traffic to it step by step, judging each step on the SLO.</p>;
+    return <p className="muted">{t("needsPair")}</p>;
   }
-  const parsed = parseSteps(stepsText);
+  const parsed = parseSteps(stepsText, tv);
   return (
     <div className={styles.plan}>
       <p className="muted" style={{ margin: 0 }}>
-        Moves traffic from {pair.stable.modelVersion.version} to {pair.canary.modelVersion.version} in steps, advancing only while the canary&apos;s error rate, p95 latency and TTFT stay within the SLO and close to{" "}
-        those of {pair.stable.modelVersion.version}; on a breach Kule rolls back by itself.
+        {t("explain", { stable: pair.stable.modelVersion.version, canary: pair.canary.modelVersion.version })}
       </p>
       <div className="actions">
-        <label htmlFor="plan-steps">Steps (weight:hold)</label>
+        <label htmlFor="plan-steps">{t("steps")}</label>
         <input id="plan-steps" value={stepsText} onChange={(e) => (setStepsText(e.target.value), start.reset())} style={{ width: 280 }} />
-        <label htmlFor="plan-window">window (s)</label>
+        <label htmlFor="plan-window">{t("window")}</label>
         <input id="plan-window" type="number" min={5} value={windowSeconds} onChange={(e) => setWindowSeconds(Math.max(5, Number(e.target.value) || 5))} style={{ width: 80 }} />
         <button
           className="primary"
@@ -124,7 +130,7 @@ function StartPlan({ endpoint }: { endpoint: Endpoint }) {
             start.mutate({ endpointId: endpoint.id, canaryVersionId: pair.canary.id, expectedRevision: endpoint.revision, steps: parsed.steps, analysis: { windowSeconds, latencyMarginPct: 20, latencyMarginMs: 25, errorMarginPoints: 1, minRequests: 20 } })
           }
         >
-          Start canary
+          {t("start")}
         </button>
       </div>
       {"error" in parsed && <div className="error">{parsed.error}</div>}

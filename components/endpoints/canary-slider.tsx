@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "use-intl";
 import { PRESETS } from "./rollout-view";
 import styles from "./rollout.module.css";
 
@@ -18,12 +19,20 @@ interface Props {
 
 /** The canary slider between two live versions, its presets (5, 20, 50, 100%) and Apply. */
 export function CanarySlider({ canaryLabel, stableLabel, canaryWeight, stableWeight, locked, dirty, busy, onChange, onApply, onDiscard }: Props) {
+  const t = useTranslations("endpoints.slider");
   return (
     <div className={styles.slider}>
       <label htmlFor="canary-slider">
-        Canary <b>{canaryLabel}</b>: <output data-testid="canary-weight">{canaryWeight}%</output> · stable <b>{stableLabel}</b>: {stableWeight}%
+        {t.rich("label", {
+          canary: canaryLabel,
+          stable: stableLabel,
+          canaryWeight: String(canaryWeight),
+          stableWeight: String(stableWeight),
+          b: (c) => <b>{c}</b>,
+          weight: (c) => <output data-testid="canary-weight">{c}</output>,
+        })}
       </label>
-      <input id="canary-slider" type="range" min={0} max={100} step={1} disabled={locked} value={canaryWeight} onChange={(e) => onChange(Number(e.target.value))} aria-label="Canary traffic %" />
+      <input id="canary-slider" type="range" min={0} max={100} step={1} disabled={locked} value={canaryWeight} onChange={(e) => onChange(Number(e.target.value))} aria-label={t("aria")} />
       <div className="actions">
         {PRESETS.map((p) => (
           <button key={p} type="button" disabled={locked} onClick={() => onChange(p)}>
@@ -31,11 +40,11 @@ export function CanarySlider({ canaryLabel, stableLabel, canaryWeight, stableWei
           </button>
         ))}
         <button className="primary" disabled={locked || !dirty || busy} onClick={onApply}>
-          Apply
+          {t("apply")}
         </button>
         {dirty && (
           <button type="button" onClick={onDiscard}>
-            Discard
+            {t("discard")}
           </button>
         )}
       </div>

@@ -2,13 +2,14 @@
 
 import Link from "next/link";
 import { useState } from "react";
+import { useTranslations } from "use-intl";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/routers/root";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
-import { formatGB } from "@/components/ui/format";
 import { errorText } from "@/components/trpc/errors";
+import { useUnits } from "@/components/models/units";
 
 type Endpoint = inferRouterOutputs<AppRouter>["endpoint"]["get"];
 
@@ -20,6 +21,8 @@ export function DeployForm({ endpoint }: { endpoint: Endpoint }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("endpoints.deploy");
+  const { gb } = useUnits();
   const model = useQuery(trpc.model.get.queryOptions({ id: endpoint.model.id }));
   const [versionId, setVersionId] = useState("");
   const [replicas, setReplicas] = useState(1);
@@ -30,7 +33,7 @@ export function DeployForm({ endpoint }: { endpoint: Endpoint }) {
         qc.setQueryData(trpc.endpoint.get.queryKey({ id: endpoint.id }), r.endpoint);
         void qc.invalidateQueries({ queryKey: trpc.rollout.history.queryKey({ endpointId: endpoint.id }) });
         setVersionId("");
-        toast.success(`Deploying ${r.replicas.length} replica(s): it takes traffic once one is ready`);
+        toast.success(t("deploying", { count: r.replicas.length }));
       },
     }),
   );
@@ -39,31 +42,31 @@ export function DeployForm({ endpoint }: { endpoint: Endpoint }) {
   const chosen = candidates.find((v) => v.id === versionId);
   return (
     <div className="panel">
-      <h2>Deploy a version</h2>
+      <h2>{t("title")}</h2>
       {candidates.length === 0 ? (
         <p className="muted">
-          {endpoint.model.name} has no version to deploy. <Link href={`/models/${endpoint.model.id}`}>Register a model version</Link> first.
+          {t.rich("noVersion", { model: endpoint.model.name, link: (c) => <Link href={`/models/${endpoint.model.id}`}>{c}</Link> })}
         </p>
       ) : (
         <>
           <div className="actions">
-            <select aria-label="Version to deploy" value={versionId} onChange={(e) => (setVersionId(e.target.value), deploy.reset())} style={{ maxWidth: 260 }}>
-              <option value="">Choose a version…</option>
+            <select aria-label={t("versionAria")} value={versionId} onChange={(e) => (setVersionId(e.target.value), deploy.reset())} style={{ maxWidth: 260 }}>
+              <option value="">{t("chooseVersion")}</option>
               {candidates.map((v) => (
                 <option key={v.id} value={v.id}>
-                  {v.version} · {v.precision} · needs {formatGB(v.minGpuMemoryBytes)}
+                  {v.version} · {v.precision} · {t("needs", { size: gb(v.minGpuMemoryBytes) })}
                 </option>
               ))}
             </select>
             <label className="muted" htmlFor="deploy-replicas">
-              replicas
+              {t("replicas")}
             </label>
             <input id="deploy-replicas" type="number" min={1} max={16} value={replicas} onChange={(e) => setReplicas(Math.max(1, Math.min(16, Math.round(Number(e.target.value) || 1))))} style={{ width: 70 }} />
             <button className="primary" disabled={!versionId || deploy.isPending} onClick={() => deploy.mutate({ endpointId: endpoint.id, modelVersionId: versionId, replicas, expectedRevision: endpoint.revision })}>
-              {deploy.isPending ? "Placing…" : "Deploy at 0%"}
+              {deploy.isPending ? t("placing") : t("submit")}
             </button>
           </div>
-          {chosen && <p className="muted">Placed on free GPUs or MIG instances of {endpoint.nodePool.name} with at least {formatGB(chosen.minGpuMemoryBytes)} (weights plus KV cache); it takes no traffic until you give it some.</p>}
+          {chosen && <p className="muted">{t("placedOn", { pool: endpoint.nodePool.name, size: gb(chosen.minGpuMemoryBytes) })}</p>}
           {deploy.error && (
             <div className="form-error" role="alert" style={{ marginTop: 8 }}>
               {errorText(deploy.error)}

@@ -2,6 +2,8 @@
 
 import Link from "next/link";
 import { useState } from "react";
+import { useTranslations } from "use-intl";
+import { useFormat } from "@/components/i18n/use-format";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty } from "@/components/ui/field";
@@ -19,6 +21,8 @@ import { AlertTable } from "@/components/alerts/alert-table";
 
 export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean }) {
   const trpc = useTRPC();
+  const t = useTranslations("endpoints.detail");
+  const fmt = useFormat();
   // Replicas load and fail on their own: keep the page live.
   const endpoint = useQuery(trpc.endpoint.get.queryOptions({ id }, { ...PANEL_QUERY, refetchInterval: 2000 }));
   // Ask for the charts in the same request as the endpoint, not after it arrives (first data sooner).
@@ -28,42 +32,42 @@ export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean
   const [editing, setEditing] = useState(false);
   const gate = queryGate(
     endpoint,
-    "the endpoint",
-    <Empty title="Endpoint not found">
-      <Link href="/endpoints">Back to endpoints</Link>
+    t("what"),
+    <Empty title={t("notFound")}>
+      <Link href="/endpoints">{t("back")}</Link>
     </Empty>,
   );
   if (gate || !endpoint.data) return gate;
   const e = endpoint.data;
   return (
     <>
-      <PageHead title={e.name} action={canWrite && !e.retiredAt && !editing && <button onClick={() => setEditing(true)}>Edit or retire…</button>}>
-        API name <code>{e.slug}</code> · model <Link href={`/models/${e.model.id}`}>{e.model.name}</Link> · {e.engine} on {e.nodePool.name} <span className="badge">{e.nodePool.region}</span>
-        {e.regionConstraint && <span className="badge badge-kvkk">only {e.regionConstraint}*</span>}
-        {e.stickySessions && <span className="badge">sticky sessions</span>}
-        {e.retiredAt && <span className="badge badge-danger">retired {new Date(e.retiredAt).toISOString().slice(0, 10)}</span>}
+      <PageHead title={e.name} action={canWrite && !e.retiredAt && !editing && <button onClick={() => setEditing(true)}>{t("editOrRetire")}</button>}>
+        {t.rich("head", { slug: e.slug, model: e.model.name, engine: e.engine, pool: e.nodePool.name, code: (c) => <code>{c}</code>, link: (c) => <Link href={`/models/${e.model.id}`}>{c}</Link> })} <span className="badge">{e.nodePool.region}</span>
+        {e.regionConstraint && <span className="badge badge-kvkk">{t("onlyRegion", { region: e.regionConstraint })}</span>}
+        {e.stickySessions && <span className="badge">{t("sticky")}</span>}
+        {e.retiredAt && <span className="badge badge-danger">{t("retired", { date: fmt.date(e.retiredAt) })}</span>}
       </PageHead>
       {editing && <EndpointSettings endpoint={e} onDone={() => setEditing(false)} />}
       <div className="stats">
         <div className="stat">
-          <b>{e.sloAvailabilityPct.toString()}%</b>
-          <span>availability SLO</span>
+          <b>{fmt.number(Number(e.sloAvailabilityPct), 3)}%</b>
+          <span>{t("availabilitySlo")}</span>
         </div>
         <div className="stat">
-          <b>{e.sloP99LatencyMs} ms</b>
-          <span>p99 latency SLO</span>
+          <b>{fmt.number(e.sloP99LatencyMs)} ms</b>
+          <span>{t("p99Slo")}</span>
         </div>
         <div className="stat">
-          <b>{e.sloTtftMs ? `${e.sloTtftMs} ms` : "—"}</b>
-          <span>TTFT SLO</span>
+          <b>{e.sloTtftMs ? `${fmt.number(e.sloTtftMs)} ms` : "—"}</b>
+          <span>{t("ttftSlo")}</span>
         </div>
         <div className="stat">
           <b>r{e.revision}</b>
-          <span>revision</span>
+          <span>{t("revision")}</span>
         </div>
       </div>
       <EndpointSla endpoint={e} canWrite={canWrite} />
-      <AlertTable endpointId={e.id} title="Alert history" />
+      <AlertTable endpointId={e.id} title={t("alertHistory")} />
       <EndpointCharts endpointId={e.id} />
       <TrafficPanel endpoint={e} canWrite={canWrite} planRunning={planRunning} />
       <CanaryPlan endpoint={e} canWrite={canWrite} />

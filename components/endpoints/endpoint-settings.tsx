@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useTranslations } from "use-intl";
 import { useMutation } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
@@ -21,34 +22,36 @@ interface Editable {
 /** The endpoint's own settings (SLOs have their form on the SLA card), and retiring it. */
 export function EndpointSettings({ endpoint: e, onDone }: { endpoint: Editable; onDone: () => void }) {
   const trpc = useTRPC();
+  const t = useTranslations("endpoints.settings");
+  const tc = useTranslations("common");
   const saved = useSaveOptions();
   const refresh = trpc.endpoint.get.queryKey({ id: e.id });
   const [f, setF] = useState({ name: e.name, stickySessions: e.stickySessions, regionConstraint: e.regionConstraint ?? "" });
-  const update = useMutation(trpc.endpoint.update.mutationOptions(saved({ refresh, toast: () => `${f.name} saved`, then: onDone })));
-  const retire = useMutation(trpc.endpoint.retire.mutationOptions(saved({ refresh, toast: () => `${e.name} retired: the gateways answer 404 for ${e.slug}`, then: onDone })));
+  const update = useMutation(trpc.endpoint.update.mutationOptions(saved({ refresh, toast: () => t("saved", { name: f.name }), then: onDone })));
+  const retire = useMutation(trpc.endpoint.retire.mutationOptions(saved({ refresh, toast: () => t("retired", { name: e.name, slug: e.slug }), then: onDone })));
   const errors = fieldErrorsOf(update.error);
   return (
     <FormPanel
-      title={`Edit ${e.name}`}
+      title={t("title", { name: e.name })}
       error={update.error}
       onSubmit={() => update.mutate({ id: e.id, expectedRevision: e.revision, name: f.name, stickySessions: f.stickySessions, regionConstraint: f.regionConstraint })}
     >
       <div className="form-row">
-        <Field id="es-name" label="Name" errors={errors.name}>
+        <Field id="es-name" label={t("name")} errors={errors.name}>
           <input id="es-name" value={f.name} onChange={(ev) => setF({ ...f, name: ev.target.value })} aria-invalid={!!errors.name} />
         </Field>
-        <Field id="es-region" label="Region rule" hint="A region or prefix such as tr-; empty: anywhere" errors={errors.regionConstraint}>
+        <Field id="es-region" label={t("region")} hint={t("regionHint")} errors={errors.regionConstraint}>
           <input id="es-region" value={f.regionConstraint} onChange={(ev) => setF({ ...f, regionConstraint: ev.target.value })} aria-invalid={!!errors.regionConstraint} />
         </Field>
       </div>
       <label>
-        <input type="checkbox" checked={f.stickySessions} onChange={(ev) => setF({ ...f, stickySessions: ev.target.checked })} /> Sticky sessions: a caller&apos;s requests go to one version (by
-        its <code>user</code> field or X-Kule-Session header)
+        <input type="checkbox" checked={f.stickySessions} onChange={(ev) => setF({ ...f, stickySessions: ev.target.checked })} />{" "}
+        {t.rich("sticky", { code: (c) => <code>{c}</code> })}
       </label>
-      <FormActions submit="Save" pending={update.isPending} onCancel={onDone} />
+      <FormActions submit={tc("save")} pending={update.isPending} onCancel={onDone} />
       <hr />
       <p className="muted">
-        Retiring takes <code>{e.slug}</code> out of service: clients get 404 and its slug stays taken; its history stays. Refused while replicas run behind it or it was called in the last 15 minutes.
+        {t.rich("retireExplain", { slug: e.slug, code: (c) => <code>{c}</code> })}
       </p>
       {retire.error && (
         <div className="form-error" role="alert">
@@ -56,8 +59,8 @@ export function EndpointSettings({ endpoint: e, onDone }: { endpoint: Editable; 
         </div>
       )}
       <div className="actions">
-        <button type="button" className="danger" disabled={retire.isPending} onClick={() => confirm(`Retire ${e.name}? Calls to ${e.slug} will get 404.`) && retire.mutate({ id: e.id, expectedRevision: e.revision })}>
-          Retire endpoint
+        <button type="button" className="danger" disabled={retire.isPending} onClick={() => confirm(t("retireConfirm", { name: e.name, slug: e.slug })) && retire.mutate({ id: e.id, expectedRevision: e.revision })}>
+          {t("retire")}
         </button>
       </div>
     </FormPanel>

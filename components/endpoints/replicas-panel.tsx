@@ -2,6 +2,7 @@
 
 import { StateBadge } from "@/components/ui/state-badge";
 import { useState } from "react";
+import { useTranslations } from "use-intl";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/routers/root";
@@ -10,7 +11,7 @@ import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
 import { FormActions } from "@/components/ui/page-head";
 import { Field } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
-import { formatGB } from "@/components/ui/format";
+import { useUnits } from "@/components/models/units";
 import { useNow } from "@/components/ui/use-now";
 import { TURKEY_REGION_PREFIX } from "@/server/shared/regions";
 
@@ -20,15 +21,17 @@ type Version = Endpoint["versions"][number];
 
 /** Each version's replicas, live, with starting one on a free device and registering an external server. */
 export function ReplicasPanel({ endpoint, canWrite }: { endpoint: Endpoint; canWrite: boolean }) {
+  const t = useTranslations("endpoints.replicas");
+  const { gb } = useUnits();
   return (
     <div className="panel">
-      <h2>Replicas</h2>
+      <h2>{t("title")}</h2>
       <table>
         <thead>
           <tr>
-            <th>Version</th>
-            <th>Replicas</th>
-            {canWrite && <th>Add</th>}
+            <th>{t("colVersion")}</th>
+            <th>{t("colReplicas")}</th>
+            {canWrite && <th>{t("colAdd")}</th>}
           </tr>
         </thead>
         <tbody>
@@ -38,10 +41,10 @@ export function ReplicasPanel({ endpoint, canWrite }: { endpoint: Endpoint; canW
               <tr key={v.id}>
                 <td>
                   <b>{v.modelVersion.version}</b>
-                  <div className="muted">needs {formatGB(v.modelVersion.minGpuMemoryBytes)}</div>
+                  <div className="muted">{t("needs", { size: gb(v.modelVersion.minGpuMemoryBytes) })}</div>
                 </td>
                 <td>
-                  {v.replicas.length === 0 ? <span className="muted">none running — start one to serve this version</span> : v.replicas.map((r) => <ReplicaRow key={r.id} r={r} />)}
+                  {v.replicas.length === 0 ? <span className="muted">{t("noneRunning")}</span> : v.replicas.map((r) => <ReplicaRow key={r.id} r={r} />)}
                 </td>
                 {canWrite && (
                   <td style={{ minWidth: 320 }}>
@@ -57,14 +60,15 @@ export function ReplicasPanel({ endpoint, canWrite }: { endpoint: Endpoint; canW
 }
 
 function ReplicaRow({ r }: { r: Version["replicas"][number] }) {
-  const where = r.driver === "external" ? r.externalUrl : r.gpu ? `${r.node?.hostname} GPU ${r.gpu.index}${r.migStartSlot !== null ? ` (MIG slot ${r.migStartSlot})` : ""}` : r.node?.hostname;
+  const t = useTranslations("endpoints.replicas");
+  const where = r.driver === "external" ? r.externalUrl : r.gpu ? `${r.node?.hostname} GPU ${r.gpu.index}${r.migStartSlot !== null ? ` ${t("migSlot", { slot: String(r.migStartSlot) })}` : ""}` : r.node?.hostname;
   const now = useNow();
   const eta = r.state === "loading" && r.expectedReadyAt ? Math.max(0, Math.round((new Date(r.expectedReadyAt).getTime() - now) / 1000)) : null;
   return (
     <div style={{ marginBottom: 4 }} data-testid="replica">
       <StateBadge state={r.state} /> <span className="mono">{where}</span> <span className="badge">{r.region}</span>
-      {r.driver === "external" && <span className="badge">external</span>}
-      {eta !== null && <span className="muted"> ready in ~{eta} s</span>}
+      {r.driver === "external" && <span className="badge">{t("external")}</span>}
+      {eta !== null && <span className="muted"> {t("readyIn", { seconds: String(eta) })}</span>}
       {r.reason && <div className="error" style={{ fontSize: 12 }}>{r.reason}</div>}
     </div>
   );
@@ -74,18 +78,20 @@ function StartReplica({ endpointId, version }: { endpointId: string; version: Ve
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("endpoints.replicas");
+  const { gb } = useUnits();
   const [mode, setMode] = useState<"none" | "start" | "external">("none");
   const [choice, setChoice] = useState(0);
   const [ext, setExt] = useState({ url: "", region: "tr-ist", metricsUrl: "", allowPlainHttp: false });
   const devices = useQuery(trpc.cluster.freeDevices.queryOptions({ endpointVersionId: version.id }, { enabled: mode === "start" }));
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.endpoint.get.queryKey({ id: endpointId }) });
-  const start = useMutation(trpc.cluster.startReplica.mutationOptions({ meta: { handlesErrors: true }, onSuccess: () => (void refresh(), setMode("none"), toast.success("Replica starting")) }));
-  const register = useMutation(trpc.cluster.registerExternal.mutationOptions({ meta: { handlesErrors: true }, onSuccess: () => (void refresh(), setMode("none"), toast.success("Server registered; health check running")) }));
+  const start = useMutation(trpc.cluster.startReplica.mutationOptions({ meta: { handlesErrors: true }, onSuccess: () => (void refresh(), setMode("none"), toast.success(t("starting"))) }));
+  const register = useMutation(trpc.cluster.registerExternal.mutationOptions({ meta: { handlesErrors: true }, onSuccess: () => (void refresh(), setMode("none"), toast.success(t("registered"))) }));
   if (mode === "none")
     return (
       <div className="actions">
-        <button onClick={() => setMode("start")}>Start replica</button>
-        <button onClick={() => setMode("external")}>Register external server</button>
+        <button onClick={() => setMode("start")}>{t("start")}</button>
+        <button onClick={() => setMode("external")}>{t("registerExternal")}</button>
       </div>
     );
   if (mode === "start") {
@@ -94,23 +100,23 @@ function StartReplica({ endpointId, version }: { endpointId: string; version: Ve
       <div className="stack" style={{ display: "grid", gap: 8 }}>
         {start.error && <div className="form-error">{formErrorOf(start.error)}</div>}
         {devices.isPending ? (
-          <span className="muted">Finding free devices…</span>
+          <span className="muted">{t("finding")}</span>
         ) : list.length === 0 ? (
-          <span className="error">No free GPU or MIG instance in this pool has {formatGB(devices.data?.minMemoryBytes ?? 0)}: stop a replica or change a MIG layout first.</span>
+          <span className="error">{t("noFree", { size: gb(devices.data?.minMemoryBytes ?? 0) })}</span>
         ) : (
-          <select aria-label={`Device for ${version.modelVersion.version}`} value={choice} onChange={(e) => setChoice(Number(e.target.value))}>
+          <select aria-label={t("deviceFor", { version: version.modelVersion.version })} value={choice} onChange={(e) => setChoice(Number(e.target.value))}>
             {list.map((d, i) => (
               <option key={d.label} value={i}>
-                {d.label} — {formatGB(d.memoryBytes)}
+                {d.label} — {gb(d.memoryBytes)}
               </option>
             ))}
           </select>
         )}
         <div className="actions">
           <button className="primary" disabled={!list.length || start.isPending} onClick={() => start.mutate({ endpointVersionId: version.id, device: list[choice]!.device })}>
-            Start
+            {t("startShort")}
           </button>
-          <button onClick={() => (setMode("none"), start.reset())}>Cancel</button>
+          <button onClick={() => (setMode("none"), start.reset())}>{t("cancel")}</button>
         </div>
       </div>
     );
@@ -126,21 +132,21 @@ function StartReplica({ endpointId, version }: { endpointId: string; version: Ve
     >
       {register.error && !Object.keys(errors).length && <div className="form-error">{formErrorOf(register.error)}</div>}
       <p className="muted" style={{ margin: 0 }}>
-        Kule health-checks and routes to a server you run (vLLM, Triton, any OpenAI-compatible or KServe v2 server); it cannot start, stop or re-partition it.
+        {t("externalExplain")}
       </p>
-      <Field id={`ext-url-${version.id}`} label="Server URL" errors={errors.url}>
+      <Field id={`ext-url-${version.id}`} label={t("serverUrl")} errors={errors.url}>
         <input id={`ext-url-${version.id}`} placeholder="https://10.0.0.5:8000" value={ext.url} onChange={(e) => setExt({ ...ext, url: e.target.value })} aria-invalid={!!errors.url} />
       </Field>
       <label>
-        <input type="checkbox" checked={ext.allowPlainHttp} onChange={(e) => setExt({ ...ext, allowPlainHttp: e.target.checked })} /> Allow plain http:// (prompts travel unencrypted; only on a network protected otherwise, KVKK Art. 12)
+        <input type="checkbox" checked={ext.allowPlainHttp} onChange={(e) => setExt({ ...ext, allowPlainHttp: e.target.checked })} /> {t("plainHttp")}
       </label>
-      <Field id={`ext-metrics-${version.id}`} label="Metrics URL (optional)" hint="Where Prometheus scrapes it; empty: <server URL>/metrics for vLLM, port 8002 of the same host for Triton" errors={errors.metricsUrl}>
+      <Field id={`ext-metrics-${version.id}`} label={t("metricsUrl")} hint={t("metricsHint", { serverUrl: t("serverUrlWord") })} errors={errors.metricsUrl}>
         <input id={`ext-metrics-${version.id}`} placeholder="http://10.0.0.5:8002/metrics" value={ext.metricsUrl} onChange={(e) => setExt({ ...ext, metricsUrl: e.target.value })} aria-invalid={!!errors.metricsUrl} />
       </Field>
-      <Field id={`ext-region-${version.id}`} label="Region" hint={`Where the server runs (${TURKEY_REGION_PREFIX}* is Turkey). The gateway sends it no calls until an admin verifies the label on the KVKK page`} errors={errors.region}>
+      <Field id={`ext-region-${version.id}`} label={t("region")} hint={t("regionHint", { prefix: TURKEY_REGION_PREFIX })} errors={errors.region}>
         <input id={`ext-region-${version.id}`} value={ext.region} onChange={(e) => setExt({ ...ext, region: e.target.value })} aria-invalid={!!errors.region} />
       </Field>
-      <FormActions submit="Register" pending={register.isPending} onCancel={() => (setMode("none"), register.reset())} />
+      <FormActions submit={t("register")} pending={register.isPending} onCancel={() => (setMode("none"), register.reset())} />
     </form>
   );
 }

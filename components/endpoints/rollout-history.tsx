@@ -1,18 +1,27 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
-import { formatDateTime } from "@/components/ui/format";
+import { useFormat } from "@/components/i18n/use-format";
 import { describeEvent } from "./rollout-view";
 import styles from "./rollout.module.css";
 
 type Metrics = { canary?: { requests: number; errorRate: number; p95Ms: number | null }; windowSeconds?: number; total?: number } | null;
 
-function metricsLine(after: unknown): string | null {
+type T = ReturnType<typeof useTranslations<"endpoints.history">>;
+type Fmt = ReturnType<typeof useFormat>;
+
+function metricsLine(after: unknown, t: T, fmt: Fmt): string | null {
   const m = (after as { metrics?: Metrics } | null)?.metrics;
   if (!m) return null;
-  if (m.canary) return `canary: ${Math.round(m.canary.requests)} req, ${(m.canary.errorRate * 100).toFixed(2)}% errors, p95 ${m.canary.p95Ms === null ? "—" : `${Math.round(m.canary.p95Ms)} ms`}`;
-  if (typeof m.total === "number") return `${m.total} requests in the last ${m.windowSeconds ?? 60} s`;
+  if (m.canary)
+    return t("canaryMetrics", {
+      requests: fmt.number(Math.round(m.canary.requests)),
+      errors: fmt.percent(m.canary.errorRate, 2),
+      p95: m.canary.p95Ms === null ? "—" : `${fmt.number(Math.round(m.canary.p95Ms))} ms`,
+    });
+  if (typeof m.total === "number") return t("totalMetrics", { total: fmt.number(m.total), seconds: String(m.windowSeconds ?? 60) });
   return null;
 }
 
@@ -20,23 +29,27 @@ function metricsLine(after: unknown): string | null {
 export function RolloutHistory({ endpointId }: { endpointId: string }) {
   const trpc = useTRPC();
   const history = useQuery(trpc.rollout.history.queryOptions({ endpointId }, { refetchInterval: 3000 }));
+  const t = useTranslations("endpoints.history");
+  const tv = useTranslations("endpoints.view");
+  const fmt = useFormat();
   return (
     <div className="panel">
-      <h2>History</h2>
+      <h2>{t("title")}</h2>
       {!history.data?.length ? (
-        <p className="muted">Nothing has happened on this endpoint yet.</p>
+        <p className="muted">{t("empty")}</p>
       ) : (
         <ol className={styles.timeline} data-testid="rollout-history">
           {history.data.map((h) => {
-            const d = describeEvent(h);
+            const d = describeEvent(h, tv);
+            const line = metricsLine(h.after, t, fmt);
             return (
               <li key={h.id}>
-                <span className="muted">{formatDateTime(h.at)}</span>
+                <span className="muted">{fmt.dateTime(h.at)}</span>
                 <span>
                   <span className={`${styles.dot} ${d.tone ? styles[d.tone] : ""}`} />
                   <b>{d.title}</b>
                   {d.detail && <span className="muted"> — {d.detail}</span>}
-                  {metricsLine(h.after) && <div className="muted">{metricsLine(h.after)}</div>}
+                  {line && <div className="muted">{line}</div>}
                 </span>
                 <span className={h.automatic ? `badge ${styles.auto}` : "muted"}>{h.by}</span>
               </li>

@@ -2,6 +2,8 @@
 
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
+import { useFormat } from "@/components/i18n/use-format";
 import { useTRPC } from "@/components/trpc/client";
 import { WeightsBar } from "./weights-bar";
 import { canaryPair, liveVersions, rollbackTargetOf } from "./rollout-view";
@@ -17,6 +19,9 @@ import styles from "./rollout.module.css";
  */
 export function TrafficPanel({ endpoint, canWrite, planRunning }: { endpoint: Endpoint; canWrite: boolean; planRunning: boolean }) {
   const trpc = useTRPC();
+  const t = useTranslations("endpoints.traffic");
+  const tv = useTranslations("endpoints.view");
+  const fmt = useFormat();
   const served = useQuery(trpc.rollout.servedSplit.queryOptions({ endpointId: endpoint.id }, { refetchInterval: 2000 }));
   const [draft, setDraft] = useState<Record<string, number> | null>(null);
   const [drain, setDrain] = useState({ drainSeconds: 120, keepWarmMinutes: 15 });
@@ -25,34 +30,34 @@ export function TrafficPanel({ endpoint, canWrite, planRunning }: { endpoint: En
   const live = liveVersions(endpoint.versions);
   const weights = draft ?? Object.fromEntries(endpoint.versions.map((v) => [v.id, v.weight]));
   const sum = live.reduce((s, v) => s + (weights[v.id] ?? 0), 0);
-  const { target, blocked } = rollbackTargetOf(endpoint.versions);
+  const { target, blocked } = rollbackTargetOf(endpoint.versions, tv);
   const servedShare = (id: string) => served.data?.versions.find((s) => s.endpointVersionId === id)?.share ?? null;
   const locked = !canWrite || planRunning;
   const saveWeights = () => actions.save.mutate({ endpointId: endpoint.id, expectedRevision: endpoint.revision, weights: live.map((v) => ({ endpointVersionId: v.id, weight: weights[v.id] ?? 0 })) });
 
   return (
     <div className="panel">
-      <h2>Versions and traffic</h2>
+      <h2>{t("title")}</h2>
       <div className={styles.bars}>
         <div>
-          <span className="muted">Set</span>
+          <span className="muted">{t("set")}</span>
           <WeightsBar versions={live.map((v) => ({ id: v.id, label: v.modelVersion.version, weight: v.weight }))} />
         </div>
         <div>
           <span className="muted">
-            Served, last {served.data?.windowSeconds ?? 60} s {served.data ? `(${served.data.total} requests)` : ""}
+            {t("served", { seconds: String(served.data?.windowSeconds ?? 60) })} {served.data ? t("servedRequests", { count: fmt.number(served.data.total) }) : ""}
           </span>
           {served.data && served.data.total > 0 ? (
             <WeightsBar versions={live.map((v) => ({ id: v.id, label: v.modelVersion.version, weight: servedShare(v.id) ?? 0 }))} />
           ) : (
             <div className="muted" data-testid="served-empty">
-              No calls in the last minute: send traffic through the gateway to see the split served.
+              {t("noCalls")}
             </div>
           )}
         </div>
       </div>
 
-      {planRunning && <div className="notice">An automatic canary is running and owns the weights: pause or abort it below to move the slider by hand.</div>}
+      {planRunning && <div className="notice">{t("planOwns")}</div>}
 
       {pair && canWrite && (
         <CanarySlider
@@ -91,10 +96,11 @@ export function TrafficPanel({ endpoint, canWrite, planRunning }: { endpoint: En
       {canWrite && !pair && (
         <div className="actions" style={{ marginTop: 12 }}>
           <button className="primary" disabled={locked || !draft || sum !== 100 || actions.busy} onClick={saveWeights}>
-            Save split
+            {t("saveSplit")}
           </button>
           <span className={sum === 100 ? "muted" : "error"}>
-            Total {sum}%{sum !== 100 && " — must be 100%"}
+            {t("total", { sum: String(sum) })}
+            {sum !== 100 && t("mustBe100")}
           </span>
         </div>
       )}
@@ -102,9 +108,9 @@ export function TrafficPanel({ endpoint, canWrite, planRunning }: { endpoint: En
       {canWrite && (
         <div className={styles.rollback}>
           <button className="danger" disabled={actions.busy || !!blocked} onClick={() => actions.rollback.mutate({ endpointId: endpoint.id, expectedRevision: endpoint.revision })}>
-            {target ? `Roll back to ${target.modelVersion.version}` : "Roll back"}
+            {target ? t("rollBackTo", { version: target.modelVersion.version }) : t("rollBack")}
           </button>
-          <span className="muted">{blocked ?? "100% back to the last version that held all traffic, at once; the others keep their replicas for inspection."}</span>
+          <span className="muted">{blocked ?? t("rollBackExplain")}</span>
         </div>
       )}
       {canWrite && <DrainSettings {...drain} onChange={setDrain} />}

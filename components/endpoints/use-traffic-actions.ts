@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { TRPCClientError } from "@trpc/client";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/routers/root";
@@ -21,6 +22,7 @@ export function useTrafficActions(endpoint: Endpoint, onSaved: () => void) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("endpoints.traffic");
   const [message, setMessage] = useState<string | null>(null);
   const refresh = (after?: Endpoint) => {
     if (after) qc.setQueryData(trpc.endpoint.get.queryKey({ id: endpoint.id }), after);
@@ -40,11 +42,11 @@ export function useTrafficActions(endpoint: Endpoint, onSaved: () => void) {
       if (err instanceof TRPCClientError && err.data?.code === "CONFLICT") refresh();
     },
   };
-  const save = useMutation(trpc.rollout.setWeights.mutationOptions({ ...opts, onSuccess: done("Traffic split saved: gateways apply it within a second") }));
-  const promote = useMutation(trpc.rollout.promote.mutationOptions({ ...opts, onSuccess: done("Promoted: the old version drains") }));
-  const blueGreen = useMutation(trpc.rollout.blueGreen.mutationOptions({ ...opts, onSuccess: done("Switched: the old version stays warm") }));
-  const rollback = useMutation(trpc.rollout.rollback.mutationOptions({ ...opts, onSuccess: done("Rolled back") }));
-  const remove = useMutation(trpc.rollout.removeVersion.mutationOptions({ ...opts, onSuccess: done("Version removed: it drains, then its replicas stop") }));
+  const save = useMutation(trpc.rollout.setWeights.mutationOptions({ ...opts, onSuccess: done(t("splitSaved")) }));
+  const promote = useMutation(trpc.rollout.promote.mutationOptions({ ...opts, onSuccess: done(t("promoted")) }));
+  const blueGreen = useMutation(trpc.rollout.blueGreen.mutationOptions({ ...opts, onSuccess: done(t("switched")) }));
+  const rollback = useMutation(trpc.rollout.rollback.mutationOptions({ ...opts, onSuccess: done(t("rolledBack")) }));
+  const remove = useMutation(trpc.rollout.removeVersion.mutationOptions({ ...opts, onSuccess: done(t("removed")) }));
   const busy = save.isPending || promote.isPending || blueGreen.isPending || rollback.isPending || remove.isPending;
   return { save, promote, blueGreen, rollback, remove, busy, message, clearMessage: () => setMessage(null) };
 }

@@ -1,5 +1,7 @@
 "use client";
 
+import { useTranslations } from "use-intl";
+import { useFormat } from "@/components/i18n/use-format";
 import { StateBadge } from "@/components/ui/state-badge";
 import type { Endpoint, TrafficActions } from "./use-traffic-actions";
 
@@ -20,17 +22,19 @@ interface Props {
 /** The endpoint's versions: state, ready replicas, weight set and share served, and what an operator can do to each. */
 export function VersionTable({ endpoint, canWrite, editWeights, locked, planRunning, weights, onWeight, servedShare, actions, drain }: Props) {
   const { busy, promote, blueGreen, remove } = actions;
+  const t = useTranslations("endpoints.versions");
+  const fmt = useFormat();
   const ref = { endpointId: endpoint.id, expectedRevision: endpoint.revision };
   return (
     <table style={{ marginTop: 12 }}>
       <thead>
         <tr>
-          <th>Version</th>
-          <th>State</th>
-          <th>Replicas ready</th>
-          <th>Weight</th>
-          <th>Served (60 s)</th>
-          {canWrite && <th>Actions</th>}
+          <th>{t("colVersion")}</th>
+          <th>{t("colState")}</th>
+          <th>{t("colReady")}</th>
+          <th>{t("colWeight")}</th>
+          <th>{t("colServed")}</th>
+          {canWrite && <th>{t("colActions")}</th>}
         </tr>
       </thead>
       <tbody>
@@ -46,7 +50,7 @@ export function VersionTable({ endpoint, canWrite, editWeights, locked, planRunn
                 </td>
                 <td>
                   <StateBadge state={v.state} />
-                  {v.keepWarmUntil && <span className="badge">warm until {new Date(v.keepWarmUntil).toLocaleTimeString()}</span>}
+                  {v.keepWarmUntil && <span className="badge">{t("warmUntil", { time: fmt.dateTime(v.keepWarmUntil) })}</span>}
                 </td>
                 <td>
                   {ready} / {v.replicas.length}
@@ -54,7 +58,7 @@ export function VersionTable({ endpoint, canWrite, editWeights, locked, planRunn
                 <td>
                   {editWeights && v.state !== "draining" ? (
                     <input
-                      aria-label={`Traffic for ${v.modelVersion.version}`}
+                      aria-label={t("trafficFor", { version: v.modelVersion.version })}
                       type="number"
                       min={0}
                       max={100}
@@ -67,26 +71,26 @@ export function VersionTable({ endpoint, canWrite, editWeights, locked, planRunn
                     `${v.weight}%`
                   )}
                 </td>
-                <td data-testid={`served-${v.modelVersion.version}`}>{share === null ? "—" : `${share.toFixed(1)}%`}</td>
+                <td data-testid={`served-${v.modelVersion.version}`}>{share === null ? "—" : fmt.percent(share / 100, 1)}</td>
                 {canWrite && (
                   <td className="actions">
                     {v.weight < 100 && v.state === "ready" && (
                       <>
-                        <button disabled={busy || planRunning} title="100% to this version; the others drain" onClick={() => promote.mutate({ ...ref, endpointVersionId: v.id, drainTimeoutSeconds: drain.drainSeconds })}>
-                          Promote
+                        <button disabled={busy || planRunning} title={t("promoteTitle")} onClick={() => promote.mutate({ ...ref, endpointVersionId: v.id, drainTimeoutSeconds: drain.drainSeconds })}>
+                          {t("promote")}
                         </button>
                         <button
                           disabled={busy || planRunning}
-                          title={`100% at once; the replaced version stays warm for ${drain.keepWarmMinutes} min`}
+                          title={t("blueGreenTitle", { minutes: String(drain.keepWarmMinutes) })}
                           onClick={() => blueGreen.mutate({ ...ref, endpointVersionId: v.id, keepWarmSeconds: drain.keepWarmMinutes * 60, drainTimeoutSeconds: drain.drainSeconds })}
                         >
-                          Blue-green
+                          {t("blueGreen")}
                         </button>
                       </>
                     )}
                     {v.weight === 0 && v.state !== "draining" && (
                       <button disabled={busy} onClick={() => remove.mutate({ ...ref, endpointVersionId: v.id, drainTimeoutSeconds: 30 })}>
-                        Remove
+                        {t("remove")}
                       </button>
                     )}
                   </td>

@@ -3,6 +3,8 @@
 import Link from "next/link";
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
+import { useChartText } from "./chart-text";
 import { useTRPC } from "@/components/trpc/client";
 import { PanelHead } from "@/components/ui/page-head";
 import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
@@ -18,6 +20,8 @@ export function DcgmCharts({ scope }: { scope: Scope }) {
   const [range, setRange] = useState<Range>("15m");
   const charts = useQuery(trpc.metrics.gpuCharts.queryOptions({ scope, range }, { ...PANEL_QUERY, refetchInterval: 5000, placeholderData: (prev) => prev }));
   const d = charts.data;
+  const t = useTranslations("metrics");
+  const text = useChartText("gpu");
   const events = d?.available ? d.xidEvents.map((e) => ({ t: e.t, label: `XID ${e.xid}${scope.kind === "node" ? ` (${e.device})` : ""}` })) : [];
   return (
     <>
@@ -31,23 +35,28 @@ export function DcgmCharts({ scope }: { scope: Scope }) {
             ))
           ) : (
             <>
-              {d.devices[0]!.modelName} on <Link href={`/cluster/nodes/${encodeURIComponent(d.devices[0]!.hostname)}`}>{d.devices[0]!.hostname}</Link>, GPU {d.devices[0]!.gpu}
+              {t.rich("dcgm.gpuOnNode", {
+                model: d.devices[0]!.modelName,
+                host: d.devices[0]!.hostname,
+                gpu: d.devices[0]!.gpu,
+                link: (c) => <Link href={`/cluster/nodes/${encodeURIComponent(d.devices[0]!.hostname)}`}>{c}</Link>,
+              })}
             </>
           )}
         </p>
       )}
       <div className="panel">
-        <PanelHead title="DCGM metrics">
+        <PanelHead title={t("dcgm.title")}>
           <RangePicker value={range} onChange={setRange} />
         </PanelHead>
         {d?.available && d.xidEvents.length > 0 && (
-          <div className="form-error" role="note" aria-label="XID errors">
-            {d.xidEvents.map((e) => `XID ${e.xid} on ${e.device} at ${new Date(e.t).toISOString().slice(11, 19)} UTC`).join("; ")}
+          <div className="form-error" role="note" aria-label={t("dcgm.xidErrors")}>
+            {d.xidEvents.map((e) => t("dcgm.xidAt", { xid: String(e.xid), device: e.device, time: new Date(e.t).toISOString().slice(11, 19) })).join("; ")}
           </div>
         )}
-        <QueryState query={charts} what="GPU charts" isEmpty={(data) => !data.available} empty={<MetricsOff what="GPU metrics" reason={d?.reason} />}>
+        <QueryState query={charts} what={t("dcgm.what")} isEmpty={(data) => !data.available} empty={<MetricsOff what={t("off.gpu")} reason={d?.reason} />}>
           {(data) => (
-            <div className="grid-2">{data.available && data.charts.map((c) => <LineChartCard key={c.id} title={c.title} unit={c.unit} rows={c.rows} series={c.series} events={events} />)}</div>
+            <div className="grid-2">{data.available && data.charts.map((c) => <LineChartCard key={c.id} title={text.title(c.id, c.title)} unit={text.unit(c.unit)} rows={c.rows} series={c.series} seriesLabel={text.series} events={events} />)}</div>
           )}
         </QueryState>
       </div>

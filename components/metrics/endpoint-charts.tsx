@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { useSearchParams } from "next/navigation";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { RANGES, RangePicker, type Range } from "./range-picker";
@@ -25,13 +26,14 @@ export function EndpointCharts({ endpointId }: { endpointId: string }) {
   const asked = useSearchParams().get("range");
   const [range, setRange] = useState<Range>(RANGES.find((r) => r === asked) ?? DEFAULT_RANGE);
   const charts = useQuery(trpc.metrics.endpointCharts.queryOptions({ endpointId, range }, { refetchInterval: 5000, placeholderData: (prev) => prev }));
+  const t = useTranslations("metrics");
   return (
     <div className="panel" id="charts">
-      <PanelHead title="Live metrics">
+      <PanelHead title={t("liveMetrics")}>
         <GrafanaDownload endpointId={endpointId} />
         <RangePicker value={range} onChange={setRange} />
       </PanelHead>
-      <ChartGrid pending={charts.isPending} data={charts.data} />
+      <ChartGrid pending={charts.isPending} data={charts.data} scope="endpoint" />
     </div>
   );
 }
@@ -42,6 +44,7 @@ function GrafanaDownload({ endpointId }: { endpointId: string }) {
   const qc = useQueryClient();
   const toast = useToast();
   const [busy, setBusy] = useState(false);
+  const t = useTranslations("metrics");
   const download = async () => {
     setBusy(true);
     try {
@@ -51,14 +54,14 @@ function GrafanaDownload({ endpointId }: { endpointId: string }) {
       a.click();
       URL.revokeObjectURL(url);
     } catch (e) {
-      toast.error(e instanceof Error ? e.message : "Could not build the dashboard.");
+      toast.error(e instanceof Error ? e.message : t("grafanaFailed"));
     } finally {
       setBusy(false);
     }
   };
   return (
     <button type="button" onClick={() => void download()} disabled={busy}>
-      Grafana dashboard (JSON)
+      {t("grafana")}
     </button>
   );
 }

@@ -1,12 +1,13 @@
 "use client";
 
 import { useState } from "react";
+import { useLocale, useTranslations } from "use-intl";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
 import { Field } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
-import { budgetText, burnText, COLOUR_CLASS, COLOUR_TEXT, objectiveText, SLI_NAME } from "./sla-format";
+import { alertStateText, budgetText, burnText, COLOUR_CLASS, objectiveText } from "./sla-format";
 import { PanelHead } from "@/components/ui/page-head";
 
 interface SloFields {
@@ -23,15 +24,17 @@ export function EndpointSla({ endpoint, canWrite }: { endpoint: SloFields; canWr
   const sla = useQuery(trpc.metrics.sla.queryOptions(undefined, { refetchInterval: 5000 }));
   const mine = sla.data?.endpoints.find((e) => e.endpointId === endpoint.id);
   const [editing, setEditing] = useState(false);
+  const t = useTranslations("metrics.sla");
+  const locale = useLocale();
   return (
-    <div className="panel" role="region" aria-label="SLA">
+    <div className="panel" role="region" aria-label={t("region")}>
       <PanelHead
         title={
           <>
-            SLA{" "}
+            {t("region")}{" "}
             {mine && (
               <span className={COLOUR_CLASS[mine.status]} data-colour={mine.status}>
-                {COLOUR_TEXT[mine.status]}
+                {t(`colour.${mine.status}`)}
               </span>
             )}
           </>
@@ -39,34 +42,34 @@ export function EndpointSla({ endpoint, canWrite }: { endpoint: SloFields; canWr
       >
         {canWrite && !editing && (
           <button type="button" onClick={() => setEditing(true)}>
-            Edit SLOs
+            {t("editSlos")}
           </button>
         )}
       </PanelHead>
-      {sla.data && !sla.data.prometheus.available && <p className="muted">Status unknown: {sla.data.prometheus.reason}</p>}
+      {sla.data && !sla.data.prometheus.available && <p className="muted">{t("statusUnknown", { reason: sla.data.prometheus.reason ?? "" })}</p>}
       {mine && (
         <table>
           <thead>
             <tr>
-              <th>SLO</th>
-              <th>Objective ({sla.data?.budgetWindow})</th>
-              <th>Status</th>
-              <th>Error budget</th>
-              <th>Burn rate (1 h)</th>
-              <th>Alerts</th>
+              <th>{t("colSlo")}</th>
+              <th>{t("colObjective", { window: sla.data?.budgetWindow ?? "" })}</th>
+              <th>{t("colStatus")}</th>
+              <th>{t("colBudget")}</th>
+              <th>{t("colBurn")}</th>
+              <th>{t("colAlerts")}</th>
             </tr>
           </thead>
           <tbody>
             {mine.slis.map((s) => (
               <tr key={s.kind}>
-                <td>{SLI_NAME[s.kind]}</td>
-                <td>{objectiveText(s)}</td>
+                <td>{t(`sli.${s.kind}`)}</td>
+                <td>{objectiveText(s, t, locale)}</td>
                 <td>
-                  <span className={COLOUR_CLASS[s.status]}>{COLOUR_TEXT[s.status]}</span>
+                  <span className={COLOUR_CLASS[s.status]}>{t(`colour.${s.status}`)}</span>
                 </td>
-                <td>{budgetText(s.budgetLeft)}</td>
-                <td>{burnText(s.burnRate)}</td>
-                <td>{s.alerts.length ? s.alerts.map((a) => `${a.name} ${a.state}`).join(", ") : <span className="muted">none</span>}</td>
+                <td>{budgetText(s.budgetLeft, t)}</td>
+                <td>{burnText(s.burnRate, locale)}</td>
+                <td>{s.alerts.length ? s.alerts.map((a) => `${a.name} ${alertStateText(a.state, t)}`).join(", ") : <span className="muted">{t("none")}</span>}</td>
               </tr>
             ))}
           </tbody>
@@ -77,13 +80,13 @@ export function EndpointSla({ endpoint, canWrite }: { endpoint: SloFields; canWr
   );
 }
 
-/** Any threshold is measured as written: the gateway judges every request against it, no histogram bucket rounds it. */
-const EXACT_HINT = "Any value is measured exactly: the gateway counts each request within it or not.";
-
 function SloForm({ endpoint, onDone }: { endpoint: SloFields; onDone: () => void }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("metrics.sla");
+  // Any threshold is measured as written: the gateway judges every request against it, no histogram bucket rounds it.
+  const exactHint = t("exactHint");
   const [availability, setAvailability] = useState(String(endpoint.sloAvailabilityPct));
   const [p99, setP99] = useState(String(endpoint.sloP99LatencyMs));
   const [ttft, setTtft] = useState(endpoint.sloTtftMs === null ? "" : String(endpoint.sloTtftMs));
@@ -93,8 +96,8 @@ function SloForm({ endpoint, onDone }: { endpoint: SloFields; onDone: () => void
       onSuccess: (r) => {
         void qc.invalidateQueries({ queryKey: trpc.endpoint.get.queryKey({ id: endpoint.id }) });
         void qc.invalidateQueries({ queryKey: trpc.metrics.sla.queryKey() });
-        if (r.rules.state === "failed") toast.error(`SLOs saved, but ${r.rules.message}`);
-        else toast.success(r.rules.state === "applied" ? "SLOs saved; Prometheus reloaded its alert rules." : "SLOs saved.");
+        if (r.rules.state === "failed") toast.error(t("savedButRules", { message: r.rules.message }));
+        else toast.success(r.rules.state === "applied" ? t("savedApplied") : t("saved"));
         onDone();
       },
     }),
@@ -121,22 +124,22 @@ function SloForm({ endpoint, onDone }: { endpoint: SloFields; onDone: () => void
         </div>
       )}
       <div className="grid-2">
-        <Field id="slo-availability" label="Availability (%)" hint="e.g. 99.9" errors={errors.sloAvailabilityPct}>
+        <Field id="slo-availability" label={t("availability")} hint={t("availabilityHint")} errors={errors.sloAvailabilityPct}>
           <input id="slo-availability" inputMode="decimal" value={availability} onChange={(e) => setAvailability(e.target.value)} />
         </Field>
-        <Field id="slo-p99" label="p99 latency (ms)" hint={EXACT_HINT} errors={errors.sloP99LatencyMs}>
+        <Field id="slo-p99" label={t("p99")} hint={exactHint} errors={errors.sloP99LatencyMs}>
           <input id="slo-p99" inputMode="numeric" value={p99} onChange={(e) => setP99(e.target.value)} />
         </Field>
-        <Field id="slo-ttft" label="TTFT (ms, p99)" hint={`empty: no TTFT objective. ${EXACT_HINT}`} errors={errors.sloTtftMs}>
+        <Field id="slo-ttft" label={t("ttft")} hint={t("ttftHint", { exact: exactHint })} errors={errors.sloTtftMs}>
           <input id="slo-ttft" inputMode="numeric" value={ttft} onChange={(e) => setTtft(e.target.value)} />
         </Field>
       </div>
       <div className="actions">
         <button type="submit" className="primary" disabled={save.isPending}>
-          Save SLOs
+          {t("save")}
         </button>
         <button type="button" onClick={onDone}>
-          Cancel
+          {t("cancel")}
         </button>
       </div>
     </form>

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
+import { useLocale, useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf } from "@/components/trpc/errors";
 import { Field, Loading } from "@/components/ui/field";
@@ -19,6 +20,9 @@ export function Explore() {
   const result = useQuery(trpc.metrics.explore.queryOptions({ query: asked ?? "", range }, { enabled: asked !== null, retry: false, meta: { handlesErrors: true } }));
   const queryError = result.error ? (fieldErrorsOf(result.error).query?.[0] ?? result.error.message) : null;
   const d = result.data;
+  const t = useTranslations("metrics.explore");
+  const tm = useTranslations("metrics");
+  const locale = useLocale();
   return (
     <>
       <form
@@ -29,47 +33,47 @@ export function Explore() {
           if (asked === text) void result.refetch();
         }}
       >
-        <Field id="promql" label="PromQL" hint="Runs as a range query over the chosen time range." errors={queryError ? [queryError] : undefined}>
+        <Field id="promql" label="PromQL" hint={t("promqlHint")} errors={queryError ? [queryError] : undefined}>
           <textarea id="promql" rows={3} className="mono" value={text} onChange={(e) => setText(e.target.value)} style={{ width: "100%" }} />
         </Field>
         <div className="actions">
           <button type="submit" className="primary">
-            Run query
+            {t("run")}
           </button>
           <RangePicker value={range} onChange={setRange} />
         </div>
       </form>
       {queryError && (
-        <div className="form-error" role="note" aria-label="Query error">
-          <b>Prometheus refused the query.</b> {queryError}
+        <div className="form-error" role="note" aria-label={t("queryError")}>
+          <b>{t("refused")}</b> {queryError}
         </div>
       )}
-      {asked !== null && result.isFetching && !d && <Loading what="the result" />}
+      {asked !== null && result.isFetching && !d && <Loading what={t("what")} />}
       {d && !d.available && <MetricsOff reason={d.reason} />}
       {d?.available && !queryError && (
         <>
-          <LineChartCard title="Result" unit="" rows={d.rows} series={d.series} height={260} />
-          {d.truncated && <p className="muted">Showing {d.series.length} of {d.totalSeries} series in the chart; the table lists up to 200.</p>}
+          <LineChartCard title={t("result")} unit="" rows={d.rows} series={d.series} height={260} />
+          {d.truncated && <p className="muted">{t("truncated", { shown: d.series.length, total: d.totalSeries })}</p>}
           <div className="panel">
             <table>
               <thead>
                 <tr>
-                  <th>Series</th>
-                  <th>Latest value</th>
-                  <th>At</th>
+                  <th>{t("colSeries")}</th>
+                  <th>{t("colLatest")}</th>
+                  <th>{t("colAt")}</th>
                 </tr>
               </thead>
               <tbody>
                 {d.table.map((r) => (
                   <tr key={r.series}>
                     <td className="mono">{r.series}</td>
-                    <td>{exactValue(r.value, "")}</td>
+                    <td>{exactValue(r.value, "", locale, tm("noData"))}</td>
                     <td>{r.at ? new Date(r.at).toISOString().slice(11, 19) + " UTC" : "—"}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-            {d.table.length === 0 && <p className="muted">No series matched.</p>}
+            {d.table.length === 0 && <p className="muted">{t("noSeries")}</p>}
           </div>
         </>
       )}

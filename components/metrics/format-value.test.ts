@@ -18,3 +18,12 @@ describe("chart value formatting", () => {
     expect(tickValue(0.123)).toBe("0.12");
   });
 });
+
+describe("chart value formatting in Turkish", () => {
+  it("writes decimal commas and dotted thousands", () => {
+    expect(exactValue(81234.5, "MiB", "tr")).toBe("81.234,5 MiB");
+    expect(exactValue(0.41234567, "ms", "tr")).toBe("0,412346 ms");
+    expect(exactValue(null, "ms", "tr", "veri yok")).toBe("veri yok");
+    expect(tickValue(12.34, "tr")).toBe("12,3");
+  });
+});

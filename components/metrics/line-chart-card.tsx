@@ -1,6 +1,7 @@
 "use client";
 
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { useLocale, useTranslations } from "use-intl";
 import { exactValue, tickValue } from "./format-value";
 
 const COLORS = ["#1f5fbf", "#e08a00", "#2e9d5b", "#a23fbf", "#c0392b", "#5d6878", "#0f8a8a", "#8a5a0f"];
@@ -17,7 +18,28 @@ export interface ChartEvent {
  * One chart: draws rows as they come; a null is a gap in the line, never a drop to zero. Events
  * (XID errors) are vertical marks at the time they happened.
  */
-export function LineChartCard({ title, unit, rows, series, events = [], note, height = 180 }: { title: string; unit: string; rows: Record<string, number | null>[]; series: string[]; events?: ChartEvent[]; note?: string; height?: number }) {
+export function LineChartCard({
+  title,
+  unit,
+  rows,
+  series,
+  seriesLabel = (s) => s,
+  events = [],
+  note,
+  height = 180,
+}: {
+  title: string;
+  unit: string;
+  rows: Record<string, number | null>[];
+  series: string[];
+  /** A series' name as shown (legend, hover); the rows keep the server's name as key. */
+  seriesLabel?: (s: string) => string;
+  events?: ChartEvent[];
+  note?: string;
+  height?: number;
+}) {
+  const t = useTranslations("metrics");
+  const locale = useLocale();
   const hasData = rows.some((r) => series.some((s) => r[s] !== null && r[s] !== undefined));
   return (
     <div className="panel" role="figure" aria-label={title} data-has-data={hasData ? "yes" : "no"} style={{ marginBottom: 0 }}>
@@ -32,8 +54,8 @@ export function LineChartCard({ title, unit, rows, series, events = [], note, he
       )}
       {!hasData ? (
         <div className="empty" style={{ height }}>
-          <b>No data in this range</b>
-          {note ?? "Data will show here as it arrives."}
+          <b>{t("noDataInRange")}</b>
+          {note ?? t("dataWillShow")}
         </div>
       ) : (
         <div style={{ height }}>
@@ -42,12 +64,12 @@ export function LineChartCard({ title, unit, rows, series, events = [], note, he
             <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid stroke="#eef1f5" vertical={false} />
               <XAxis dataKey="t" type="number" domain={["dataMin", "dataMax"]} tickFormatter={time} tick={{ fontSize: 11 }} minTickGap={40} />
-              <YAxis tick={{ fontSize: 11 }} width={48} tickFormatter={(v: number) => tickValue(v)} />
+              <YAxis tick={{ fontSize: 11 }} width={48} tickFormatter={(v: number) => tickValue(v, locale)} />
               <Tooltip
                 content={({ active, label }) => {
                   if (!active) return null;
                   const row = rows.find((r) => r.t === Number(label));
-                  return row ? <ChartTooltip t={Number(label)} row={row} series={series} unit={unit} /> : null;
+                  return row ? <ChartTooltip t={Number(label)} row={row} series={series} seriesLabel={seriesLabel} unit={unit} /> : null;
                 }}
               />
               {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
@@ -65,6 +87,7 @@ export function LineChartCard({ title, unit, rows, series, events = [], note, he
                     key={s}
                     type="monotone"
                     dataKey={s}
+                    name={seriesLabel(s)}
                     stroke={colour}
                     strokeWidth={1.8}
                     isAnimationActive={false}
@@ -87,13 +110,15 @@ export function LineChartCard({ title, unit, rows, series, events = [], note, he
 }
 
 /** Every series at the hovered time, exact and with its unit; a gap says "no data" rather than vanishing. */
-function ChartTooltip({ t, row, series, unit }: { t: number; row: Record<string, number | null>; series: string[]; unit: string }) {
+function ChartTooltip({ t, row, series, seriesLabel, unit }: { t: number; row: Record<string, number | null>; series: string[]; seriesLabel: (s: string) => string; unit: string }) {
+  const tm = useTranslations("metrics");
+  const locale = useLocale();
   return (
     <div className="panel" style={{ padding: "6px 10px", marginBottom: 0, fontSize: 12, boxShadow: "0 2px 8px rgba(0,0,0,.12)" }}>
       <div className="muted">{new Date(t).toISOString().replace("T", " ").slice(0, 19)} UTC</div>
       {series.map((s, i) => (
         <div key={s}>
-          <span style={{ color: COLORS[i % COLORS.length] }}>{s}</span>: {exactValue(row[s], unit)}
+          <span style={{ color: COLORS[i % COLORS.length] }}>{seriesLabel(s)}</span>: {exactValue(row[s], unit, locale, tm("noData"))}
         </div>
       ))}
     </div>

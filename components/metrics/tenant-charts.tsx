@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { RangePicker, type Range } from "./range-picker";
 import { ChartGrid } from "./chart-grid";
@@ -11,13 +12,14 @@ import { PanelHead } from "@/components/ui/page-head";
 export function TenantCharts() {
   const trpc = useTRPC();
   const [range, setRange] = useState<Range>("1h");
+  const t = useTranslations("metrics");
   const charts = useQuery(trpc.metrics.tenantCharts.queryOptions({ range }, { refetchInterval: 5000, placeholderData: (prev) => prev }));
   return (
     <div className="panel">
-      <PanelHead title="Your usage and latency">
+      <PanelHead title={t("yourUsage")}>
         <RangePicker value={range} onChange={setRange} />
       </PanelHead>
-      <ChartGrid pending={charts.isPending} data={charts.data} />
+      <ChartGrid pending={charts.isPending} data={charts.data} scope="tenant" />
     </div>
   );
 }

@@ -2,13 +2,15 @@
 
 import Link from "next/link";
 import { useState } from "react";
+import { useTranslations } from "use-intl";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf } from "@/components/trpc/errors";
 import { Empty, Field } from "@/components/ui/field";
 import { PANEL_QUERY, queryGate } from "@/components/ui/query-state";
 import { FormActions, PageHead } from "@/components/ui/page-head";
-import { formatDateTime, formatGB, formatParams, gbToBytes } from "@/components/ui/format";
+import { gbToBytes } from "@/components/ui/format";
+import { useUnits } from "./units";
 import { MODEL_FORMATS, PRECISIONS } from "@/server/shared/catalog";
 import { FormPanel, useSaveOptions } from "@/components/ui/form-panel";
 import { EditModelForm, RetireVersionButton } from "./model-lifecycle";
@@ -18,11 +20,14 @@ export function ModelDetail({ id, canWrite }: { id: string; canWrite: boolean })
   const model = useQuery(trpc.model.get.queryOptions({ id }, PANEL_QUERY));
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState(false);
+  const t = useTranslations("models.detail");
+  const tt = useTranslations("models.task");
+  const units = useUnits();
   const gate = queryGate(
     model,
-    "the model",
-    <Empty title="Model not found">
-      <Link href="/models">Back to models</Link>
+    t("what"),
+    <Empty title={t("notFound")}>
+      <Link href="/models">{t("back")}</Link>
     </Empty>,
   );
   if (gate || !model.data) return gate;
@@ -37,35 +42,35 @@ export function ModelDetail({ id, canWrite }: { id: string; canWrite: boolean })
           !adding &&
           !editing && (
             <>
-              <button onClick={() => setEditing(true)}>Edit or retire…</button>{" "}
+              <button onClick={() => setEditing(true)}>{t("editOrRetire")}</button>{" "}
               <button className="primary" onClick={() => setAdding(true)}>
-                Add version
+                {t("addVersion")}
               </button>
             </>
           )
         }
       >
-        <span className="badge">{m.task}</span> {m.description}
-        {m.retiredAt && <span className="badge badge-danger">retired {new Date(m.retiredAt).toISOString().slice(0, 10)}</span>}
+        <span className="badge">{tt(m.task)}</span> {m.description}
+        {m.retiredAt && <span className="badge badge-danger">{t("retired", { date: units.date(m.retiredAt) })}</span>}
       </PageHead>
       {editing && <EditModelForm model={m} onDone={() => setEditing(false)} />}
       {adding && <AddVersionForm modelId={m.id} onDone={() => setAdding(false)} />}
       <div className="panel">
-        <h2>Versions</h2>
+        <h2>{t("versions")}</h2>
         {!m.versions.length ? (
-          <Empty title="No versions yet">Add the first one to deploy it to an endpoint.</Empty>
+          <Empty title={t("noVersions")}>{t("noVersionsHint")}</Empty>
         ) : (
           <table>
             <thead>
               <tr>
-                <th>Version</th>
-                <th>Format</th>
-                <th>Precision</th>
-                <th>Parameters</th>
-                <th>Weights</th>
-                <th>Min GPU memory</th>
-                <th>Artifact</th>
-                <th>Created</th>
+                <th>{t("colVersion")}</th>
+                <th>{t("colFormat")}</th>
+                <th>{t("colPrecision")}</th>
+                <th>{t("colParameters")}</th>
+                <th>{t("colWeights")}</th>
+                <th>{t("colMinGpu")}</th>
+                <th>{t("colArtifact")}</th>
+                <th>{t("colCreated")}</th>
                 {canWrite && <th />}
               </tr>
             </thead>
@@ -77,12 +82,12 @@ export function ModelDetail({ id, canWrite }: { id: string; canWrite: boolean })
                   </td>
                   <td>{v.format}</td>
                   <td>{v.precision}</td>
-                  <td>{formatParams(v.parameterCount)}</td>
-                  <td>{formatGB(v.weightBytes)}</td>
-                  <td>{formatGB(v.minGpuMemoryBytes)}</td>
+                  <td>{units.params(v.parameterCount)}</td>
+                  <td>{units.gb(v.weightBytes)}</td>
+                  <td>{units.gb(v.minGpuMemoryBytes)}</td>
                   <td className="mono">{v.artifactUri}</td>
-                  <td>{formatDateTime(v.createdAt)}</td>
-                  {canWrite && <td>{v.retiredAt ? <span className="badge badge-danger">retired</span> : <RetireVersionButton modelId={m.id} version={v} />}</td>}
+                  <td>{units.dateTime(v.createdAt)}</td>
+                  {canWrite && <td>{v.retiredAt ? <span className="badge badge-danger">{t("retiredBadge")}</span> : <RetireVersionButton modelId={m.id} version={v} />}</td>}
                 </tr>
               ))}
             </tbody>
@@ -90,7 +95,7 @@ export function ModelDetail({ id, canWrite }: { id: string; canWrite: boolean })
         )}
       </div>
       <div className="panel">
-        <h2>Served by</h2>
+        <h2>{t("servedBy")}</h2>
         {m.endpoints.length ? (
           <ul>
             {m.endpoints.map((e) => (
@@ -100,7 +105,7 @@ export function ModelDetail({ id, canWrite }: { id: string; canWrite: boolean })
             ))}
           </ul>
         ) : (
-          <Empty title="No endpoint serves this model">Create an endpoint for it on the Endpoints page.</Empty>
+          <Empty title={t("noEndpoint")}>{t("noEndpointHint")}</Empty>
         )}
       </div>
     </>
@@ -112,11 +117,12 @@ function AddVersionForm({ modelId, onDone }: { modelId: string; onDone: () => vo
   const saved = useSaveOptions();
   const [f, setF] = useState({ version: "", artifactUri: "", format: "vllm", precision: "fp16", parameterCount: "", weightGb: "", minGpuGb: "", contextTokens: "" });
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
-  const add = useMutation(trpc.model.addVersion.mutationOptions(saved({ refresh: trpc.model.pathKey(), toast: (v) => `Version ${v.version} added`, then: onDone })));
+  const t = useTranslations("models.addVersion");
+  const add = useMutation(trpc.model.addVersion.mutationOptions(saved({ refresh: trpc.model.pathKey(), toast: (v) => t("added", { version: v.version }), then: onDone })));
   const errors = fieldErrorsOf(add.error);
   return (
     <FormPanel
-      title="Add a version"
+      title={t("title")}
       error={add.error}
       onSubmit={() => {
         add.mutate({
@@ -134,17 +140,17 @@ function AddVersionForm({ modelId, onDone }: { modelId: string; onDone: () => vo
       }}
     >
       <div className="form-row">
-        <Field id="v-version" label="Version" hint="Like 1.1" errors={errors.version}>
+        <Field id="v-version" label={t("version")} hint={t("versionHint")} errors={errors.version}>
           <input id="v-version" value={f.version} onChange={set("version")} aria-invalid={!!errors.version} />
         </Field>
-        <Field id="v-format" label="Format" errors={errors.format}>
+        <Field id="v-format" label={t("format")} errors={errors.format}>
           <select id="v-format" value={f.format} onChange={set("format")}>
             {MODEL_FORMATS.map((x) => (
               <option key={x}>{x}</option>
             ))}
           </select>
         </Field>
-        <Field id="v-precision" label="Precision" errors={errors.precision}>
+        <Field id="v-precision" label={t("precision")} errors={errors.precision}>
           <select id="v-precision" value={f.precision} onChange={set("precision")}>
             {PRECISIONS.map((x) => (
               <option key={x}>{x}</option>
@@ -152,24 +158,24 @@ function AddVersionForm({ modelId, onDone }: { modelId: string; onDone: () => vo
           </select>
         </Field>
       </div>
-      <Field id="v-artifact" label="Artifact URI" hint="s3://, gs://, hf://, oci:// or https://" errors={errors.artifactUri}>
+      <Field id="v-artifact" label={t("artifact")} hint={t("artifactHint")} errors={errors.artifactUri}>
         <input id="v-artifact" value={f.artifactUri} onChange={set("artifactUri")} aria-invalid={!!errors.artifactUri} />
       </Field>
       <div className="form-row">
-        <Field id="v-params" label="Parameter count" hint="Whole number, like 8030000000" errors={errors.parameterCount}>
+        <Field id="v-params" label={t("params")} hint={t("paramsHint")} errors={errors.parameterCount}>
           <input id="v-params" inputMode="numeric" value={f.parameterCount} onChange={set("parameterCount")} aria-invalid={!!errors.parameterCount} />
         </Field>
-        <Field id="v-weights" label="Weights (GB)" errors={errors.weightBytes}>
+        <Field id="v-weights" label={t("weights")} errors={errors.weightBytes}>
           <input id="v-weights" inputMode="decimal" value={f.weightGb} onChange={set("weightGb")} aria-invalid={!!errors.weightBytes} />
         </Field>
-        <Field id="v-mingpu" label="Minimum GPU memory (GB)" hint="Weights plus the smallest useful KV cache" errors={errors.minGpuMemoryBytes}>
+        <Field id="v-mingpu" label={t("minGpu")} hint={t("minGpuHint")} errors={errors.minGpuMemoryBytes}>
           <input id="v-mingpu" inputMode="decimal" value={f.minGpuGb} onChange={set("minGpuGb")} aria-invalid={!!errors.minGpuMemoryBytes} />
         </Field>
-        <Field id="v-context" label="Context length (tokens)" hint="LLMs: the engine's max_model_len; the gateway refuses a larger max_tokens" errors={errors.contextTokens}>
+        <Field id="v-context" label={t("context")} hint={t("contextHint")} errors={errors.contextTokens}>
           <input id="v-context" inputMode="numeric" value={f.contextTokens} onChange={set("contextTokens")} aria-invalid={!!errors.contextTokens} />
         </Field>
       </div>
-      <FormActions submit="Add version" pending={add.isPending} onCancel={onDone} />
+      <FormActions submit={t("submit")} pending={add.isPending} onCancel={onDone} />
     </FormPanel>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useTranslations } from "use-intl";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf } from "@/components/trpc/errors";
@@ -15,23 +16,25 @@ export function EditModelForm({ model: m, onDone }: { model: { id: string; name:
   const saved = useSaveOptions();
   const refresh = trpc.model.get.queryKey({ id: m.id });
   const [f, setF] = useState({ name: m.name, description: m.description });
-  const update = useMutation(trpc.model.update.mutationOptions(saved({ refresh, toast: () => `${f.name} saved`, then: onDone })));
-  const retire = useMutation(trpc.model.retire.mutationOptions(saved({ refresh, toast: () => `${m.name} retired with its versions`, then: onDone })));
+  const t = useTranslations("models.lifecycle");
+  const tc = useTranslations("common");
+  const update = useMutation(trpc.model.update.mutationOptions(saved({ refresh, toast: () => t("saved", { name: f.name }), then: onDone })));
+  const retire = useMutation(trpc.model.retire.mutationOptions(saved({ refresh, toast: () => t("retiredWithVersions", { name: m.name }), then: onDone })));
   const errors = fieldErrorsOf(update.error);
   return (
-    <FormPanel title={`Edit ${m.name}`} error={update.error ?? retire.error} onSubmit={() => update.mutate({ id: m.id, expectedUpdatedAt: new Date(m.updatedAt), name: f.name, description: f.description })}>
+    <FormPanel title={t("edit", { name: m.name })} error={update.error ?? retire.error} onSubmit={() => update.mutate({ id: m.id, expectedUpdatedAt: new Date(m.updatedAt), name: f.name, description: f.description })}>
       <div className="form-row">
-        <Field id="me-name" label="Name" errors={errors.name}>
+        <Field id="me-name" label={t("name")} errors={errors.name}>
           <input id="me-name" value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} aria-invalid={!!errors.name} />
         </Field>
-        <Field id="me-desc" label="Description" errors={errors.description}>
+        <Field id="me-desc" label={t("description")} errors={errors.description}>
           <input id="me-desc" value={f.description} onChange={(e) => setF({ ...f, description: e.target.value })} aria-invalid={!!errors.description} />
         </Field>
       </div>
-      <FormActions submit="Save" pending={update.isPending} onCancel={onDone} />
+      <FormActions submit={tc("save")} pending={update.isPending} onCancel={onDone} />
       <div className="actions">
-        <button type="button" className="danger" disabled={retire.isPending} onClick={() => confirm(`Retire ${m.name} and all its versions? They can no longer be deployed.`) && retire.mutate({ id: m.id })}>
-          Retire model
+        <button type="button" className="danger" disabled={retire.isPending} onClick={() => confirm(t("retireConfirm", { name: m.name })) && retire.mutate({ id: m.id })}>
+          {t("retireModel")}
         </button>
       </div>
     </FormPanel>
@@ -43,17 +46,18 @@ export function RetireVersionButton({ modelId, version }: { modelId: string; ver
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("models.lifecycle");
   const retire = useMutation(
     trpc.model.retireVersion.mutationOptions({
       onSuccess: async () => {
         await qc.invalidateQueries({ queryKey: trpc.model.get.queryKey({ id: modelId }) });
-        toast.success(`Version ${version.version} retired`);
+        toast.success(t("versionRetired", { version: version.version }));
       },
     }),
   );
   return (
-    <button className="danger" disabled={retire.isPending} onClick={() => confirm(`Retire version ${version.version}? It can no longer be deployed.`) && retire.mutate({ id: version.id })}>
-      Retire
+    <button className="danger" disabled={retire.isPending} onClick={() => confirm(t("retireVersionConfirm", { version: version.version })) && retire.mutate({ id: version.id })}>
+      {t("retire")}
     </button>
   );
 }

@@ -1,7 +1,10 @@
 "use client";
 
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
+import { useFormat } from "@/components/i18n/use-format";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty } from "@/components/ui/field";
 import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
@@ -18,53 +21,53 @@ export function StaffOverview({ canSeeEndpoints }: { canSeeEndpoints: boolean })
   const pools = useQuery(trpc.cluster.nodePools.queryOptions(undefined, PANEL_QUERY));
   const status = useQuery(trpc.system.status.queryOptions(undefined, { refetchInterval: 10_000 }));
   const endpoints = useQuery(trpc.endpoint.list.queryOptions(undefined, { enabled: canSeeEndpoints }));
+  const t = useTranslations("overview.staff");
+  const fmt = useFormat();
   const totals = (pools.data ?? []).reduce((t, p) => ({ nodes: t.nodes + p.nodes, ready: t.ready + p.readyNodes, gpus: t.gpus + p.gpus }), { nodes: 0, ready: 0, gpus: 0 });
   return (
     <>
-      <PageHead title="Overview">The cluster and what it serves.</PageHead>
+      <PageHead title={t("title")}>{t("intro")}</PageHead>
       {canSeeEndpoints && <SlaBoard />}
       {status.data && <SystemNotices status={status.data} />}
       <div className="stats">
         <div className="stat">
-          <b>{pools.data?.length ?? "…"}</b>
-          <span>node pools</span>
+          <b>{pools.data ? fmt.number(pools.data.length) : "…"}</b>
+          <span>{t("nodePools")}</span>
         </div>
         <div className="stat">
           <b>
-            {totals.ready}/{totals.nodes}
+            {fmt.number(totals.ready)}/{fmt.number(totals.nodes)}
           </b>
-          <span>nodes ready</span>
+          <span>{t("nodesReady")}</span>
         </div>
         <div className="stat">
-          <b>{totals.gpus}</b>
-          <span>GPUs</span>
+          <b>{fmt.number(totals.gpus)}</b>
+          <span>{t("gpus")}</span>
         </div>
         {canSeeEndpoints && (
           <div className="stat">
-            <b>{endpoints.data?.length ?? "…"}</b>
-            <span>endpoints</span>
+            <b>{endpoints.data ? fmt.number(endpoints.data.length) : "…"}</b>
+            <span>{t("endpoints")}</span>
           </div>
         )}
       </div>
       <div className="panel">
-        <h2>Node pools</h2>
+        <h2>{t("poolsTitle")}</h2>
         <QueryState
           query={pools}
-          what="node pools"
+          what={t("poolsWhat")}
           empty={
-            <Empty title="No cluster yet">
-              Run <code>npm run db:seed</code> to load the reference cluster.
-            </Empty>
+            <Empty title={t("noCluster")}>{t.rich("noClusterHint", { code: (c) => <code>{c}</code> })}</Empty>
           }
         >
           {(data) => (
             <table>
               <thead>
                 <tr>
-                  <th>Pool</th>
-                  <th>Region</th>
-                  <th>Nodes</th>
-                  <th>GPUs</th>
+                  <th>{t("colPool")}</th>
+                  <th>{t("colRegion")}</th>
+                  <th>{t("colNodes")}</th>
+                  <th>{t("colGpus")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -75,9 +78,9 @@ export function StaffOverview({ canSeeEndpoints }: { canSeeEndpoints: boolean })
                       <span className={regionBadge(p.region)}>{p.region}</span>
                     </td>
                     <td>
-                      {p.readyNodes}/{p.nodes} ready
+                      {t("ready", { ready: String(p.readyNodes), nodes: String(p.nodes) })}
                     </td>
-                    <td>{p.gpus ? `${p.gpus} × ${p.gpuModels.join(", ")}` : <span className="muted">CPU only</span>}</td>
+                    <td>{p.gpus ? `${p.gpus} × ${p.gpuModels.join(", ")}` : <span className="muted">{t("cpuOnly")}</span>}</td>
                   </tr>
                 ))}
               </tbody>
@@ -93,20 +96,23 @@ type Status = inferRouterOutputs<AppRouter>["system"]["status"];
 
 /** Says plainly what is off and how to turn it on, rather than showing empty charts. */
 function SystemNotices({ status }: { status: Status }) {
+  const t = useTranslations("overview.notices");
+  const code = (c: ReactNode) => <code>{c}</code>;
+  const prom = status.prometheus;
   return (
     <>
       <div className="notice" role="note">
-        <DriverNotice driver={status.cluster} /> <Link href="/cluster">Open the cluster</Link>.
+        <DriverNotice driver={status.cluster} /> <Link href="/cluster">{t("openCluster")}</Link>.
       </div>
       {status.cluster.kind === "sim" && !status.simulator.reachable && (
         <div className="form-error" role="note" style={{ marginBottom: 18 }}>
-          The cluster simulator does not answer{status.simulator.url && ` at ${status.simulator.url}`}. Start it with <code>npm run sim</code> (or <code>npm run demo</code>).
+          {status.simulator.url ? t.rich("simDownAt", { url: status.simulator.url, code }) : t.rich("simDown", { code })}
         </div>
       )}
       {!status.prometheus.reachable && (
         <div className="form-error" role="note" style={{ marginBottom: 18 }} data-testid="metrics-off">
-          <b>Metrics are off</b>
-          {status.prometheus.configured ? `: Prometheus${status.prometheus.url ? ` at ${status.prometheus.url}` : ""} does not answer.` : ": no Prometheus is configured."} {status.prometheus.howTo}
+          <b>{t("metricsOff")}</b>
+          {prom.configured ? (prom.url ? t("promDownAt", { url: prom.url }) : t("promDown")) : t("noProm")} {prom.howTo}
         </div>
       )}
     </>
@@ -117,31 +123,31 @@ export function TenantOverview({ tenantId }: { tenantId: string }) {
   const trpc = useTRPC();
   const tenant = useQuery(trpc.tenant.get.queryOptions({ id: tenantId }));
   const catalog = useQuery(trpc.endpoint.catalog.queryOptions(undefined, PANEL_QUERY));
+  const t = useTranslations("overview.tenant");
+  const tt = useTranslations("models.task");
   return (
     <>
       <PageHead
-        title={tenant.data?.name ?? "Your tenant"}
+        title={tenant.data?.name ?? t("yourTenant")}
         action={
           <Link className="button primary" href="/api-keys">
-            Manage API keys
+            {t("manageKeys")}
           </Link>
         }
       >
-        {tenant.data?.kvkk ? "Your calls are served only in Turkey: your contract forbids transfers abroad (KVKK Art. 9)." : "Your models, keys and usage."}
+        {tenant.data?.kvkk ? t("kvkk") : t("intro")}
       </PageHead>
       <TenantCharts />
       <div className="panel">
-        <h2>Models you can call</h2>
-        <QueryState query={catalog} what="models" empty={<Empty title="No endpoints yet">Your operator has not published any model yet.</Empty>}>
+        <h2>{t("modelsTitle")}</h2>
+        <QueryState query={catalog} what={t("what")} empty={<Empty title={t("noEndpoints")}>{t("noEndpointsHint")}</Empty>}>
           {(data) => (
             <table>
               <thead>
                 <tr>
-                  <th>Endpoint</th>
-                  <th>
-                    API <code>model</code>
-                  </th>
-                  <th>Task</th>
+                  <th>{t("colEndpoint")}</th>
+                  <th>{t.rich("colModel", { code: (c) => <code>{c}</code> })}</th>
+                  <th>{t("colTask")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -151,7 +157,7 @@ export function TenantOverview({ tenantId }: { tenantId: string }) {
                     <td>
                       <code>{e.slug}</code>
                     </td>
-                    <td>{e.model.task}</td>
+                    <td>{tt(e.model.task)}</td>
                   </tr>
                 ))}
               </tbody>

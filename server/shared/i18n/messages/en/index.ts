@@ -2,13 +2,19 @@
  * English, the source language: every namespace's messages. Turkish (../tr) must have the same
  * keys (../shape.ts). One file per namespace, named for the pages that use it.
  */
+import { alerts } from "./alerts.ts";
+import { cluster } from "./cluster.ts";
 import { common } from "./common.ts";
+import { endpoints } from "./endpoints.ts";
 import { exportFiles } from "./export-files.ts";
 import { heads } from "./heads.ts";
 import { login } from "./login.ts";
+import { metrics } from "./metrics.ts";
+import { models } from "./models.ts";
+import { overview } from "./overview.ts";
 import { pages } from "./pages.ts";
 import { shell } from "./shell.ts";
 import { titles } from "./titles.ts";
 
-export const en = { common, exportFiles, heads, login, pages, shell, titles };
+export const en = { alerts, cluster, common, endpoints, exportFiles, heads, login, metrics, models, overview, pages, shell, titles };
 export type Messages = typeof en;

@@ -1,0 +1,45 @@
+import type { Messages } from "../en/index.ts";
+import type { Translation } from "../shape.ts";
+
+export const overview = {
+  staff: {
+    title: "Genel bakış",
+    intro: "Küme ve sundukları.",
+    nodePools: "düğüm havuzu",
+    nodesReady: "hazır düğüm",
+    gpus: "GPU",
+    endpoints: "uç nokta",
+    poolsTitle: "Düğüm havuzları",
+    poolsWhat: "düğüm havuzları",
+    noCluster: "Henüz küme yok",
+    noClusterHint: "Başvuru kümesini yüklemek için <code>npm run db:seed</code> komutunu çalıştırın.",
+    colPool: "Havuz",
+    colRegion: "Bölge",
+    colNodes: "Düğümler",
+    colGpus: "GPU'lar",
+    ready: "{ready}/{nodes} hazır",
+    cpuOnly: "yalnızca CPU",
+  },
+  notices: {
+    openCluster: "Kümeyi açın",
+    simDown: "Küme simülatörü yanıt vermiyor. <code>npm run sim</code> (veya <code>npm run demo</code>) ile başlatın.",
+    simDownAt: "{url} adresindeki küme simülatörü yanıt vermiyor. <code>npm run sim</code> (veya <code>npm run demo</code>) ile başlatın.",
+    metricsOff: "Metrikler kapalı",
+    promDown: ": Prometheus yanıt vermiyor.",
+    promDownAt: ": {url} adresindeki Prometheus yanıt vermiyor.",
+    noProm: ": yapılandırılmış bir Prometheus yok.",
+  },
+  tenant: {
+    yourTenant: "Kiracınız",
+    manageKeys: "API anahtarlarını yönet",
+    kvkk: "Çağrılarınız yalnızca Türkiye'de sunulur: sözleşmeniz yurt dışına aktarımı yasaklıyor (KVKK md. 9).",
+    intro: "Modelleriniz, anahtarlarınız ve kullanımınız.",
+    modelsTitle: "Çağırabileceğiniz modeller",
+    what: "modeller",
+    noEndpoints: "Henüz uç nokta yok",
+    noEndpointsHint: "Operatörünüz henüz bir model yayımlamadı.",
+    colEndpoint: "Uç nokta",
+    colModel: "API <code>model</code> adı",
+    colTask: "Görev",
+  },
+} satisfies Translation<Messages["overview"]>;
