@@ -3,6 +3,7 @@
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useLocale, useTranslations } from "use-intl";
 import { exactValue, tickValue } from "./format-value";
+import { ChartNumbers } from "./chart-numbers";
 
 const COLORS = ["#1f5fbf", "#e08a00", "#2e9d5b", "#a23fbf", "#c0392b", "#5d6878", "#0f8a8a", "#8a5a0f"];
 
@@ -105,6 +106,7 @@ export function LineChartCard({
           </ResponsiveContainer>
         </div>
       )}
+      {hasData && <ChartNumbers title={title} unit={unit} rows={rows} series={series} seriesLabel={seriesLabel} />}
     </div>
   );
 }

@@ -2,6 +2,8 @@
 export const metrics = {
   charts: "charts",
   noDataInRange: "No data in this range",
+  /** A chart's numbers as a table (its text equivalent). */
+  numbers: { summary: "Numbers", caption: "{title}: the numbers behind the chart", series: "Series", latest: "Latest", min: "Lowest", mean: "Average", max: "Highest" },
   dataWillShow: "Data will show here as it arrives.",
   noData: "no data",
   timeRange: "Time range",

@@ -3,6 +3,7 @@ import type { Translation } from "../shape.ts";
 
 export const metrics = {
   charts: "grafikler",
+  numbers: { summary: "Sayılar", caption: "{title}: grafiğin arkasındaki sayılar", series: "Seri", latest: "Son değer", min: "En düşük", mean: "Ortalama", max: "En yüksek" },
   noDataInRange: "Bu aralıkta veri yok",
   dataWillShow: "Veri geldikçe burada görünecek.",
   noData: "veri yok",
