@@ -3,10 +3,11 @@
  * keys (../shape.ts). One file per namespace, named for the pages that use it.
  */
 import { common } from "./common.ts";
+import { kvkk } from "./kvkk.ts";
 import { login } from "./login.ts";
 import { pages } from "./pages.ts";
 import { shell } from "./shell.ts";
 import { titles } from "./titles.ts";
 
-export const en = { common, login, pages, shell, titles };
+export const en = { common, kvkk, login, pages, shell, titles };
 export type Messages = typeof en;
