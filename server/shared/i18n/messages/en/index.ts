@@ -8,6 +8,8 @@ import { login } from "./login.ts";
 import { pages } from "./pages.ts";
 import { shell } from "./shell.ts";
 import { titles } from "./titles.ts";
+import { trpc } from "./trpc.ts";
+import { usage } from "./usage.ts";
 
-export const en = { common, kvkk, login, pages, shell, titles };
+export const en = { common, kvkk, login, pages, shell, titles, trpc, usage };
 export type Messages = typeof en;

@@ -6,5 +6,7 @@ import { login } from "./login.ts";
 import { pages } from "./pages.ts";
 import { shell } from "./shell.ts";
 import { titles } from "./titles.ts";
+import { trpc } from "./trpc.ts";
+import { usage } from "./usage.ts";
 
-export const tr: Messages = { common, kvkk, login, pages, shell, titles };
+export const tr: Messages = { common, kvkk, login, pages, shell, titles, trpc, usage };
