@@ -2,14 +2,19 @@
  * English, the source language: every namespace's messages. Turkish (../tr) must have the same
  * keys (../shape.ts). One file per namespace, named for the pages that use it.
  */
+import { apiKeys } from "./api-keys.ts";
+import { audit } from "./audit.ts";
+import { callLog } from "./call-log.ts";
 import { common } from "./common.ts";
 import { kvkk } from "./kvkk.ts";
 import { login } from "./login.ts";
 import { pages } from "./pages.ts";
 import { shell } from "./shell.ts";
+import { tenants } from "./tenants.ts";
 import { titles } from "./titles.ts";
 import { trpc } from "./trpc.ts";
 import { usage } from "./usage.ts";
+import { users } from "./users.ts";
 
-export const en = { common, kvkk, login, pages, shell, titles, trpc, usage };
+export const en = { apiKeys, audit, callLog, common, kvkk, login, pages, shell, tenants, titles, trpc, usage, users };
 export type Messages = typeof en;
