@@ -1,13 +1,10 @@
 import { TRPCClientError } from "@trpc/client";
+import { trpc as ENGLISH } from "@/server/shared/i18n/messages/en/trpc";
 
 export type FieldErrors = Record<string, string[] | undefined>;
 
-/** The words these helpers add of their own; a component passes its language's (useErrorText), else English. */
-export interface ErrorTexts {
-  fixFields: string;
-  somethingWrong: string;
-}
-const ENGLISH: ErrorTexts = { fixFields: "Please correct the fields marked below.", somethingWrong: "Something went wrong." };
+/** The words these helpers add of their own (messages trpc): a component passes its language's (useErrorText), else English. */
+export type ErrorTexts = typeof ENGLISH;
 
 /** The per-field messages a procedure's zod schema (or domain check) returned, for forms. */
 export function fieldErrorsOf(error: unknown): FieldErrors {
