@@ -25,7 +25,7 @@ export const tenants = {
     limitsCell: "{rpm} istek · {tpm} token",
     credit: "kredi {amount}",
   },
-  statuses: { active: "etkin", suspended: "askıda", offboarded: "ayrıldı" },
+  statuses: { active: "etkin", suspended: "askıda", offboarded: "sonlandırıldı" },
   create: {
     title: "Yeni kiracı",
     name: "Ad",
@@ -42,7 +42,7 @@ export const tenants = {
     notFound: "Kiracı bulunamadı",
     back: "Kiracılara dön",
     edit: "Sınırları ve planı düzenle",
-    offboard: "Ayrılışı başlat…",
+    offboard: "Kiracılığı sonlandır…",
     usage: "Kullanım ve maliyet, kiracının gördüğü gibi",
     served: "Türkiye'de hizmet verilir; yurt dışında yalnızca kayıtlı bir güvenceyle (KVKK md. 9)",
     plan: "plan {plan}",
@@ -62,7 +62,7 @@ export const tenants = {
     reached: "kredi limitine ulaşıldı",
   },
   settings: {
-    title: "{name} düzenle",
+    title: "{name}: düzenle",
     saved: "{name} kaydedildi",
     name: "Ad",
     status: "Durum",
@@ -77,10 +77,10 @@ export const tenants = {
     save: "Kaydet",
   },
   offboard: {
-    title: "{name} ayrılışı",
-    done: "{name} ayrıldı: {count} anahtar iptal edildi; çağrı kaydı {date} tarihine kadar saklanacak",
+    title: "{name} kiracılığını sonlandır",
+    done: "{name} kiracılığı sonlandırıldı: {count} anahtar iptal edildi; çağrı kaydı {date} tarihine kadar saklanacak",
     body: "{name} kiracısının her API anahtarı hemen iptal edilir ve kullanıcıları artık oturum açamaz. Çağrı kaydı saklama süresi bitene kadar tutulur, sonra periyodik imhada bir imha tutanağıyla yok edilir (KVKK md. 7). Bu işlem buradan geri alınamaz.",
     confirm: "Onaylamak için {slug} yazın",
-    submit: "Kiracının ayrılışını tamamla",
+    submit: "Kiracılığı sonlandır",
   },
 } satisfies Translation<Messages["tenants"]>;
