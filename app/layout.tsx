@@ -2,12 +2,12 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import "./globals.css";
 import { Providers } from "./providers";
-import { requestLocale } from "@/server/i18n/request-locale";
+import { requestLocale, serverTranslator } from "@/server/i18n/request-locale";
 
-export const metadata: Metadata = {
-  title: { default: "Kule", template: "%s · Kule" },
-  description: "The control plane of your AI inference cluster",
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await serverTranslator();
+  return { title: { default: "Kule", template: "%s · Kule" }, description: t("shell.description") };
+}
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const locale = await requestLocale();

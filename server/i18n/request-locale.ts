@@ -1,11 +1,10 @@
 import "server-only";
 import { cache } from "react";
 import { cookies, headers } from "next/headers";
-import { createTranslator } from "use-intl/core";
 import { db } from "../db/client.ts";
 import { auth } from "../auth/next-auth.ts";
-import { LOCALE_COOKIE, TIME_ZONE, pickLocale, type Locale } from "../shared/i18n/locales.ts";
-import { MESSAGES, missingMessage } from "../shared/i18n/messages.ts";
+import { LOCALE_COOKIE, pickLocale, type Locale } from "../shared/i18n/locales.ts";
+import { translatorFor } from "../shared/i18n/translator.ts";
 
 /** This request's language (once per request): the user's setting, the switch's cookie, the browser's. */
 export const requestLocale = cache(async (): Promise<Locale> => {
@@ -19,8 +18,4 @@ export const requestLocale = cache(async (): Promise<Locale> => {
 export async function serverTranslator() {
   const locale = await requestLocale();
   return translatorFor(locale);
-}
-
-export function translatorFor(locale: Locale) {
-  return createTranslator({ locale, messages: MESSAGES[locale], timeZone: TIME_ZONE, getMessageFallback: ({ namespace, key }) => missingMessage(namespace, key) });
 }

@@ -6,6 +6,8 @@ import { apiKeys } from "./api-keys.ts";
 import { audit } from "./audit.ts";
 import { callLog } from "./call-log.ts";
 import { common } from "./common.ts";
+import { exportFiles } from "./export-files.ts";
+import { heads } from "./heads.ts";
 import { kvkk } from "./kvkk.ts";
 import { login } from "./login.ts";
 import { pages } from "./pages.ts";
@@ -16,5 +18,5 @@ import { trpc } from "./trpc.ts";
 import { usage } from "./usage.ts";
 import { users } from "./users.ts";
 
-export const en = { apiKeys, audit, callLog, common, kvkk, login, pages, shell, tenants, titles, trpc, usage, users };
+export const en = { apiKeys, audit, callLog, common, exportFiles, heads, kvkk, login, pages, shell, tenants, titles, trpc, usage, users };
 export type Messages = typeof en;

@@ -1,6 +1,7 @@
 /** The frame around every page: brand, navigation, who is signed in, the language switch. */
 export const shell = {
   tagline: "inference control plane",
+  description: "The control plane of your AI inference cluster",
   mainNav: "Main",
   overview: "Overview",
   signOut: "Sign out",

@@ -3,6 +3,7 @@ import type { Translation } from "../shape.ts";
 
 export const shell = {
   tagline: "çıkarım kontrol düzlemi",
+  description: "Yapay zekâ çıkarım kümenizin kontrol düzlemi",
   mainNav: "Ana menü",
   overview: "Genel bakış",
   signOut: "Çıkış yap",
