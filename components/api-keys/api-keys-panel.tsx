@@ -3,12 +3,14 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { useTranslations } from "use-intl";
+import { fieldErrorsOf } from "@/components/trpc/errors";
+import { useErrorText } from "@/components/trpc/use-error-text";
 import { Empty, Field } from "@/components/ui/field";
 import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { FormActions, PanelHead } from "@/components/ui/page-head";
 import { useToast } from "@/components/ui/toast";
-import { formatDateTime } from "@/components/ui/format";
+import { useFormat } from "@/components/i18n/use-format";
 import { KeyLimits, KeyLimitsForm, limitOf } from "./key-limits";
 
 /**
@@ -19,6 +21,8 @@ export function ApiKeysPanel({ tenantId, canWrite, chooseTenant }: { tenantId: s
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("apiKeys.panel");
+  const fmt = useFormat();
   const keys = useQuery(trpc.apiKey.list.queryOptions({ tenantId }, PANEL_QUERY));
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
   const [creating, setCreating] = useState(false);
@@ -27,43 +31,43 @@ export function ApiKeysPanel({ tenantId, canWrite, chooseTenant }: { tenantId: s
     trpc.apiKey.revoke.mutationOptions({
       onSuccess: async (k) => {
         await qc.invalidateQueries({ queryKey: trpc.apiKey.list.pathKey() });
-        toast.success(`Key ${k.prefix}… revoked`);
+        toast.success(t("revokedToast", { prefix: k.prefix }));
       },
     }),
   );
   return (
     <div className="panel">
-      <PanelHead title="API keys">
+      <PanelHead title={t("title")}>
         {canWrite && !creating && (
           <button className="primary" onClick={() => (setCreating(true), setSecret(null))}>
-            New API key
+            {t("new")}
           </button>
         )}
       </PanelHead>
       {secret && (
-        <div className="secret" role="region" aria-label="New API key secret">
-          <b>Copy the secret of “{secret.name}” now: it will not be shown again.</b>
+        <div className="secret" role="region" aria-label={t("secretAria")}>
+          <b>{t("copyNow", { name: secret.name })}</b>
           <code data-testid="new-key-secret">{secret.value}</code>
           <div className="actions">
-            <button onClick={() => void navigator.clipboard?.writeText(secret.value).then(() => toast.success("Copied"))}>Copy</button>
-            <button onClick={() => setSecret(null)}>I have stored it</button>
+            <button onClick={() => void navigator.clipboard?.writeText(secret.value).then(() => toast.success(t("copied")))}>{t("copy")}</button>
+            <button onClick={() => setSecret(null)}>{t("stored")}</button>
           </div>
         </div>
       )}
       {creating && <CreateKeyForm tenantId={tenantId} chooseTenant={chooseTenant} onCreated={(name, value) => (setSecret({ name, value }), setCreating(false))} onCancel={() => setCreating(false)} />}
-      <QueryState query={keys} what="keys" empty={<Empty title="No API keys yet">{canWrite ? "Create one with “New API key” to call the gateway." : "A tenant admin creates keys."}</Empty>}>
+      <QueryState query={keys} what={t("loading")} empty={<Empty title={t("emptyTitle")}>{canWrite ? t("emptyWrite") : t("emptyRead")}</Empty>}>
         {(data) => (
           <table>
             <thead>
               <tr>
-                <th>Name</th>
-                {chooseTenant && <th>Tenant</th>}
-                <th>Key</th>
-                <th>Endpoints</th>
-                <th>Limits per minute</th>
-                <th>Expires</th>
-                <th>Last used</th>
-                <th>Status</th>
+                <th>{t("name")}</th>
+                {chooseTenant && <th>{t("tenant")}</th>}
+                <th>{t("key")}</th>
+                <th>{t("endpoints")}</th>
+                <th>{t("limits")}</th>
+                <th>{t("expires")}</th>
+                <th>{t("lastUsed")}</th>
+                <th>{t("status")}</th>
                 {canWrite && <th />}
               </tr>
             </thead>
@@ -75,33 +79,33 @@ export function ApiKeysPanel({ tenantId, canWrite, chooseTenant }: { tenantId: s
                   <td>
                     <code>{k.prefix}…</code>
                   </td>
-                  <td>{k.allowedEndpointIds.length ? `${k.allowedEndpointIds.length} allowed` : "all"}</td>
+                  <td>{k.allowedEndpointIds.length ? t("allowed", { count: k.allowedEndpointIds.length }) : t("all")}</td>
                   <td>
                     <KeyLimits k={k} />
                   </td>
-                  <td>{k.expiresAt ? formatDateTime(k.expiresAt) : "never"}</td>
-                  <td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : <span className="muted">never</span>}</td>
+                  <td>{k.expiresAt ? fmt.dateTime(k.expiresAt) : t("never")}</td>
+                  <td>{k.lastUsedAt ? fmt.dateTime(k.lastUsedAt) : <span className="muted">{t("never")}</span>}</td>
                   <td>
                     {k.revokedAt ? (
-                      <span className="badge badge-danger">revoked</span>
+                      <span className="badge badge-danger">{t("revoked")}</span>
                     ) : k.expiresAt && new Date(k.expiresAt) < new Date() ? (
-                      <span className="badge badge-warn">expired</span>
+                      <span className="badge badge-warn">{t("expired")}</span>
                     ) : (
-                      <span className="badge badge-ok">active</span>
+                      <span className="badge badge-ok">{t("active")}</span>
                     )}
                   </td>
                   {canWrite && (
                     <td>
-                      {!k.revokedAt && <button onClick={() => setLimitsOf(limitsOf === k.id ? null : k.id)}>Limits…</button>}{" "}
+                      {!k.revokedAt && <button onClick={() => setLimitsOf(limitsOf === k.id ? null : k.id)}>{t("limitsButton")}</button>}{" "}
                       {!k.revokedAt && (
                         <button
                           className="danger"
                           disabled={revoke.isPending}
                           onClick={() => {
-                            if (confirm(`Revoke ${k.name} (${k.prefix}…)? Calls with it will fail at once.`)) revoke.mutate({ id: k.id });
+                            if (confirm(t("confirmRevoke", { name: k.name, prefix: k.prefix }))) revoke.mutate({ id: k.id });
                           }}
                         >
-                          Revoke
+                          {t("revoke")}
                         </button>
                       )}
                     </td>
@@ -126,6 +130,8 @@ export function ApiKeysPanel({ tenantId, canWrite, chooseTenant }: { tenantId: s
 function CreateKeyForm({ tenantId, chooseTenant, onCreated, onCancel }: { tenantId: string | null; chooseTenant: boolean; onCreated: (name: string, secret: string) => void; onCancel: () => void }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
+  const t = useTranslations("apiKeys.create");
+  const { formErrorOf } = useErrorText();
   const catalog = useQuery(trpc.endpoint.catalog.queryOptions());
   const tenants = useQuery(trpc.tenant.list.queryOptions(undefined, { enabled: chooseTenant }));
   const [f, setF] = useState({ name: "", tenantId: tenantId ?? "", expiresAt: "", endpoints: [] as string[], rpm: "", tpm: "" });
@@ -156,35 +162,35 @@ function CreateKeyForm({ tenantId, chooseTenant, onCreated, onCancel }: { tenant
     >
       {create.error && <div className="form-error">{formErrorOf(create.error)}</div>}
       <div className="form-row">
-        <Field id="k-name" label="Key name" hint="What uses it, like checkout-service" errors={errors.name}>
+        <Field id="k-name" label={t("name")} hint={t("nameHint")} errors={errors.name}>
           <input id="k-name" value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} aria-invalid={!!errors.name} />
         </Field>
         {chooseTenant && (
-          <Field id="k-tenant" label="Tenant" errors={errors.tenantId}>
+          <Field id="k-tenant" label={t("tenant")} errors={errors.tenantId}>
             <select id="k-tenant" value={f.tenantId} onChange={(e) => setF({ ...f, tenantId: e.target.value })} aria-invalid={!!errors.tenantId}>
-              <option value="">Choose a tenant…</option>
-              {tenants.data?.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
+              <option value="">{t("chooseTenant")}</option>
+              {tenants.data?.map((x) => (
+                <option key={x.id} value={x.id}>
+                  {x.name}
                 </option>
               ))}
             </select>
           </Field>
         )}
-        <Field id="k-expires" label="Expires on (optional)" errors={errors.expiresAt}>
+        <Field id="k-expires" label={t("expires")} errors={errors.expiresAt}>
           <input id="k-expires" type="date" value={f.expiresAt} onChange={(e) => setF({ ...f, expiresAt: e.target.value })} aria-invalid={!!errors.expiresAt} />
         </Field>
       </div>
       <div className="form-row">
-        <Field id="k-rpm" label="Requests per minute (optional)" hint="Within the tenant's limit" errors={errors.rpmLimit}>
+        <Field id="k-rpm" label={t("rpm")} hint={t("withinHint")} errors={errors.rpmLimit}>
           <input id="k-rpm" inputMode="numeric" value={f.rpm} onChange={(e) => setF({ ...f, rpm: e.target.value })} aria-invalid={!!errors.rpmLimit} />
         </Field>
-        <Field id="k-tpm" label="Tokens per minute (optional)" hint="Within the tenant's limit" errors={errors.tpmLimit}>
+        <Field id="k-tpm" label={t("tpm")} hint={t("withinHint")} errors={errors.tpmLimit}>
           <input id="k-tpm" inputMode="numeric" value={f.tpm} onChange={(e) => setF({ ...f, tpm: e.target.value })} aria-invalid={!!errors.tpmLimit} />
         </Field>
       </div>
       <fieldset className="field" style={{ border: 0, padding: 0 }}>
-        <legend style={{ fontWeight: 600, fontSize: 13 }}>Endpoints this key may call (none ticked = all)</legend>
+        <legend style={{ fontWeight: 600, fontSize: 13 }}>{t("endpoints")}</legend>
         {catalog.data?.map((ep) => (
           <label key={ep.id}>
             <input
@@ -197,7 +203,7 @@ function CreateKeyForm({ tenantId, chooseTenant, onCreated, onCancel }: { tenant
         ))}
         {errors.allowedEndpointIds && <span className="error">{errors.allowedEndpointIds.join(" ")}</span>}
       </fieldset>
-      <FormActions submit="Create key" pending={create.isPending} onCancel={onCancel} />
+      <FormActions submit={t("submit")} pending={create.isPending} onCancel={onCancel} />
     </form>
   );
 }

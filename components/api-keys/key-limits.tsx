@@ -3,7 +3,10 @@
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { useTranslations } from "use-intl";
+import { fieldErrorsOf } from "@/components/trpc/errors";
+import { useErrorText } from "@/components/trpc/use-error-text";
+import { useFormat } from "@/components/i18n/use-format";
 import { Field } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 
@@ -12,12 +15,11 @@ export const limitOf = (v: string) => (v.trim() === "" ? null : Number(v));
 
 /** A key's own limits in a table cell: "60 req · 100,000 tok", or "tenant's" when it has none. */
 export function KeyLimits({ k }: { k: { rpmLimit: number | null; tpmLimit: number | null } }) {
-  if (k.rpmLimit === null && k.tpmLimit === null) return <span className="muted">tenant&apos;s</span>;
-  return (
-    <span>
-      {k.rpmLimit?.toLocaleString("en") ?? "–"} req · {k.tpmLimit?.toLocaleString("en") ?? "–"} tok
-    </span>
-  );
+  const t = useTranslations("apiKeys.limits");
+  const fmt = useFormat();
+  if (k.rpmLimit === null && k.tpmLimit === null) return <span className="muted">{t("tenants")}</span>;
+  const n = (v: number | null) => (v === null ? "–" : fmt.number(v));
+  return <span>{t("cell", { rpm: n(k.rpmLimit), tpm: n(k.tpmLimit) })}</span>;
 }
 
 /** Sets one key's limits, within its tenant's (the server refuses more, naming the ceiling). */
@@ -25,13 +27,15 @@ export function KeyLimitsForm({ k, onDone }: { k: { id: string; name: string; rp
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("apiKeys.limits");
+  const { formErrorOf } = useErrorText();
   const [f, setF] = useState({ rpm: k.rpmLimit?.toString() ?? "", tpm: k.tpmLimit?.toString() ?? "" });
   const set = useMutation(
     trpc.apiKey.setLimits.mutationOptions({
       meta: { handlesErrors: true },
       onSuccess: async () => {
         await qc.invalidateQueries({ queryKey: trpc.apiKey.list.pathKey() });
-        toast.success(`Limits of ${k.name} saved`);
+        toast.success(t("saved", { name: k.name }));
         onDone();
       },
     }),
@@ -40,25 +44,25 @@ export function KeyLimitsForm({ k, onDone }: { k: { id: string; name: string; rp
   return (
     <form
       className="form-row"
-      aria-label={`Limits of ${k.name}`}
+      aria-label={t("aria", { name: k.name })}
       onSubmit={(e) => {
         e.preventDefault();
         set.mutate({ id: k.id, rpmLimit: limitOf(f.rpm), tpmLimit: limitOf(f.tpm) });
       }}
     >
       {set.error && !Object.keys(errors).length && <div className="form-error">{formErrorOf(set.error)}</div>}
-      <Field id={`kl-rpm-${k.id}`} label="Requests per minute" hint="Empty: the tenant's" errors={errors.rpmLimit}>
+      <Field id={`kl-rpm-${k.id}`} label={t("rpm")} hint={t("emptyHint")} errors={errors.rpmLimit}>
         <input id={`kl-rpm-${k.id}`} inputMode="numeric" value={f.rpm} onChange={(e) => setF({ ...f, rpm: e.target.value })} aria-invalid={!!errors.rpmLimit} />
       </Field>
-      <Field id={`kl-tpm-${k.id}`} label="Tokens per minute" hint="Empty: the tenant's" errors={errors.tpmLimit}>
+      <Field id={`kl-tpm-${k.id}`} label={t("tpm")} hint={t("emptyHint")} errors={errors.tpmLimit}>
         <input id={`kl-tpm-${k.id}`} inputMode="numeric" value={f.tpm} onChange={(e) => setF({ ...f, tpm: e.target.value })} aria-invalid={!!errors.tpmLimit} />
       </Field>
       <div className="actions">
         <button className="primary" type="submit" disabled={set.isPending}>
-          Save limits
+          {t("save")}
         </button>
         <button type="button" onClick={onDone}>
-          Cancel
+          {t("cancel")}
         </button>
       </div>
     </form>

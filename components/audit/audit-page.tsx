@@ -5,11 +5,14 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty } from "@/components/ui/field";
 import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
-import { formatDateTime } from "@/components/ui/format";
+import { useTranslations } from "use-intl";
+import { useFormat } from "@/components/i18n/use-format";
 import { PageHead } from "@/components/ui/page-head";
 
 export function AuditPage() {
   const trpc = useTRPC();
+  const t = useTranslations("audit");
+  const fmt = useFormat();
   const [filter, setFilter] = useState({ action: "", actorEmail: "" });
   const [applied, setApplied] = useState(filter);
   const [open, setOpen] = useState<string | null>(null);
@@ -19,7 +22,7 @@ export function AuditPage() {
   const rows = events.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <>
-      <PageHead title="Audit log">Every change anyone made, with what it was before and after.</PageHead>
+      <PageHead title={t("title")}>{t("intro")}</PageHead>
       <form
         className="panel actions"
         onSubmit={(e) => {
@@ -27,29 +30,29 @@ export function AuditPage() {
           setApplied(filter);
         }}
       >
-        <input aria-label="Action starts with" placeholder="Action, like endpoint." value={filter.action} onChange={(e) => setFilter({ ...filter, action: e.target.value })} />
-        <input aria-label="Actor e-mail" placeholder="Actor e-mail" value={filter.actorEmail} onChange={(e) => setFilter({ ...filter, actorEmail: e.target.value })} />
-        <button type="submit">Filter</button>
+        <input aria-label={t("actionAria")} placeholder={t("actionPlaceholder")} value={filter.action} onChange={(e) => setFilter({ ...filter, action: e.target.value })} />
+        <input aria-label={t("actor")} placeholder={t("actor")} value={filter.actorEmail} onChange={(e) => setFilter({ ...filter, actorEmail: e.target.value })} />
+        <button type="submit">{t("filter")}</button>
       </form>
       <div className="panel">
-        <QueryState query={events} what="audit events" isEmpty={() => !rows.length} empty={<Empty title="No audit events match">Changes made by operators and admins appear here.</Empty>}>
+        <QueryState query={events} what={t("loading")} isEmpty={() => !rows.length} empty={<Empty title={t("emptyTitle")}>{t("emptyHint")}</Empty>}>
           {() => (
             <table>
               <thead>
                 <tr>
-                  <th>When</th>
-                  <th>Who</th>
-                  <th>Action</th>
-                  <th>Target</th>
-                  <th>IP</th>
+                  <th>{t("when")}</th>
+                  <th>{t("who")}</th>
+                  <th>{t("action")}</th>
+                  <th>{t("target")}</th>
+                  <th>{t("ip")}</th>
                 </tr>
               </thead>
               <tbody>
                 {rows.map((r) => (
                   <Fragment key={r.id}>
                     <tr onClick={() => setOpen(open === r.id ? null : r.id)} style={{ cursor: "pointer" }}>
-                      <td>{formatDateTime(r.at)}</td>
-                      <td>{r.actorEmail ?? <span className="muted">system</span>}</td>
+                      <td>{fmt.dateTime(r.at)}</td>
+                      <td>{r.actorEmail ?? <span className="muted">{t("system")}</span>}</td>
                       <td>
                         <code>{r.action}</code>
                       </td>
@@ -63,11 +66,11 @@ export function AuditPage() {
                         <td colSpan={5}>
                           <div className="grid-2">
                             <div>
-                              <b>Before</b>
+                              <b>{t("before")}</b>
                               <pre className="mono">{r.before ? JSON.stringify(r.before, null, 2) : "—"}</pre>
                             </div>
                             <div>
-                              <b>After</b>
+                              <b>{t("after")}</b>
                               <pre className="mono">{r.after ? JSON.stringify(r.after, null, 2) : "—"}</pre>
                             </div>
                           </div>
@@ -83,7 +86,7 @@ export function AuditPage() {
         {events.hasNextPage && (
           <div className="actions" style={{ marginTop: 12 }}>
             <button onClick={() => void events.fetchNextPage()} disabled={events.isFetchingNextPage}>
-              Older events
+              {t("older")}
             </button>
           </div>
         )}

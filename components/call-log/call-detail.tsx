@@ -1,42 +1,45 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { Loading } from "@/components/ui/field";
-import { formatDateTime } from "@/components/ui/format";
+import { useFormat } from "@/components/i18n/use-format";
 
 /** One request's full record and the traffic split its endpoint had when it started. */
 export function CallDetail({ requestId }: { requestId: string }) {
   const trpc = useTRPC();
+  const t = useTranslations("callLog.detail");
+  const fmt = useFormat();
   const call = useQuery(trpc.callLog.get.queryOptions({ requestId }));
-  if (call.isPending) return <Loading what="the call" />;
+  if (call.isPending) return <Loading what={t("loading")} />;
   if (call.isError) return <p className="error">{call.error.message}</p>;
   const c = call.data;
-  const facts: [string, string | number | null][] = [
-    ["Request id", c.requestId],
-    ["Tenant", `${c.tenantSlug ?? "?"} (${c.tenantId})`],
-    ["API key", c.apiKeyId ? `${c.apiKeyName ?? "?"} (${c.apiKeyId})` : null],
-    ["Endpoint", c.endpointId ? `${c.endpointSlug ?? "?"} (${c.endpointId})` : null],
-    ["Version", c.versionId ? `${c.versionLabel ?? "?"} (${c.versionId})` : null],
-    ["Replica", c.replica],
-    ["Region", c.region],
-    ["Client IP", c.clientIp],
-    ["Started", formatDateTime(c.startedAt) + ` (${new Date(c.startedAt).toISOString()})`],
-    ["Duration", `${new Date(c.endedAt).getTime() - new Date(c.startedAt).getTime()} ms`],
-    ["TTFT", c.ttftMs === null ? null : `${c.ttftMs} ms`],
-    ["Status", c.status + (c.errorClass ? ` (${c.errorClass})` : "")],
-    ["Tokens in / out", `${c.promptTokens} / ${c.completionTokens}`],
-    ["Data subject", c.hasSubject ? "a `user` identifier was sent (stored only as a keyed hash)" : "none sent"],
-    ["Trace", c.traceId],
+  const facts: [Parameters<typeof t>[0], string | number | null][] = [
+    ["requestId", c.requestId],
+    ["tenant", `${c.tenantSlug ?? "?"} (${c.tenantId})`],
+    ["apiKey", c.apiKeyId ? `${c.apiKeyName ?? "?"} (${c.apiKeyId})` : null],
+    ["endpoint", c.endpointId ? `${c.endpointSlug ?? "?"} (${c.endpointId})` : null],
+    ["version", c.versionId ? `${c.versionLabel ?? "?"} (${c.versionId})` : null],
+    ["replica", c.replica],
+    ["region", c.region],
+    ["clientIp", c.clientIp],
+    ["started", fmt.dateTime(c.startedAt) + ` (${new Date(c.startedAt).toISOString()})`],
+    ["duration", `${fmt.number(new Date(c.endedAt).getTime() - new Date(c.startedAt).getTime())} ms`],
+    ["ttft", c.ttftMs === null ? null : `${fmt.number(c.ttftMs)} ms`],
+    ["status", c.status + (c.errorClass ? ` (${c.errorClass})` : "")],
+    ["tokens", `${fmt.number(c.promptTokens)} / ${fmt.number(c.completionTokens)}`],
+    ["subject", c.hasSubject ? t("subjectSent") : t("subjectNone")],
+    ["trace", c.traceId],
   ];
   return (
-    <div className="grid-2" aria-label="Call record">
+    <div className="grid-2" aria-label={t("aria")}>
       <dl className="facts">
         {facts.map(([k, v]) => (
           <div key={k}>
-            <dt className="muted">{k}</dt>
+            <dt className="muted">{t(k)}</dt>
             <dd className="mono">
-              {k === "Trace" && c.traceUrl ? (
+              {k === "trace" && c.traceUrl ? (
                 <a href={c.traceUrl} target="_blank" rel="noreferrer">
                   {v}
                 </a>
@@ -48,16 +51,16 @@ export function CallDetail({ requestId }: { requestId: string }) {
         ))}
       </dl>
       <div>
-        <b>Weights in force when it started</b>
+        <b>{t("weightsTitle")}</b>
         {c.weightsInForce ? (
           <>
             <p className="muted">
-              set by <code>{c.weightsInForce.action}</code> at {formatDateTime(c.weightsInForce.at)} by {c.weightsInForce.actorEmail ?? "the system"}
+              {t.rich("setBy", { action: c.weightsInForce.action, date: fmt.dateTime(c.weightsInForce.at), actor: c.weightsInForce.actorEmail ?? t("system"), code: (x) => <code>{x}</code> })}
             </p>
             <pre className="mono">{JSON.stringify(c.weightsInForce.after, null, 2)}</pre>
           </>
         ) : (
-          <p className="muted">No change to this endpoint&apos;s split is on record before this call.</p>
+          <p className="muted">{t("noChange")}</p>
         )}
       </div>
     </div>

@@ -3,7 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
-import { formatDateTime } from "@/components/ui/format";
+import { useTranslations } from "use-intl";
+import { useFormat } from "@/components/i18n/use-format";
 import type { CallLogFilter } from "@/server/call-log/schemas";
 
 /** Exports of the current filter run as background jobs; their progress polls while any runs. */
@@ -11,6 +12,8 @@ export function ExportPanel({ filter }: { filter: CallLogFilter }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("callLog.exports");
+  const fmt = useFormat();
   const jobs = useQuery({
     ...trpc.callLog.export.list.queryOptions(),
     refetchInterval: (q) => (q.state.data?.some((j) => j.state === "queued" || j.state === "running") ? 1000 : false),
@@ -18,21 +21,21 @@ export function ExportPanel({ filter }: { filter: CallLogFilter }) {
   const start = useMutation(
     trpc.callLog.export.start.mutationOptions({
       onSuccess: (j) => {
-        toast.success(`Export ${j.format.toUpperCase()} started`);
+        toast.success(t("started", { format: j.format.toUpperCase() }));
         void qc.invalidateQueries({ queryKey: trpc.callLog.export.list.queryKey() });
       },
     }),
   );
   return (
-    <section className="panel" aria-label="Exports">
+    <section className="panel" aria-label={t("aria")}>
       <div className="actions" style={{ justifyContent: "space-between" }}>
-        <b>Exports of this filter</b>
+        <b>{t("title")}</b>
         <div className="actions">
           <button onClick={() => start.mutate({ filter, format: "csv" })} disabled={start.isPending}>
-            Export CSV
+            {t("csv")}
           </button>
           <button onClick={() => start.mutate({ filter, format: "jsonl" })} disabled={start.isPending}>
-            Export JSONL
+            {t("jsonl")}
           </button>
         </div>
       </div>
@@ -40,29 +43,29 @@ export function ExportPanel({ filter }: { filter: CallLogFilter }) {
         <table>
           <thead>
             <tr>
-              <th>Asked</th>
-              <th>By</th>
-              <th>Format</th>
-              <th>Progress</th>
-              <th>SHA-256</th>
+              <th>{t("asked")}</th>
+              <th>{t("by")}</th>
+              <th>{t("format")}</th>
+              <th>{t("progress")}</th>
+              <th>{t("sha")}</th>
               <th />
             </tr>
           </thead>
           <tbody>
             {jobs.data.map((j) => (
               <tr key={j.id}>
-                <td>{formatDateTime(j.createdAt)}</td>
+                <td>{fmt.dateTime(j.createdAt)}</td>
                 <td>{j.requestedByEmail}</td>
                 <td>{j.format.toUpperCase()}</td>
                 <td>
                   {j.state === "done" ? (
-                    <span className="badge badge-ok">{j.rowsDone.toLocaleString("en")} rows</span>
+                    <span className="badge badge-ok">{t("rows", { count: fmt.number(j.rowsDone) })}</span>
                   ) : j.state === "failed" ? (
                     <span className="badge badge-danger" title={j.error ?? ""}>
-                      failed
+                      {t("failed")}
                     </span>
                   ) : (
-                    <progress aria-label={`Export ${j.id} progress`} max={j.rowsTotal ?? 1} value={j.rowsDone} />
+                    <progress aria-label={t("progressAria", { id: j.id })} max={j.rowsTotal ?? 1} value={j.rowsDone} />
                   )}
                 </td>
                 <td className="mono" title={j.sha256 ?? ""}>
@@ -72,10 +75,10 @@ export function ExportPanel({ filter }: { filter: CallLogFilter }) {
                   {j.state === "done" && (
                     <span className="actions">
                       <a href={`/api/exports/${j.id}`} download>
-                        Download {j.format.toUpperCase()}
+                        {t("download", { format: j.format.toUpperCase() })}
                       </a>
                       <a href={`/api/exports/${j.id}?part=manifest`} download>
-                        Manifest
+                        {t("manifest")}
                       </a>
                     </span>
                   )}

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import type { CallLogFilter } from "@/server/call-log/schemas";
 
@@ -43,6 +44,7 @@ export function toFilter(d: FilterDraft): CallLogFilter {
 
 export function FilterForm({ staff, onApply, fieldErrors }: { staff: boolean; onApply: (d: FilterDraft) => void; fieldErrors?: Record<string, string[] | undefined> | null }) {
   const trpc = useTRPC();
+  const t = useTranslations("callLog.filter");
   const tenants = useQuery({ ...trpc.tenant.list.queryOptions(), enabled: staff });
   const [d, setD] = useState<FilterDraft>(emptyDraft);
   const input = (key: keyof FilterDraft, label: string, props: Record<string, string> = {}) => (
@@ -67,27 +69,27 @@ export function FilterForm({ staff, onApply, fieldErrors }: { staff: boolean; on
     >
       {staff && (
         <label className="field" style={{ minWidth: 160 }}>
-          <span>Tenant</span>
-          <select aria-label="Tenant" value={d.tenantId} onChange={(e) => setD({ ...d, tenantId: e.target.value })}>
-            <option value="">All tenants</option>
-            {tenants.data?.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
+          <span>{t("tenant")}</span>
+          <select aria-label={t("tenant")} value={d.tenantId} onChange={(e) => setD({ ...d, tenantId: e.target.value })}>
+            <option value="">{t("allTenants")}</option>
+            {tenants.data?.map((x) => (
+              <option key={x.id} value={x.id}>
+                {x.name}
               </option>
             ))}
           </select>
         </label>
       )}
-      {input("apiKeyId", "Key id")}
-      {input("endpointId", "Endpoint id")}
-      {input("versionId", "Version id")}
-      {input("status", "Status", { inputMode: "numeric", placeholder: "e.g. 503" })}
-      {input("clientIp", "Client IP")}
-      {input("requestId", "Request id")}
-      {input("from", "From (UTC)", { type: "datetime-local" })}
-      {input("to", "To (UTC)", { type: "datetime-local" })}
+      {input("apiKeyId", t("keyId"))}
+      {input("endpointId", t("endpointId"))}
+      {input("versionId", t("versionId"))}
+      {input("status", t("status"), { inputMode: "numeric", placeholder: t("statusPlaceholder") })}
+      {input("clientIp", t("clientIp"))}
+      {input("requestId", t("requestId"))}
+      {input("from", t("from"), { type: "datetime-local" })}
+      {input("to", t("to"), { type: "datetime-local" })}
       <button type="submit" className="primary">
-        Search
+        {t("search")}
       </button>
     </form>
   );

@@ -2,12 +2,13 @@
 
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { PageHead } from "@/components/ui/page-head";
 import { Empty, Field, Loading } from "@/components/ui/field";
-import { formatDateTime } from "@/components/ui/format";
-import { CHANNELS, RIGHTS } from "./rights";
+import { useFormat } from "@/components/i18n/use-format";
+import { CHANNELS, RIGHTS, type Channel, type Right } from "./rights";
 
 const today = () => new Date().toISOString().slice(0, 10);
 const blank = () => ({ user: "", tenantId: "", channel: "kep", receivedAt: today(), identityCheck: "", right: "erasure", reference: "" });
@@ -17,42 +18,45 @@ export function ApplicationsPage({ canWrite, staff }: { canWrite: boolean; staff
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("kvkk");
+  const fmt = useFormat();
   const list = useQuery(trpc.kvkk.applications.list.queryOptions());
   const [f, setF] = useState(blank);
   const refresh = () => void qc.invalidateQueries({ queryKey: trpc.kvkk.applications.list.queryKey() });
   const done = (what: string) => ({ onSuccess: () => (toast.success(what), refresh()), onError: (e: { message: string }) => toast.error(e.message) });
-  const open = useMutation(trpc.kvkk.applications.open.mutationOptions({ onSuccess: (a) => (toast.success(`Application recorded: ${a.rowsFound} call(s) found, answer due ${formatDateTime(a.dueAt)}`), setF(blank()), refresh()) }));
-  const answer = useMutation(trpc.kvkk.applications.answer.mutationOptions(done("Answer recorded")));
-  const refuse = useMutation(trpc.kvkk.applications.refuse.mutationOptions(done("Refusal recorded")));
-  const erase = useMutation(trpc.kvkk.applications.erase.mutationOptions(done("Erased, and the application answered")));
+  const open = useMutation(trpc.kvkk.applications.open.mutationOptions({ onSuccess: (a) => (toast.success(t("applications.opened", { count: a.rowsFound, date: fmt.dateTime(a.dueAt) })), setF(blank()), refresh()) }));
+  const answer = useMutation(trpc.kvkk.applications.answer.mutationOptions(done(t("applications.answered"))));
+  const refuse = useMutation(trpc.kvkk.applications.refuse.mutationOptions(done(t("applications.refusedDone"))));
+  const erase = useMutation(trpc.kvkk.applications.erase.mutationOptions(done(t("applications.erased"))));
   const errs = (open.error?.data as { fieldErrors?: Record<string, string[]> } | undefined)?.fieldErrors;
   const set = (k: keyof ReturnType<typeof blank>) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
   const overdue = list.data?.filter((a) => a.overdue) ?? [];
+  const status = (s: string) => (t.has(`applications.statuses.${s}` as "applications.statuses.answered") ? t(`applications.statuses.${s}` as "applications.statuses.answered") : s);
   return (
     <>
-      <PageHead title="Data subjects' applications">
-        Applications under KVKK Art. 11 are answered within 30 days of receipt, free of charge, or refused with the reason (Art. 13). {staff ? "Kule, as the processor, handles them for the tenant each is addressed to." : "You are the data controller: record each application your end users send you."}
+      <PageHead title={t("applications.title")}>
+        {t("applications.intro")} {staff ? t("applications.introStaff") : t("applications.introTenant")}
       </PageHead>
       {overdue.length > 0 && (
-        <p className="error" role="alert" aria-label="Overdue applications">
-          {overdue.length} application(s) past the 30-day deadline: {overdue.map((a) => a.reference ?? a.id).join(", ")}.
+        <p className="error" role="alert" aria-label={t("applications.overdueAria")}>
+          {t("applications.overdue", { count: overdue.length, list: overdue.map((a) => a.reference ?? a.id).join(", ") })}
         </p>
       )}
-      <section className="panel" aria-label="Applications">
+      <section className="panel" aria-label={t("applications.aria")}>
         {list.isPending ? (
-          <Loading what="applications" />
+          <Loading what={t("applications.loading")} />
         ) : !list.data?.length ? (
-          <Empty title="No applications">{canWrite ? " Record one below when an end user applies (by KEP, in writing, by e-signature…)." : ""}</Empty>
+          <Empty title={t("applications.emptyTitle")}>{canWrite ? ` ${t("applications.emptyHint")}` : ""}</Empty>
         ) : (
-          <table aria-label="Application list">
+          <table aria-label={t("applications.tableAria")}>
             <thead>
               <tr>
-                <th>Received</th>
-                <th>Right (Art. 11)</th>
-                <th>Channel · identity check</th>
-                <th>Calls found</th>
-                <th>Due</th>
-                <th>Status</th>
+                <th>{t("applications.received")}</th>
+                <th>{t("applications.right")}</th>
+                <th>{t("applications.channel")}</th>
+                <th>{t("applications.callsFound")}</th>
+                <th>{t("applications.due")}</th>
+                <th>{t("applications.status")}</th>
                 {canWrite && <th />}
               </tr>
             </thead>
@@ -60,30 +64,32 @@ export function ApplicationsPage({ canWrite, staff }: { canWrite: boolean; staff
               {list.data.map((a) => (
                 <tr key={a.id}>
                   <td>
-                    {formatDateTime(a.receivedAt)} {a.reference && <div className="muted">{a.reference}</div>}
+                    {fmt.dateTime(a.receivedAt)} {a.reference && <div className="muted">{a.reference}</div>}
                   </td>
-                  <td>{a.right ? RIGHTS[a.right] : "—"}</td>
+                  <td>{a.right ? t(`rights.${a.right}`) : "—"}</td>
                   <td>
-                    {a.channel ? CHANNELS[a.channel] : "—"} · {a.identityCheck}
+                    {a.channel ? t(`channels.${a.channel}`) : "—"} · {a.identityCheck}
                   </td>
-                  <td>{a.rowsFound}</td>
-                  <td className={a.overdue ? "error" : undefined}>{a.open ? `${formatDateTime(a.dueAt)} (${a.daysLeft! < 0 ? `${-a.daysLeft!} days late` : `${a.daysLeft} days left`})` : "—"}</td>
+                  <td>{fmt.number(a.rowsFound)}</td>
+                  <td className={a.overdue ? "error" : undefined}>
+                    {a.open ? (a.daysLeft! < 0 ? t("applications.daysLate", { date: fmt.dateTime(a.dueAt), days: -a.daysLeft! }) : t("applications.daysLeft", { date: fmt.dateTime(a.dueAt), days: a.daysLeft! })) : "—"}
+                  </td>
                   <td>
-                    {a.status}
+                    {status(a.status)}
                     {a.answer && <div className="muted">{a.answer}</div>}
-                    {a.refusalReason && <div className="muted">Refused: {a.refusalReason}</div>}
+                    {a.refusalReason && <div className="muted">{t("applications.refused", { reason: a.refusalReason })}</div>}
                   </td>
                   {canWrite && (
                     <td className="actions">
                       {a.open && (
                         <>
                           {a.right === "erasure" && (
-                            <button className="danger" onClick={() => confirm(`Erase ${a.rowsFound} call(s) of this person from the call log? Recorded, cannot be undone.`) && erase.mutate({ id: a.id, expectedUpdatedAt: a.updatedAt, method: "delete" })}>
-                              Erase and answer
+                            <button className="danger" onClick={() => confirm(t("applications.confirmErase", { count: a.rowsFound })) && erase.mutate({ id: a.id, expectedUpdatedAt: a.updatedAt, method: "delete" })}>
+                              {t("applications.erase")}
                             </button>
                           )}
-                          <button onClick={() => { const t = prompt("The answer sent to the applicant"); if (t) answer.mutate({ id: a.id, expectedUpdatedAt: a.updatedAt, answer: t }); }}>Answer</button>
-                          <button onClick={() => { const t = prompt("The reason for refusing (the applicant is told)"); if (t) refuse.mutate({ id: a.id, expectedUpdatedAt: a.updatedAt, reason: t }); }}>Refuse</button>
+                          <button onClick={() => { const text = prompt(t("applications.promptAnswer")); if (text) answer.mutate({ id: a.id, expectedUpdatedAt: a.updatedAt, answer: text }); }}>{t("applications.answer")}</button>
+                          <button onClick={() => { const text = prompt(t("applications.promptRefuse")); if (text) refuse.mutate({ id: a.id, expectedUpdatedAt: a.updatedAt, reason: text }); }}>{t("applications.refuse")}</button>
                         </>
                       )}
                     </td>
@@ -95,53 +101,53 @@ export function ApplicationsPage({ canWrite, staff }: { canWrite: boolean; staff
         )}
       </section>
       {canWrite && (
-        <section className="panel" aria-label="New application">
-          <h2>Record an application</h2>
+        <section className="panel" aria-label={t("applications.formAria")}>
+          <h2>{t("applications.formTitle")}</h2>
           <form
             className="actions"
             style={{ alignItems: "flex-end", flexWrap: "wrap" }}
             onSubmit={(e) => {
               e.preventDefault();
-              open.mutate({ ...f, tenantId: f.tenantId || null, reference: f.reference || null, channel: f.channel as keyof typeof CHANNELS, right: f.right as keyof typeof RIGHTS });
+              open.mutate({ ...f, tenantId: f.tenantId || null, reference: f.reference || null, channel: f.channel as Channel, right: f.right as Right });
             }}
           >
-            <Field id="app-user" label="The user identifier you send for this person" hint="Hashed, never stored" errors={errs?.user}>
+            <Field id="app-user" label={t("applications.user")} hint={t("applications.userHint")} errors={errs?.user}>
               <input id="app-user" value={f.user} onChange={set("user")} />
             </Field>
             {staff && (
-              <Field id="app-tenant" label="Tenant id (the controller)" errors={errs?.tenantId}>
+              <Field id="app-tenant" label={t("applications.tenant")} errors={errs?.tenantId}>
                 <input id="app-tenant" value={f.tenantId} onChange={set("tenantId")} />
               </Field>
             )}
-            <Field id="app-right" label="Right (Art. 11)" errors={errs?.right}>
+            <Field id="app-right" label={t("applications.right")} errors={errs?.right}>
               <select id="app-right" value={f.right} onChange={set("right")}>
-                {Object.entries(RIGHTS).map(([k, v]) => (
+                {RIGHTS.map((k) => (
                   <option key={k} value={k}>
-                    {v}
+                    {t(`rights.${k}`)}
                   </option>
                 ))}
               </select>
             </Field>
-            <Field id="app-channel" label="Received by" errors={errs?.channel}>
+            <Field id="app-channel" label={t("applications.receivedBy")} errors={errs?.channel}>
               <select id="app-channel" value={f.channel} onChange={set("channel")}>
-                {Object.entries(CHANNELS).map(([k, v]) => (
+                {CHANNELS.map((k) => (
                   <option key={k} value={k}>
-                    {v}
+                    {t(`channels.${k}`)}
                   </option>
                 ))}
               </select>
             </Field>
-            <Field id="app-received" label="Received on" errors={errs?.receivedAt}>
+            <Field id="app-received" label={t("applications.receivedOn")} errors={errs?.receivedAt}>
               <input id="app-received" type="date" value={f.receivedAt} onChange={set("receivedAt")} />
             </Field>
-            <Field id="app-identity" label="Identity checked how" errors={errs?.identityCheck}>
+            <Field id="app-identity" label={t("applications.identity")} errors={errs?.identityCheck}>
               <input id="app-identity" value={f.identityCheck} onChange={set("identityCheck")} />
             </Field>
-            <Field id="app-ref" label="Reference (optional)" errors={errs?.reference}>
+            <Field id="app-ref" label={t("applications.reference")} errors={errs?.reference}>
               <input id="app-ref" value={f.reference} onChange={set("reference")} />
             </Field>
             <button type="submit" className="primary" disabled={open.isPending}>
-              Record application
+              {t("applications.submit")}
             </button>
             {open.error && !errs && <p className="error">{open.error.message}</p>}
           </form>

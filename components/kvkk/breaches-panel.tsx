@@ -2,60 +2,64 @@
 
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { Empty, Loading } from "@/components/ui/field";
-import { formatDateTime } from "@/components/ui/format";
+import { useFormat } from "@/components/i18n/use-format";
 
 /** Breach incidents with the 72-hour clock to the Board (KVKK Art. 12(5), Board decision 2019/10). */
 export function BreachesPanel({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("kvkk.breaches");
+  const fmt = useFormat();
   const list = useQuery(trpc.kvkk.breaches.list.queryOptions());
   const [openId, setOpenId] = useState<string | null>(null);
   const detail = useQuery({ ...trpc.kvkk.breaches.get.queryOptions({ id: openId ?? "" }), enabled: !!openId });
   const refresh = () => void qc.invalidateQueries({ queryKey: trpc.kvkk.breaches.list.queryKey() });
-  const create = useMutation(trpc.kvkk.breaches.create.mutationOptions({ onSuccess: () => (toast.success("Incident recorded: the 72-hour clock runs from the awareness time"), refresh()), onError: (e) => toast.error(e.message) }));
-  const update = useMutation(trpc.kvkk.breaches.update.mutationOptions({ onSuccess: () => (toast.success("Incident updated"), refresh()), onError: (e) => toast.error(e.message) }));
+  const create = useMutation(trpc.kvkk.breaches.create.mutationOptions({ onSuccess: () => (toast.success(t("created")), refresh()), onError: (e) => toast.error(e.message) }));
+  const update = useMutation(trpc.kvkk.breaches.update.mutationOptions({ onSuccess: () => (toast.success(t("updated")), refresh()), onError: (e) => toast.error(e.message) }));
   const running = list.data?.filter((b) => b.status === "open") ?? [];
+  const label = (group: "statuses" | "detectors", v: string) => (t.has(`${group}.${v}` as "statuses.open") ? t(`${group}.${v}` as "statuses.open") : v);
   return (
-    <section className="panel" aria-label="Breaches">
-      <h2>Personal-data breaches (KVKK Art. 12(5))</h2>
-      <p className="muted">The Board is notified within 72 hours of becoming aware (Board decision 2019/10); each affected controller (tenant) and, through it, the data subjects as soon as possible. A failed chain check and calls abroad without a safeguard open an incident by themselves.</p>
+    <section className="panel" aria-label={t("aria")}>
+      <h2>{t("title")}</h2>
+      <p className="muted">{t("intro")}</p>
       {running.length > 0 && (
-        <p className="error" role="alert" aria-label="Open breaches">
-          {running.map((b) => `${b.title}: ${b.late ? "the 72 hours have passed" : `${b.hoursLeft} h left to notify the Board`}`).join(" · ")}
+        <p className="error" role="alert" aria-label={t("openAria")}>
+          {running.map((b) => (b.late ? t("late", { title: b.title }) : t("hoursLeft", { title: b.title, hours: b.hoursLeft === null ? "—" : fmt.number(b.hoursLeft) }))).join(" · ")}
         </p>
       )}
       {list.isPending ? (
-        <Loading what="incidents" />
+        <Loading what={t("loading")} />
       ) : !list.data?.length ? (
-        <Empty title="No incidents recorded">{canWrite ? " Record one below when you learn of a breach; the detectors record theirs." : ""}</Empty>
+        <Empty title={t("emptyTitle")}>{canWrite ? ` ${t("emptyHint")}` : ""}</Empty>
       ) : (
-        <table aria-label="Incidents">
+        <table aria-label={t("tableAria")}>
           <thead>
             <tr>
-              <th>Aware</th>
-              <th>Incident</th>
-              <th>Found by</th>
-              <th>Board due</th>
-              <th>Status</th>
+              <th>{t("aware")}</th>
+              <th>{t("incident")}</th>
+              <th>{t("foundBy")}</th>
+              <th>{t("boardDue")}</th>
+              <th>{t("status")}</th>
               <th />
             </tr>
           </thead>
           <tbody>
             {list.data.map((b) => (
               <tr key={b.id}>
-                <td>{formatDateTime(b.awareAt)}</td>
+                <td>{fmt.dateTime(b.awareAt)}</td>
                 <td>{b.title}</td>
-                <td>{b.detector}</td>
-                <td className={b.late ? "error" : undefined}>{b.boardNotifiedAt ? `notified ${formatDateTime(b.boardNotifiedAt)}` : formatDateTime(b.boardDueAt)}</td>
-                <td>{b.status}</td>
+                <td>{label("detectors", b.detector)}</td>
+                <td className={b.late ? "error" : undefined}>{b.boardNotifiedAt ? t("notifiedAt", { date: fmt.dateTime(b.boardNotifiedAt) }) : fmt.dateTime(b.boardDueAt)}</td>
+                <td>{label("statuses", b.status)}</td>
                 <td className="actions">
-                  <button onClick={() => setOpenId(openId === b.id ? null : b.id)}>{openId === b.id ? "Close" : "Affected and notices"}</button>
+                  <button onClick={() => setOpenId(openId === b.id ? null : b.id)}>{openId === b.id ? t("close") : t("affectedAndNotices")}</button>
                   {canWrite && !b.boardNotifiedAt && (
-                    <button onClick={() => confirm("Record that the Board was notified now?") && update.mutate({ id: b.id, expectedUpdatedAt: b.updatedAt, title: b.title, description: b.description, status: "board_notified", boardNotifiedAt: new Date() })}>Board notified</button>
+                    <button onClick={() => confirm(t("confirmNotified")) && update.mutate({ id: b.id, expectedUpdatedAt: b.updatedAt, title: b.title, description: b.description, status: "board_notified", boardNotifiedAt: new Date() })}>{t("boardNotified")}</button>
                   )}
                 </td>
               </tr>
@@ -64,22 +68,20 @@ export function BreachesPanel({ canWrite }: { canWrite: boolean }) {
         </table>
       )}
       {openId && detail.data && (
-        <div aria-label="Incident detail">
-          <h3>Affected tenants (from the call log of the period)</h3>
+        <div aria-label={t("detailAria")}>
+          <h3>{t("affectedTitle")}</h3>
           {!detail.data.affected.length ? (
-            <p className="muted">No calls in the incident&apos;s period{detail.data.incident.occurredFrom ? "" : ": set when it happened to find the affected tenants"}.</p>
+            <p className="muted">{detail.data.incident.occurredFrom ? t("noCalls") : t("noCallsSetWhen")}</p>
           ) : (
             <ul>
               {detail.data.affected.map((x) => (
-                <li key={x.tenantId}>
-                  {x.tenantSlug}: {x.calls} calls, {x.subjects} identified end users
-                </li>
+                <li key={x.tenantId}>{t("affectedLine", { tenant: x.tenantSlug ?? x.tenantId, calls: fmt.number(x.calls), subjects: fmt.number(x.subjects) })}</li>
               ))}
             </ul>
           )}
           {detail.data.notices.map((n) => (
             <details key={n.tenantId}>
-              <summary>Notice draft for {n.tenantId}</summary>
+              <summary>{t("noticeDraft", { tenant: n.tenantId })}</summary>
               <pre style={{ whiteSpace: "pre-wrap" }}>{n.text}</pre>
             </details>
           ))}
@@ -88,14 +90,14 @@ export function BreachesPanel({ canWrite }: { canWrite: boolean }) {
       {canWrite && (
         <button
           onClick={() => {
-            const title = prompt("What happened, in a line?");
+            const title = prompt(t("promptTitle"));
             if (!title) return;
-            const description = prompt("How it happened (the Board's form asks)") ?? "";
-            const aware = prompt("When did you become aware? (YYYY-MM-DD HH:MM, Turkish time; empty: now)");
+            const description = prompt(t("promptHow")) ?? "";
+            const aware = prompt(t("promptAware"));
             create.mutate({ title, description, awareAt: aware ? new Date(`${aware.replace(" ", "T")}:00+03:00`) : new Date() });
           }}
         >
-          Record a breach
+          {t("record")}
         </button>
       )}
     </section>

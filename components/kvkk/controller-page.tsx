@@ -1,89 +1,93 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { PageHead } from "@/components/ui/page-head";
 import { Empty, Loading } from "@/components/ui/field";
-import { formatDateTime } from "@/components/ui/format";
-import { MECHANISMS } from "./safeguards-panel";
+import { useFormat } from "@/components/i18n/use-format";
 
 const month = (d: Date | string) => new Date(d).toISOString().slice(0, 7);
-const ACTION = { "calllog.read": "opened one of your calls", "calllog.search": "searched the call log", "calllog.export": "exported the call log", "kvkk.subject.find": "looked for one of your end users" } as const;
+/** The audit actions a tenant is shown when Kule's staff read its data, by their message key. */
+const ACTION = { "calllog.read": "read", "calllog.search": "search", "calllog.export": "export", "kvkk.subject.find": "subjectFind" } as const;
 
 /** The tenant as data controller: where Kule (the processor) served its calls, under which safeguards, and who of Kule's staff read its data. */
 export function ControllerPage() {
   const trpc = useTRPC();
+  const t = useTranslations("kvkk");
+  const fmt = useFormat();
   const v = useQuery(trpc.kvkk.controller.queryOptions());
-  if (v.isPending) return <Loading what="your data's record" />;
+  if (v.isPending) return <Loading what={t("controller.loading")} />;
   if (v.isError) return <p className="error">{v.error.message}</p>;
   const { tenant, safeguards, residency, staffReads } = v.data;
+  const action = (a: string) => (a in ACTION ? t(`controller.actions.${ACTION[a as keyof typeof ACTION]}`) : a);
   return (
     <>
-      <PageHead title="Your data (KVKK)">
-        {tenant.name} is the data controller of its end users&apos; data; Kule&apos;s operator processes it on your behalf (KVKK Art. 3, 12(2)). Your calls are served in Turkey{tenant.kvkk ? ", and your contract forbids any transfer abroad" : " unless a transfer safeguard below covers a country (KVKK Art. 9)"}.
+      <PageHead title={t("controller.title")}>
+        {t("controller.intro", { tenant: tenant.name })} {tenant.kvkk ? t("controller.servedKvkk") : t("controller.served")}
       </PageHead>
-      <section className="panel" aria-label="Your transfers abroad">
-        <h2>Transfers abroad (KVKK Art. 9)</h2>
+      <section className="panel" aria-label={t("controller.transfersAria")}>
+        <h2>{t("controller.transfersTitle")}</h2>
         {!safeguards.length ? (
-          <Empty title="No safeguards: none of your calls may leave Turkey" />
+          <Empty title={t("controller.noSafeguards")} />
         ) : (
           <ul>
             {safeguards.map((s) => (
               <li key={s.id}>
-                {s.destination}: {MECHANISMS[s.mechanism]} with {s.importer} ({s.reference}), signed {formatDateTime(s.signedAt)}
-                {s.revokedAt ? `, revoked ${formatDateTime(s.revokedAt)}` : ""}
+                {t("controller.safeguard", { destination: s.destination, mechanism: t(`mechanisms.${s.mechanism}`), importer: s.importer, reference: s.reference, date: fmt.dateTime(s.signedAt) })}
+                {s.revokedAt ? t("controller.revoked", { date: fmt.dateTime(s.revokedAt) }) : ""}
               </li>
             ))}
           </ul>
         )}
       </section>
-      <section className="panel" aria-label="Where your calls were served">
-        <h2>Where your calls were served</h2>
+      <section className="panel" aria-label={t("controller.residencyAria")}>
+        <h2>{t("controller.residencyTitle")}</h2>
         {!residency.length ? (
-          <Empty title="No calls in the last three months" />
+          <Empty title={t("controller.noCalls")} />
         ) : (
-          <table aria-label="Your residency">
+          <table aria-label={t("controller.residencyTable")}>
             <thead>
               <tr>
-                <th>Month</th>
-                <th>Region</th>
-                <th>Calls</th>
+                <th>{t("controller.month")}</th>
+                <th>{t("controller.region")}</th>
+                <th>{t("controller.calls")}</th>
               </tr>
             </thead>
             <tbody>
               {residency.map((c) => (
                 <tr key={`${month(c.month)}-${c.region}`}>
                   <td>{month(c.month)}</td>
-                  <td>{c.incident ? <span className="badge badge-danger">{c.region}: abroad without a safeguard</span> : c.region}</td>
-                  <td>{c.calls.toLocaleString("en")}</td>
+                  <td>{c.incident ? <span className="badge badge-danger">{t("controller.abroad", { region: c.region })}</span> : c.region}</td>
+                  <td>{fmt.number(c.calls)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
       </section>
-      <section className="panel" aria-label="Staff access to your data">
-        <h2>Kule staff&apos;s access to your data (last 90 days)</h2>
+      <section className="panel" aria-label={t("controller.staffAria")}>
+        <h2>{t("controller.staffTitle")}</h2>
         {!staffReads.length ? (
-          <Empty title="No staff member read your call log" />
+          <Empty title={t("controller.noStaffReads")} />
         ) : (
-          <table aria-label="Staff reads">
+          <table aria-label={t("controller.staffTable")}>
             <thead>
               <tr>
-                <th>When</th>
-                <th>Who</th>
-                <th>What</th>
+                <th>{t("controller.when")}</th>
+                <th>{t("controller.who")}</th>
+                <th>{t("controller.what")}</th>
               </tr>
             </thead>
             <tbody>
               {staffReads.map((r, i) => (
                 <tr key={i}>
-                  <td>{formatDateTime(r.at)}</td>
+                  <td>{fmt.dateTime(r.at)}</td>
                   <td>
                     {r.actorEmail} ({r.role})
                   </td>
                   <td>
-                    {ACTION[r.action as keyof typeof ACTION] ?? r.action}
+                    {action(r.action)}
                     {r.targetId && r.action === "calllog.read" ? `: ${r.targetId}` : ""}
                   </td>
                 </tr>

@@ -1,46 +1,48 @@
 "use client";
 
-import { METHOD_LABEL } from "./methods";
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty } from "@/components/ui/field";
-import { formatDateTime } from "@/components/ui/format";
+import { useFormat } from "@/components/i18n/use-format";
 
 export function DestructionRecords() {
   const trpc = useTRPC();
+  const t = useTranslations("kvkk");
+  const fmt = useFormat();
   const recs = useQuery(trpc.kvkk.destructions.queryOptions({ limit: 50 }));
   return (
-    <section className="panel" aria-label="Destruction records">
-      <h2>Destruction records</h2>
+    <section className="panel" aria-label={t("destructions.aria")}>
+      <h2>{t("destructions.title")}</h2>
       {!recs.data?.length ? (
-        <Empty title="No destruction yet">Each run past retention, and each data subject&apos;s erasure, leaves a record here, sealed and kept at least 3 years (Regulation on Erasure, Destruction or Anonymisation, Art. 7(3)).</Empty>
+        <Empty title={t("destructions.emptyTitle")}>{t("destructions.emptyHint")}</Empty>
       ) : (
         <table>
           <thead>
             <tr>
-              <th>When</th>
-              <th>Why</th>
-              <th>Tenant</th>
-              <th>Period</th>
-              <th>Rows</th>
-              <th>Method</th>
-              <th>By</th>
-              <th>Kept until</th>
+              <th>{t("destructions.when")}</th>
+              <th>{t("destructions.why")}</th>
+              <th>{t("destructions.tenant")}</th>
+              <th>{t("destructions.period")}</th>
+              <th>{t("destructions.rows")}</th>
+              <th>{t("destructions.method")}</th>
+              <th>{t("destructions.by")}</th>
+              <th>{t("destructions.keptUntil")}</th>
             </tr>
           </thead>
           <tbody>
             {recs.data.map((r) => (
               <tr key={r.id}>
-                <td>{formatDateTime(r.runAt)}</td>
-                <td>{r.reason === "subject_request" ? "data subject's request" : "retention"}</td>
-                <td className="mono">{r.tenantId ?? (r.partitionsDropped.length ? r.partitionsDropped.join(", ") : "all")}</td>
+                <td>{fmt.dateTime(r.runAt)}</td>
+                <td>{r.reason === "subject_request" ? t("destructions.subjectRequest") : t("destructions.retention")}</td>
+                <td className="mono">{r.tenantId ?? (r.partitionsDropped.length ? r.partitionsDropped.join(", ") : t("destructions.all"))}</td>
                 <td>
-                  {formatDateTime(r.periodFrom)} → {formatDateTime(r.periodTo)}
+                  {fmt.dateTime(r.periodFrom)} → {fmt.dateTime(r.periodTo)}
                 </td>
-                <td>{r.rowCount.toLocaleString("en")}</td>
-                <td>{r.partitionsDropped.length ? "erasure: month's partition dropped" : METHOD_LABEL[r.method]}</td>
-                <td>{r.runByEmail ?? "scheduled"}</td>
-                <td>{formatDateTime(r.keepUntil)}</td>
+                <td>{fmt.number(r.rowCount)}</td>
+                <td>{r.partitionsDropped.length ? t("destructions.partitionDropped") : t(`methods.${r.method}`)}</td>
+                <td>{r.runByEmail ?? t("destructions.scheduled")}</td>
+                <td>{fmt.dateTime(r.keepUntil)}</td>
               </tr>
             ))}
           </tbody>

@@ -2,10 +2,11 @@
 
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { Field } from "@/components/ui/field";
-import { formatDateTime } from "@/components/ui/format";
+import { useFormat } from "@/components/i18n/use-format";
 
 interface Hold {
   id: string;
@@ -21,37 +22,37 @@ export function LegalHolds({ canWrite, holds }: { canWrite: boolean; holds: Hold
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("kvkk.holds");
+  const fmt = useFormat();
   const [f, setF] = useState({ tenantId: "", user: "", reason: "" });
   const refresh = () => void qc.invalidateQueries({ queryKey: trpc.kvkk.policy.get.queryKey() });
-  const place = useMutation(trpc.kvkk.holds.place.mutationOptions({ onSuccess: () => (toast.success("Hold placed: the next runs keep this data"), setF({ tenantId: "", user: "", reason: "" }), refresh()) }));
-  const release = useMutation(trpc.kvkk.holds.release.mutationOptions({ onSuccess: () => (toast.success("Hold released"), refresh()), onError: (e) => toast.error(e.message) }));
+  const place = useMutation(trpc.kvkk.holds.place.mutationOptions({ onSuccess: () => (toast.success(t("placedToast")), setF({ tenantId: "", user: "", reason: "" }), refresh()) }));
+  const release = useMutation(trpc.kvkk.holds.release.mutationOptions({ onSuccess: () => (toast.success(t("released")), refresh()), onError: (e) => toast.error(e.message) }));
   const errs = (place.error?.data as { fieldErrors?: Record<string, string[]> } | undefined)?.fieldErrors;
   return (
-    <section className="panel" aria-label="Legal holds">
-      <h2>Legal holds</h2>
+    <section className="panel" aria-label={t("aria")}>
+      <h2>{t("title")}</h2>
       {!holds.length ? (
-        <p className="muted">No holds: the periodic destruction destroys everything past its period.</p>
+        <p className="muted">{t("none")}</p>
       ) : (
-        <table aria-label="Holds">
+        <table aria-label={t("tableAria")}>
           <thead>
             <tr>
-              <th>Keeps</th>
-              <th>Reason</th>
-              <th>Placed</th>
+              <th>{t("keeps")}</th>
+              <th>{t("reason")}</th>
+              <th>{t("placed")}</th>
               {canWrite && <th className="no-print" />}
             </tr>
           </thead>
           <tbody>
             {holds.map((h) => (
               <tr key={h.id}>
-                <td>{h.subject ? `data subject ${h.subject}` : h.tenantId ? `tenant ${h.tenantId}'s call log` : "the whole call log"}</td>
+                <td>{h.subject ? t("subject", { subject: h.subject }) : h.tenantId ? t("tenant", { tenant: h.tenantId }) : t("all")}</td>
                 <td>{h.reason}</td>
-                <td>
-                  {formatDateTime(h.createdAt)} by {h.createdByEmail}
-                </td>
+                <td>{t("placedBy", { date: fmt.dateTime(h.createdAt), email: h.createdByEmail })}</td>
                 {canWrite && (
                   <td className="no-print">
-                    <button onClick={() => release.mutate({ id: h.id })}>Release</button>
+                    <button onClick={() => release.mutate({ id: h.id })}>{t("release")}</button>
                   </td>
                 )}
               </tr>
@@ -68,17 +69,17 @@ export function LegalHolds({ canWrite, holds }: { canWrite: boolean; holds: Hold
             place.mutate({ tenantId: f.tenantId || null, user: f.user || null, reason: f.reason });
           }}
         >
-          <Field id="hold-tenant" label="Tenant id (empty: every tenant)" errors={errs?.tenantId}>
+          <Field id="hold-tenant" label={t("tenantLabel")} errors={errs?.tenantId}>
             <input id="hold-tenant" value={f.tenantId} onChange={(e) => setF({ ...f, tenantId: e.target.value })} />
           </Field>
-          <Field id="hold-user" label="Data subject's user identifier (optional)" errors={errs?.user}>
+          <Field id="hold-user" label={t("userLabel")} errors={errs?.user}>
             <input id="hold-user" value={f.user} onChange={(e) => setF({ ...f, user: e.target.value })} />
           </Field>
-          <Field id="hold-reason" label="Reason" errors={errs?.reason}>
+          <Field id="hold-reason" label={t("reasonLabel")} errors={errs?.reason}>
             <input id="hold-reason" value={f.reason} onChange={(e) => setF({ ...f, reason: e.target.value })} />
           </Field>
           <button type="submit" className="primary" disabled={place.isPending}>
-            Place hold
+            {t("place")}
           </button>
         </form>
       )}

@@ -1,14 +1,13 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { PageHead } from "@/components/ui/page-head";
 import { Loading } from "@/components/ui/field";
-import { formatDateTime } from "@/components/ui/format";
+import { useFormat } from "@/components/i18n/use-format";
 import { LegalHolds } from "./legal-holds";
-
-const period = (days: number | null, store: string) => (days ? `${days} days` : store === "call_log" ? "per tenant" : "see reason");
 
 /**
  * The storage-and-destruction policy (2017 Regulation on Erasure, Destruction or Anonymisation,
@@ -19,36 +18,39 @@ export function PolicyPage({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("kvkk.policy");
+  const fmt = useFormat();
   const p = useQuery(trpc.kvkk.policy.get.queryOptions());
   const update = useMutation(
-    trpc.kvkk.policy.update.mutationOptions({ onSuccess: () => (toast.success("Policy entry saved"), void qc.invalidateQueries({ queryKey: trpc.kvkk.policy.get.queryKey() })), onError: (e) => toast.error(e.message) }),
+    trpc.kvkk.policy.update.mutationOptions({ onSuccess: () => (toast.success(t("saved")), void qc.invalidateQueries({ queryKey: trpc.kvkk.policy.get.queryKey() })), onError: (e) => toast.error(e.message) }),
   );
-  if (p.isPending) return <Loading what="the policy" />;
+  if (p.isPending) return <Loading what={t("loading")} />;
   if (p.isError) return <p className="error">{p.error.message}</p>;
   const d = p.data;
+  const period = (days: number | null, store: string) => (days ? t("days", { days: fmt.number(days) }) : store === "call_log" ? t("perTenant") : t("seeReason"));
   return (
     <>
-      <PageHead title="Storage and destruction policy">
-        Kişisel Veri Saklama ve İmha Politikası — Regulation on Erasure, Destruction or Anonymisation of Personal Data (2017), Art. 5–6.{" "}
+      <PageHead title={t("title")}>
+        {t("subtitle")}{" "}
         <button className="no-print" onClick={() => window.print()}>
-          Print
+          {t("print")}
         </button>
       </PageHead>
-      <section className="panel" aria-label="Policy">
+      <section className="panel" aria-label={t("aria")}>
         <p>
-          Periodic destruction every {d.destructionIntervalDays} days (at most 6 months, Regulation Art. 11); last run {formatDateTime(d.lastDestructionAt)}. Call-log default retention {d.defaultRetentionDays} days;{" "}
-          {d.trafficLogMinDays ? `never below ${d.trafficLogMinDays} days (Law 5651 traffic logs).` : "no Law 5651 minimum set (the operator is not a hosting provider under Law 5651)."} Destruction records are kept at least 3 years (Art. 7(3)).
+          {t("cycle", { days: fmt.number(d.destructionIntervalDays), last: fmt.dateTime(d.lastDestructionAt), retention: fmt.number(d.defaultRetentionDays) })}{" "}
+          {d.trafficLogMinDays ? t("trafficMin", { days: fmt.number(d.trafficLogMinDays) }) : t("noTrafficMin")} {t("recordsKept")}
         </p>
-        <table aria-label="Policy entries">
+        <table aria-label={t("tableAria")}>
           <thead>
             <tr>
-              <th>Store / data category</th>
-              <th>Data subjects</th>
-              <th>Purpose</th>
-              <th>Legal basis</th>
-              <th>Period</th>
-              <th>Reason for the period</th>
-              <th>Responsible</th>
+              <th>{t("store")}</th>
+              <th>{t("subjects")}</th>
+              <th>{t("purpose")}</th>
+              <th>{t("legalBasis")}</th>
+              <th>{t("period")}</th>
+              <th>{t("reason")}</th>
+              <th>{t("responsible")}</th>
               {canWrite && <th className="no-print" />}
             </tr>
           </thead>
@@ -65,20 +67,20 @@ export function PolicyPage({ canWrite }: { canWrite: boolean }) {
                 <td>{e.periodReason}</td>
                 <td>
                   {e.responsible}
-                  {e.updatedByEmail && <div className="muted">changed by {e.updatedByEmail}</div>}
+                  {e.updatedByEmail && <div className="muted">{t("changedBy", { email: e.updatedByEmail })}</div>}
                 </td>
                 {canWrite && (
                   <td className="no-print">
                     <button
                       onClick={() => {
-                        const days = prompt(`Period for ${e.store} in days (empty: ${e.store === "call_log" ? "per tenant" : "not destroyed by the periodic run"})`, e.periodDays ? String(e.periodDays) : "");
+                        const days = prompt(t("promptDays", { store: e.store, meaning: e.store === "call_log" ? t("perTenant") : t("notDestroyed") }), e.periodDays ? String(e.periodDays) : "");
                         if (days === null) return;
-                        const reason = prompt("The reason for this period", e.periodReason);
+                        const reason = prompt(t("promptReason"), e.periodReason);
                         if (!reason) return;
                         update.mutate({ store: e.store as "exports", category: e.category, dataSubjects: e.dataSubjects, purpose: e.purpose, legalBasis: e.legalBasis, periodDays: days.trim() ? Number(days) : null, periodReason: reason, responsible: e.responsible, expectedUpdatedAt: e.updatedAt });
                       }}
                     >
-                      Edit
+                      {t("edit")}
                     </button>
                   </td>
                 )}
@@ -88,17 +90,17 @@ export function PolicyPage({ canWrite }: { canWrite: boolean }) {
         </table>
       </section>
       <LegalHolds canWrite={canWrite} holds={d.holds} />
-      <section className="panel" aria-label="Destruction runs">
-        <h2>Destruction runs</h2>
+      <section className="panel" aria-label={t("runsAria")}>
+        <h2>{t("runsTitle")}</h2>
         {!d.runs.length ? (
-          <p className="muted">No run yet: the first runs at the next check of the cycle{canWrite ? ", or with Run destruction now on the KVKK page" : ""}.</p>
+          <p className="muted">{canWrite ? t("noRunsWrite") : t("noRuns")}</p>
         ) : (
-          <table aria-label="Runs">
+          <table aria-label={t("runsTable")}>
             <thead>
               <tr>
-                <th>Started</th>
-                <th>By</th>
-                <th>What it did</th>
+                <th>{t("started")}</th>
+                <th>{t("by")}</th>
+                <th>{t("did")}</th>
               </tr>
             </thead>
             <tbody>
@@ -106,11 +108,11 @@ export function PolicyPage({ canWrite }: { canWrite: boolean }) {
                 const s = r.summary as { callLog?: { rows: number }; auditIp?: { rowCount: number } | null; exports?: { rowCount: number } | null; subjectRequests?: { rowCount: number } | null; skipped?: string[] };
                 return (
                   <tr key={r.id}>
-                    <td>{formatDateTime(r.startedAt)}</td>
-                    <td>{r.actorEmail ?? "Kule (periodic)"}</td>
+                    <td>{fmt.dateTime(r.startedAt)}</td>
+                    <td>{r.actorEmail ?? t("periodic")}</td>
                     <td>
-                      call log {s.callLog?.rows ?? 0} rows · audit IPs {s.auditIp?.rowCount ?? 0} · exports {s.exports?.rowCount ?? 0} · applications {s.subjectRequests?.rowCount ?? 0}
-                      {s.skipped?.length ? ` · kept: ${s.skipped.join("; ")}` : ""}
+                      {t("summary", { calls: fmt.number(s.callLog?.rows ?? 0), ips: fmt.number(s.auditIp?.rowCount ?? 0), exports: fmt.number(s.exports?.rowCount ?? 0), applications: fmt.number(s.subjectRequests?.rowCount ?? 0) })}
+                      {s.skipped?.length ? t("kept", { list: s.skipped.join("; ") }) : ""}
                     </td>
                   </tr>
                 );

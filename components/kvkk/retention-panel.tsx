@@ -2,41 +2,43 @@
 
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { Field, Loading } from "@/components/ui/field";
-import { formatDateTime } from "@/components/ui/format";
-import { METHOD_LABEL } from "./methods";
+import { useFormat } from "@/components/i18n/use-format";
 
 /** The admin's defaults and each tenant's own retention; an auditor sees the same, read-only. */
 export function RetentionPanel({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("kvkk");
+  const fmt = useFormat();
   const s = useQuery(trpc.kvkk.settings.queryOptions());
   const [draft, setDraft] = useState<{ defaultRetentionDays: string; destructionIntervalDays: string; sealGraceMinutes: string } | null>(null);
   const refresh = () => void qc.invalidateQueries({ queryKey: trpc.kvkk.settings.queryKey() });
-  const save = useMutation(trpc.kvkk.updateSettings.mutationOptions({ onSuccess: () => (toast.success("KVKK settings saved"), setDraft(null), refresh()) }));
-  const setTenant = useMutation(trpc.kvkk.setTenantRetention.mutationOptions({ onSuccess: () => (toast.success("Retention saved"), refresh()) }));
+  const save = useMutation(trpc.kvkk.updateSettings.mutationOptions({ onSuccess: () => (toast.success(t("retention.saved")), setDraft(null), refresh()) }));
+  const setTenant = useMutation(trpc.kvkk.setTenantRetention.mutationOptions({ onSuccess: () => (toast.success(t("retention.tenantSaved")), refresh()) }));
   const run = useMutation(
     trpc.kvkk.runDestruction.mutationOptions({
       onSuccess: (r) => {
-        toast.success(`Destruction done: ${r.rows} rows in ${r.records.length} record(s)`);
+        toast.success(t("retention.ran", { rows: fmt.number(r.rows), records: r.records.length }));
         void qc.invalidateQueries({ queryKey: trpc.kvkk.destructions.queryKey() });
         refresh();
       },
     }),
   );
-  if (s.isPending) return <Loading what="retention" />;
+  if (s.isPending) return <Loading what={t("retention.loading")} />;
   if (s.isError) return <p className="error">{s.error.message}</p>;
   const { settings, tenants, nextDestructionAt } = s.data;
   const d = draft ?? { defaultRetentionDays: String(settings.defaultRetentionDays), destructionIntervalDays: String(settings.destructionIntervalDays), sealGraceMinutes: String(settings.sealGraceMinutes) };
   const errs = (save.error?.data as { fieldErrors?: Record<string, string[]> } | undefined)?.fieldErrors;
   return (
-    <section className="panel" aria-label="Retention">
-      <h2>Retention and destruction</h2>
+    <section className="panel" aria-label={t("retention.aria")}>
+      <h2>{t("retention.title")}</h2>
       <p className="muted">
-        Destruction runs every {settings.destructionIntervalDays} days (at most every 6 months: Regulation on Erasure, Destruction or Anonymisation, 2017, Art. 11); last {formatDateTime(settings.lastDestructionAt)}, next {formatDateTime(nextDestructionAt) === "—" ? "at the next check" : formatDateTime(nextDestructionAt)}. Whole months are dropped where every row is due; destruction records are kept at least 3 years (Regulation Art. 7(3)).
+        {t("retention.intro", { days: fmt.number(settings.destructionIntervalDays), last: fmt.dateTime(settings.lastDestructionAt), next: nextDestructionAt ? fmt.dateTime(nextDestructionAt) : t("retention.atNextCheck") })}
       </p>
       <form
         className="actions"
@@ -46,54 +48,54 @@ export function RetentionPanel({ canWrite }: { canWrite: boolean }) {
           save.mutate({ defaultRetentionDays: Number(d.defaultRetentionDays), destructionIntervalDays: Number(d.destructionIntervalDays), sealGraceMinutes: Number(d.sealGraceMinutes) });
         }}
       >
-        <Field id="ret-default" label="Default retention (days)" errors={errs?.defaultRetentionDays}>
+        <Field id="ret-default" label={t("retention.defaultDays")} errors={errs?.defaultRetentionDays}>
           <input id="ret-default" disabled={!canWrite} value={d.defaultRetentionDays} onChange={(e) => setDraft({ ...d, defaultRetentionDays: e.target.value })} />
         </Field>
-        <Field id="ret-interval" label="Destruction every (days, ≤ 182)" errors={errs?.destructionIntervalDays}>
+        <Field id="ret-interval" label={t("retention.interval")} errors={errs?.destructionIntervalDays}>
           <input id="ret-interval" disabled={!canWrite} value={d.destructionIntervalDays} onChange={(e) => setDraft({ ...d, destructionIntervalDays: e.target.value })} />
         </Field>
-        <Field id="ret-grace" label="Seal an hour after (minutes)" errors={errs?.sealGraceMinutes}>
+        <Field id="ret-grace" label={t("retention.grace")} errors={errs?.sealGraceMinutes}>
           <input id="ret-grace" disabled={!canWrite} value={d.sealGraceMinutes} onChange={(e) => setDraft({ ...d, sealGraceMinutes: e.target.value })} />
         </Field>
         {canWrite && (
           <>
             <button type="submit" className="primary" disabled={save.isPending}>
-              Save
+              {t("retention.save")}
             </button>
             <button type="button" onClick={() => run.mutate()} disabled={run.isPending}>
-              Run destruction now
+              {t("retention.runNow")}
             </button>
           </>
         )}
       </form>
-      <table aria-label="Tenant retention">
+      <table aria-label={t("retention.tableAria")}>
         <thead>
           <tr>
-            <th>Tenant</th>
-            <th>Retention</th>
-            <th>Method</th>
+            <th>{t("retention.tenant")}</th>
+            <th>{t("retention.retention")}</th>
+            <th>{t("retention.method")}</th>
             {canWrite && <th />}
           </tr>
         </thead>
         <tbody>
-          {tenants.map((t) => (
-            <tr key={t.id}>
+          {tenants.map((x) => (
+            <tr key={x.id}>
               <td>
-                {t.name} {t.kvkk && <span className="badge badge-kvkk">KVKK</span>}
+                {x.name} {x.kvkk && <span className="badge badge-kvkk">KVKK</span>}
               </td>
-              <td>{t.retentionDays === null ? `${t.effectiveDays} days (default)` : `${t.retentionDays} days`}</td>
-              <td>{METHOD_LABEL[t.method]}</td>
+              <td>{x.retentionDays === null ? t("retention.daysDefault", { days: fmt.number(x.effectiveDays) }) : t("retention.days", { days: fmt.number(x.retentionDays) })}</td>
+              <td>{t(`methods.${x.method}`)}</td>
               {canWrite && (
                 <td>
                   <button
                     onClick={() => {
-                      const v = prompt(`Retention for ${t.name} in days (empty = default)`, String(t.retentionDays ?? ""));
+                      const v = prompt(t("retention.prompt", { tenant: x.name }), String(x.retentionDays ?? ""));
                       if (v === null) return;
-                      const method = confirm("Anonymise instead of erasing? Irreversible: the request ids the tenant holds will match nothing, times are coarsened to the hour, IP, key and subject hash are removed; token counts stay for the cost pages. (Regulation Art. 10)") ? "anonymize" : "delete";
-                      setTenant.mutate({ tenantId: t.id, days: v.trim() ? Number(v) : null, method });
+                      const method = confirm(t("retention.confirmAnonymise")) ? "anonymize" : "delete";
+                      setTenant.mutate({ tenantId: x.id, days: v.trim() ? Number(v) : null, method });
                     }}
                   >
-                    Change
+                    {t("retention.change")}
                   </button>
                 </td>
               )}

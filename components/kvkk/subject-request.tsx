@@ -2,25 +2,29 @@
 
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { Field } from "@/components/ui/field";
+import { useFormat } from "@/components/i18n/use-format";
 
 /** A data subject's request: find by the `user` identifier (hashed, never stored), export, erase. */
 export function SubjectRequest({ canDestroy }: { canDestroy: boolean }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("kvkk.subject");
+  const fmt = useFormat();
   const [user, setUser] = useState("");
   const [reference, setReference] = useState("");
   const [tenantId, setTenantId] = useState("");
   const tenants = useQuery(trpc.kvkk.settings.queryOptions());
   const find = useMutation(trpc.kvkk.subject.find.mutationOptions());
-  const exp = useMutation(trpc.kvkk.subject.export.mutationOptions({ onSuccess: () => toast.success("Export started: see the call log's exports") }));
+  const exp = useMutation(trpc.kvkk.subject.export.mutationOptions({ onSuccess: () => toast.success(t("exported")) }));
   const destroy = useMutation(
     trpc.kvkk.subject.destroy.mutationOptions({
       onSuccess: (r) => {
-        toast.success(`${r.rowCount} rows destroyed; record ${r.id}`);
+        toast.success(t("destroyed", { rows: fmt.number(r.rowCount), id: r.id }));
         void qc.invalidateQueries({ queryKey: trpc.kvkk.destructions.queryKey() });
       },
     }),
@@ -28,8 +32,8 @@ export function SubjectRequest({ canDestroy }: { canDestroy: boolean }) {
   const errs = (find.error?.data as { fieldErrors?: Record<string, string[]> } | undefined)?.fieldErrors;
   const r = find.data;
   return (
-    <section className="panel" aria-label="Data subject request">
-      <h2>Data subject&apos;s request</h2>
+    <section className="panel" aria-label={t("aria")}>
+      <h2>{t("title")}</h2>
       <form
         className="actions"
         style={{ alignItems: "flex-end" }}
@@ -38,38 +42,38 @@ export function SubjectRequest({ canDestroy }: { canDestroy: boolean }) {
           find.mutate({ user, tenantId: tenantId || null, reference: reference || null });
         }}
       >
-        <Field id="dsr-user" label="The user identifier the tenant sent" errors={errs?.user}>
+        <Field id="dsr-user" label={t("user")} errors={errs?.user}>
           <input id="dsr-user" value={user} onChange={(e) => setUser(e.target.value)} />
         </Field>
-        <Field id="dsr-tenant" label="Tenant (the controller asked)" errors={errs?.tenantId}>
+        <Field id="dsr-tenant" label={t("tenant")} errors={errs?.tenantId}>
           <select id="dsr-tenant" value={tenantId} onChange={(e) => setTenantId(e.target.value)}>
-            <option value="">Choose…</option>
-            {tenants.data?.tenants.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.slug}
+            <option value="">{t("choose")}</option>
+            {tenants.data?.tenants.map((x) => (
+              <option key={x.id} value={x.id}>
+                {x.slug}
               </option>
             ))}
           </select>
         </Field>
-        <Field id="dsr-ref" label="Reference" errors={errs?.reference}>
+        <Field id="dsr-ref" label={t("reference")} errors={errs?.reference}>
           <input id="dsr-ref" value={reference} onChange={(e) => setReference(e.target.value)} />
         </Field>
         <button type="submit" className="primary" disabled={find.isPending}>
-          Find
+          {t("find")}
         </button>
       </form>
       {r && (
         <div role="status">
           <p>
-            {r.rowsFound} call(s) found{r.byTenantMonth.length ? ":" : "."}{" "}
-            {r.byTenantMonth.map((c) => `${c.tenantSlug} ${new Date(c.month).toISOString().slice(0, 7)} (${c.rows})`).join(", ")}
+            {t("found", { count: r.rowsFound, more: r.byTenantMonth.length ? "yes" : "no" })}{" "}
+            {r.byTenantMonth.map((c) => `${c.tenantSlug} ${new Date(c.month).toISOString().slice(0, 7)} (${fmt.number(c.rows)})`).join(", ")}
           </p>
           {r.rowsFound > 0 && (
             <div className="actions">
-              <button onClick={() => exp.mutate({ requestId: r.requestId, format: "csv" })}>Export these calls</button>
+              <button onClick={() => exp.mutate({ requestId: r.requestId, format: "csv" })}>{t("export")}</button>
               {canDestroy && (
-                <button className="danger" onClick={() => confirm(`Destroy ${r.rowsFound} call(s)? This is recorded and cannot be undone.`) && destroy.mutate({ requestId: r.requestId, method: "delete" })}>
-                  Destroy these calls
+                <button className="danger" onClick={() => confirm(t("confirmDestroy", { count: r.rowsFound })) && destroy.mutate({ requestId: r.requestId, method: "delete" })}>
+                  {t("destroy")}
                 </button>
               )}
             </div>

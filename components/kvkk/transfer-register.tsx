@@ -1,39 +1,41 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
-import { formatDateTime } from "@/components/ui/format";
-import { MECHANISMS } from "./safeguards-panel";
+import { useFormat } from "@/components/i18n/use-format";
 
 /** The register of transfers abroad, kept in its own table: it outlives the call log's retention. */
 export function TransferRegister({ range }: { range: { from: Date; to: Date } }) {
   const trpc = useTRPC();
+  const t = useTranslations("kvkk");
+  const fmt = useFormat();
   const transfers = useQuery(trpc.kvkk.transfers.queryOptions(range));
   return (
     <>
-      <h3>Transfer register (KVKK Art. 9)</h3>
-      <p className="muted">Calls served outside Turkey per tenant, hour and region, with the safeguard that covered them. Copied from the call log before its retention removes it; complete up to the sealing grace period.</p>
+      <h3>{t("transfers.title")}</h3>
+      <p className="muted">{t("transfers.intro")}</p>
       {!transfers.data?.length ? (
-        <p className="muted">No tenant&apos;s calls were served outside Turkey in this period.</p>
+        <p className="muted">{t("transfers.empty")}</p>
       ) : (
-        <table aria-label="Transfer register">
+        <table aria-label={t("transfers.tableAria")}>
           <thead>
             <tr>
-              <th>Tenant</th>
-              <th>Region</th>
-              <th>Hour</th>
-              <th>Calls</th>
-              <th>Safeguard</th>
+              <th>{t("transfers.tenant")}</th>
+              <th>{t("transfers.region")}</th>
+              <th>{t("transfers.hour")}</th>
+              <th>{t("transfers.calls")}</th>
+              <th>{t("transfers.safeguard")}</th>
             </tr>
           </thead>
           <tbody>
-            {transfers.data.map((t) => (
-              <tr key={t.id}>
-                <td>{t.tenantSlug}</td>
-                <td>{t.region}</td>
-                <td>{formatDateTime(t.hour)}</td>
-                <td>{t.calls.toLocaleString("en")}</td>
-                <td>{t.safeguard ? `${MECHANISMS[t.safeguard.mechanism]} · ${t.safeguard.importer} · ${t.safeguard.reference}` : <span className="badge badge-danger">none: incident</span>}</td>
+            {transfers.data.map((x) => (
+              <tr key={x.id}>
+                <td>{x.tenantSlug}</td>
+                <td>{x.region}</td>
+                <td>{fmt.dateTime(x.hour)}</td>
+                <td>{fmt.number(x.calls)}</td>
+                <td>{x.safeguard ? `${t(`mechanisms.${x.safeguard.mechanism}`)} · ${x.safeguard.importer} · ${x.safeguard.reference}` : <span className="badge badge-danger">{t("transfers.noneIncident")}</span>}</td>
               </tr>
             ))}
           </tbody>

@@ -3,7 +3,9 @@
 import Link from "next/link";
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
+import { useFormat } from "@/components/i18n/use-format";
 import { Empty } from "@/components/ui/field";
 import { PANEL_QUERY, queryGate } from "@/components/ui/query-state";
 import { ApiKeysPanel } from "@/components/api-keys/api-keys-panel";
@@ -12,13 +14,15 @@ import { LimitsSummary, OffboardForm, TenantSettingsForm } from "./tenant-settin
 
 export function TenantDetail({ id, canReadKeys, canWriteKeys, canWriteTenant }: { id: string; canReadKeys: boolean; canWriteKeys: boolean; canWriteTenant: boolean }) {
   const trpc = useTRPC();
+  const tr = useTranslations("tenants");
+  const fmt = useFormat();
   const [editing, setEditing] = useState<"settings" | "offboard" | null>(null);
   const tenant = useQuery(trpc.tenant.get.queryOptions({ id }, PANEL_QUERY));
   const gate = queryGate(
     tenant,
-    "the tenant",
-    <Empty title="Tenant not found">
-      <Link href="/tenants">Back to tenants</Link>
+    tr("detail.loading"),
+    <Empty title={tr("detail.notFound")}>
+      <Link href="/tenants">{tr("detail.back")}</Link>
     </Empty>,
   );
   if (gate || !tenant.data) return gate;
@@ -31,23 +35,23 @@ export function TenantDetail({ id, canReadKeys, canWriteKeys, canWriteTenant }: 
           <>
             {canWriteTenant && t.status !== "offboarded" && !editing && (
               <>
-                <button onClick={() => setEditing("settings")}>Edit limits and plan</button>{" "}
+                <button onClick={() => setEditing("settings")}>{tr("detail.edit")}</button>{" "}
                 <button className="danger" onClick={() => setEditing("offboard")}>
-                  Offboard…
+                  {tr("detail.offboard")}
                 </button>{" "}
               </>
             )}
             <Link className="button" href={`/usage?tenant=${t.id}`}>
-              Usage and cost, as the tenant sees them
+              {tr("detail.usage")}
             </Link>
           </>
         }
       >
-        <code>{t.slug}</code> · {t.kvkk ? <span className="badge badge-kvkk">Turkey only (contract)</span> : "served in Turkey; abroad only under a recorded safeguard (KVKK Art. 9)"} · plan {t.pricePlan?.name ?? "none"} ·{" "}
-        <span className={`badge ${t.status === "active" ? "badge-ok" : "badge-danger"}`}>{t.status}</span>
-        {t.offboardedAt && <> since {new Date(t.offboardedAt).toISOString().slice(0, 10)}: its keys are revoked and its users cannot sign in; its call log is kept for its retention period</>}
+        <code>{t.slug}</code> · {t.kvkk ? <span className="badge badge-kvkk">{tr("list.turkeyOnlyContract")}</span> : tr("detail.served")} · {tr("detail.plan", { plan: t.pricePlan?.name ?? tr("detail.none") })} ·{" "}
+        <span className={`badge ${t.status === "active" ? "badge-ok" : "badge-danger"}`}>{tr(`statuses.${t.status}`)}</span>
+        {t.offboardedAt && <> {tr("detail.since", { date: fmt.date(t.offboardedAt) })}</>}
         <br />
-        Limits: <LimitsSummary t={t} />
+        {tr("detail.limits")} <LimitsSummary t={t} />
       </PageHead>
       {editing === "settings" && <TenantSettingsForm t={t} onDone={() => setEditing(null)} />}
       {editing === "offboard" && <OffboardForm t={t} onDone={() => setEditing(null)} />}

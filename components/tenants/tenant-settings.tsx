@@ -2,7 +2,9 @@
 
 import { useState } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
+import { useFormat } from "@/components/i18n/use-format";
 import { fieldErrorsOf } from "@/components/trpc/errors";
 import { Field } from "@/components/ui/field";
 import { FormActions } from "@/components/ui/page-head";
@@ -17,13 +19,15 @@ const shown = (v: number | null | undefined) => (v == null ? "" : String(v));
 
 /** What limits a tenant runs under, where each comes from: its own, its plan's, or none. */
 export function LimitsSummary({ t }: { t: Tenant }) {
-  const one = (own: number | null, plan: number | null | undefined, unit: string) =>
-    own !== null ? `${own.toLocaleString("en")} ${unit}/min` : plan != null ? `${plan.toLocaleString("en")} ${unit}/min (plan)` : "unlimited";
+  const tr = useTranslations("tenants.limits");
+  const fmt = useFormat();
+  const one = (own: number | null, plan: number | null | undefined, unit: "rpm" | "tpm") =>
+    own !== null ? tr(unit, { value: fmt.number(own) }) : plan != null ? tr(`${unit}Plan`, { value: fmt.number(plan) }) : tr("unlimited");
   return (
     <span>
-      {one(t.rpmLimit, t.pricePlan?.rpmLimit, "requests")} · {one(t.tpmLimit, t.pricePlan?.tpmLimit, "tokens")} · credit limit{" "}
-      {t.creditLimit ? `${t.creditLimit.toString()} ${t.pricePlan?.currency ?? "TRY"}/month` : "none"}
-      {t.creditBlockedAt && <span className="badge badge-danger">credit limit reached</span>}
+      {one(t.rpmLimit, t.pricePlan?.rpmLimit, "rpm")} · {one(t.tpmLimit, t.pricePlan?.tpmLimit, "tpm")} ·{" "}
+      {tr("credit", { value: t.creditLimit ? tr("perMonth", { amount: fmt.money(Number(t.creditLimit.toString()), t.pricePlan?.currency ?? "TRY") }) : tr("none") })}
+      {t.creditBlockedAt && <span className="badge badge-danger">{tr("reached")}</span>}
     </span>
   );
 }
@@ -32,6 +36,8 @@ export function LimitsSummary({ t }: { t: Tenant }) {
 export function TenantSettingsForm({ t, onDone }: { t: Tenant; onDone: () => void }) {
   const trpc = useTRPC();
   const saved = useSaveOptions();
+  const tr = useTranslations("tenants.settings");
+  const statuses = useTranslations("tenants.statuses");
   const plans = useQuery(trpc.tenant.pricePlans.queryOptions());
   const [f, setF] = useState({
     name: t.name,
@@ -41,11 +47,11 @@ export function TenantSettingsForm({ t, onDone }: { t: Tenant; onDone: () => voi
     tpmLimit: shown(t.tpmLimit),
     creditLimit: t.creditLimit?.toString() ?? "",
   });
-  const update = useMutation(trpc.tenant.update.mutationOptions(saved({ refresh: trpc.tenant.get.queryKey({ id: t.id }), toast: () => `${t.name} saved`, then: onDone })));
+  const update = useMutation(trpc.tenant.update.mutationOptions(saved({ refresh: trpc.tenant.get.queryKey({ id: t.id }), toast: () => tr("saved", { name: t.name }), then: onDone })));
   const errors = fieldErrorsOf(update.error);
   return (
     <FormPanel
-      title={`Edit ${t.name}`}
+      title={tr("title", { name: t.name })}
       error={update.error}
       onSubmit={() =>
         update.mutate({
@@ -61,18 +67,18 @@ export function TenantSettingsForm({ t, onDone }: { t: Tenant; onDone: () => voi
       }
     >
       <div className="form-row">
-        <Field id="ts-name" label="Name" errors={errors.name}>
+        <Field id="ts-name" label={tr("name")} errors={errors.name}>
           <input id="ts-name" value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} aria-invalid={!!errors.name} />
         </Field>
-        <Field id="ts-status" label="Status" hint="Suspended: every call is refused" errors={errors.status}>
+        <Field id="ts-status" label={tr("status")} hint={tr("statusHint")} errors={errors.status}>
           <select id="ts-status" value={f.status} onChange={(e) => setF({ ...f, status: e.target.value })}>
-            <option value="active">active</option>
-            <option value="suspended">suspended</option>
+            <option value="active">{statuses("active")}</option>
+            <option value="suspended">{statuses("suspended")}</option>
           </select>
         </Field>
-        <Field id="ts-plan" label="Price plan" errors={errors.pricePlanId}>
+        <Field id="ts-plan" label={tr("plan")} errors={errors.pricePlanId}>
           <select id="ts-plan" value={f.pricePlanId} onChange={(e) => setF({ ...f, pricePlanId: e.target.value })}>
-            <option value="">None</option>
+            <option value="">{tr("none")}</option>
             {plans.data?.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name}
@@ -82,17 +88,17 @@ export function TenantSettingsForm({ t, onDone }: { t: Tenant; onDone: () => voi
         </Field>
       </div>
       <div className="form-row">
-        <Field id="ts-rpm" label="Requests per minute" hint="Empty: the plan's limit" errors={errors.rpmLimit}>
+        <Field id="ts-rpm" label={tr("rpm")} hint={tr("planHint")} errors={errors.rpmLimit}>
           <input id="ts-rpm" inputMode="numeric" value={f.rpmLimit} onChange={(e) => setF({ ...f, rpmLimit: e.target.value })} aria-invalid={!!errors.rpmLimit} />
         </Field>
-        <Field id="ts-tpm" label="Tokens per minute" hint="Empty: the plan's limit" errors={errors.tpmLimit}>
+        <Field id="ts-tpm" label={tr("tpm")} hint={tr("planHint")} errors={errors.tpmLimit}>
           <input id="ts-tpm" inputMode="numeric" value={f.tpmLimit} onChange={(e) => setF({ ...f, tpmLimit: e.target.value })} aria-invalid={!!errors.tpmLimit} />
         </Field>
-        <Field id="ts-credit" label="Credit limit per month" hint="The platform's; the tenant cannot lift it. Empty: none" errors={errors.creditLimit}>
+        <Field id="ts-credit" label={tr("credit")} hint={tr("creditHint")} errors={errors.creditLimit}>
           <input id="ts-credit" inputMode="decimal" value={f.creditLimit} onChange={(e) => setF({ ...f, creditLimit: e.target.value })} aria-invalid={!!errors.creditLimit} />
         </Field>
       </div>
-      <FormActions submit="Save" pending={update.isPending} onCancel={onDone} />
+      <FormActions submit={tr("save")} pending={update.isPending} onCancel={onDone} />
     </FormPanel>
   );
 }
@@ -101,23 +107,22 @@ export function TenantSettingsForm({ t, onDone }: { t: Tenant; onDone: () => voi
 export function OffboardForm({ t, onDone }: { t: Tenant; onDone: () => void }) {
   const trpc = useTRPC();
   const saved = useSaveOptions();
+  const tr = useTranslations("tenants.offboard");
+  const fmt = useFormat();
   const [slug, setSlug] = useState("");
   const offboard = useMutation(
     trpc.tenant.offboard.mutationOptions(
-      saved({ refresh: trpc.tenant.get.queryKey({ id: t.id }), toast: (r) => `${t.name} offboarded: ${r.keysRevoked} key(s) revoked; call log kept until ${new Date(r.callLogKeptUntil).toISOString().slice(0, 10)}`, then: onDone }),
+      saved({ refresh: trpc.tenant.get.queryKey({ id: t.id }), toast: (r) => tr("done", { name: t.name, count: r.keysRevoked, date: fmt.date(r.callLogKeptUntil) }), then: onDone }),
     ),
   );
   const errors = fieldErrorsOf(offboard.error);
   return (
-    <FormPanel title={`Offboard ${t.name}`} error={offboard.error} onSubmit={() => offboard.mutate({ id: t.id, confirmSlug: slug, expectedUpdatedAt: t.updatedAt })}>
-      <p>
-        Every API key of {t.name} is revoked at once and its users can no longer sign in. Its call log is kept until its retention period ends, then destroyed by the periodic destruction
-        run with a destruction record (KVKK Art. 7). This cannot be undone here.
-      </p>
-      <Field id="ob-slug" label={`Type ${t.slug} to confirm`} errors={errors.confirmSlug}>
+    <FormPanel title={tr("title", { name: t.name })} error={offboard.error} onSubmit={() => offboard.mutate({ id: t.id, confirmSlug: slug, expectedUpdatedAt: t.updatedAt })}>
+      <p>{tr("body", { name: t.name })}</p>
+      <Field id="ob-slug" label={tr("confirm", { slug: t.slug })} errors={errors.confirmSlug}>
         <input id="ob-slug" value={slug} onChange={(e) => setSlug(e.target.value)} aria-invalid={!!errors.confirmSlug} />
       </Field>
-      <FormActions submit="Offboard tenant" pending={offboard.isPending} onCancel={onDone} />
+      <FormActions submit={tr("submit")} pending={offboard.isPending} onCancel={onDone} />
     </FormPanel>
   );
 }

@@ -2,10 +2,12 @@
 
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
-import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { fieldErrorsOf } from "@/components/trpc/errors";
+import { useErrorText } from "@/components/trpc/use-error-text";
 import { useToast } from "@/components/ui/toast";
-import { formatMoney } from "./adapters";
+import { useFormat } from "@/components/i18n/use-format";
 
 interface Budget {
   currency: string;
@@ -24,6 +26,9 @@ export function BudgetCard({ tenantId, budget, canSet }: { tenantId?: string; bu
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("usage.budget");
+  const fmt = useFormat();
+  const { formErrorOf } = useErrorText();
   const [editing, setEditing] = useState(false);
   const [amount, setAmount] = useState(budget.budget ?? "");
   const [hardCap, setHardCap] = useState(budget.hardCap);
@@ -31,58 +36,64 @@ export function BudgetCard({ tenantId, budget, canSet }: { tenantId?: string; bu
     trpc.usage.setBudget.mutationOptions({
       meta: { handlesErrors: true },
       onSuccess: () => {
-        toast.success("Budget saved");
+        toast.success(t("saved"));
         setEditing(false);
         void qc.invalidateQueries({ queryKey: trpc.usage.tenant.pathKey() });
       },
     }),
   );
+  const money = (v: string) => fmt.money(Number(v), budget.currency);
   const tone = budget.level === "exceeded" ? "var(--danger)" : budget.level === "warning" ? "var(--warn)" : "var(--ok)";
   return (
     <div className="panel" data-testid="budget">
-      <h2>This month&apos;s budget</h2>
+      <h2>{t("title")}</h2>
       {budget.budget === null ? (
-        <p className="muted">No monthly budget is set. {canSet && "Set one to be warned at 80% and 100%, and optionally to stop calls once it is spent."}</p>
+        <p className="muted">
+          {t("none")} {canSet && t("noneHint")}
+        </p>
       ) : (
         <>
-          <div className="weights" style={{ height: 14 }} role="img" aria-label={`${budget.pct?.toFixed(0)}% of the budget spent`}>
+          <div className="weights" style={{ height: 14 }} role="img" aria-label={t("spentAria", { pct: fmt.percent((budget.pct ?? 0) / 100, 0) })}>
             <span style={{ width: `${Math.min(100, budget.pct ?? 0)}%`, background: tone }} />
           </div>
           <p>
-            {formatMoney(budget.spent, budget.currency)} of {formatMoney(budget.budget, budget.currency)} ({budget.pct?.toFixed(1)}%){budget.hardCap ? " · hard cap on" : " · alerts only"}
+            {t("line", { spent: money(budget.spent), budget: money(budget.budget), pct: fmt.percent((budget.pct ?? 0) / 100, 1) })}
+            {budget.hardCap ? t("hardCapOn") : t("alertsOnly")}
           </p>
-          {budget.level === "warning" && <div className="notice" role="alert">80% of this month&apos;s budget is spent.</div>}
+          {budget.level === "warning" && (
+            <div className="notice" role="alert">
+              {t("warning")}
+            </div>
+          )}
           {budget.level === "exceeded" && (
             <div className="form-error" role="alert">
-              The monthly budget is spent.{" "}
-              {budget.blocked ? "The hard cap is on: the gateway refuses calls (429) until the budget is raised or the month ends." : budget.hardCap ? "Calls are refused within a second." : "Calls still go through (no hard cap)."}
+              {t("exceeded")} {budget.blocked ? t("blocked") : budget.hardCap ? t("refusedSoon") : t("stillThrough")}
             </div>
           )}
         </>
       )}
       {budget.creditLimit !== null && (
         <p className={budget.creditBlocked ? "form-error" : "muted"} role={budget.creditBlocked ? "alert" : undefined}>
-          Credit limit set by the platform: {formatMoney(budget.creditLimit, budget.currency)} a month.{" "}
-          {budget.creditBlocked ? "It is reached: every call is refused (429) until the platform raises it or the month ends." : "Your own budget cannot lift it."}
+          {t("credit", { amount: money(budget.creditLimit) })} {budget.creditBlocked ? t("creditReached") : t("creditCannotLift")}
         </p>
       )}
       {canSet &&
         (editing ? (
           <div className="actions" style={{ marginTop: 8 }}>
-            <label htmlFor="budget-amount">Monthly budget ({budget.currency})</label>
-            <input id="budget-amount" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder="e.g. 25000" style={{ width: 140 }} />
+            <label htmlFor="budget-amount">{t("amount", { currency: budget.currency })}</label>
+            <input id="budget-amount" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder={t("placeholder")} style={{ width: 140 }} />
             <label>
-              <input type="checkbox" checked={hardCap} onChange={(e) => setHardCap(e.target.checked)} /> hard cap (refuse calls once spent)
+              <input type="checkbox" checked={hardCap} onChange={(e) => setHardCap(e.target.checked)} /> {t("hardCap")}
             </label>
             <button className="primary" disabled={save.isPending} onClick={() => save.mutate({ tenantId, monthlyBudget: amount.trim() === "" ? null : amount.trim(), hardCap })}>
-              Save
+              {t("save")}
             </button>
-            <button onClick={() => setEditing(false)}>Cancel</button>
+            <button onClick={() => setEditing(false)}>{t("cancel")}</button>
             {save.error && <span className="error">{fieldErrorsOf(save.error).monthlyBudget?.join(" ") ?? formErrorOf(save.error)}</span>}
           </div>
         ) : (
           <button style={{ marginTop: 8 }} onClick={() => setEditing(true)}>
-            {budget.budget === null ? "Set a budget" : "Change budget"}
+            {budget.budget === null ? t("set") : t("change")}
           </button>
         ))}
     </div>

@@ -3,7 +3,10 @@
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { useTranslations } from "use-intl";
+import { fieldErrorsOf } from "@/components/trpc/errors";
+import { useErrorText } from "@/components/trpc/use-error-text";
+import { useFormat } from "@/components/i18n/use-format";
 import { useToast } from "@/components/ui/toast";
 import { limitOf } from "@/components/api-keys/key-limits";
 
@@ -12,26 +15,29 @@ export function PlanLimits({ plan, canEdit }: { plan: { id: string; name: string
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("usage.planLimits");
+  const { formErrorOf } = useErrorText();
+  const num = useFormat().number;
   const [editing, setEditing] = useState(false);
   const [f, setF] = useState({ rpm: plan.rpmLimit?.toString() ?? "", tpm: plan.tpmLimit?.toString() ?? "" });
   const save = useMutation(
     trpc.usage.setPlanLimits.mutationOptions({
       meta: { handlesErrors: true },
       onSuccess: () => {
-        toast.success(`Limits of ${plan.name} saved: the gateways apply them at once`);
+        toast.success(t("saved", { plan: plan.name }));
         setEditing(false);
         void qc.invalidateQueries({ queryKey: trpc.usage.pricing.queryKey() });
       },
     }),
   );
-  const fmt = (v: number | null) => v?.toLocaleString("en") ?? "unlimited";
+  const fmt = (v: number | null) => (v === null ? t("unlimited") : num(v));
   if (!editing)
     return (
       <div className="muted">
-        Default limits: {fmt(plan.rpmLimit)} requests/min · {fmt(plan.tpmLimit)} tokens/min{" "}
+        {t("defaults", { rpm: fmt(plan.rpmLimit), tpm: fmt(plan.tpmLimit) })}{" "}
         {canEdit && (
           <button type="button" onClick={() => setEditing(true)}>
-            Change
+            {t("change")}
           </button>
         )}
       </div>
@@ -39,14 +45,14 @@ export function PlanLimits({ plan, canEdit }: { plan: { id: string; name: string
   const errors = fieldErrorsOf(save.error);
   return (
     <div className="actions">
-      <label htmlFor={`pl-rpm-${plan.id}`}>Requests/min</label>
-      <input id={`pl-rpm-${plan.id}`} inputMode="numeric" value={f.rpm} placeholder="unlimited" onChange={(e) => setF({ ...f, rpm: e.target.value })} style={{ width: 100 }} />
-      <label htmlFor={`pl-tpm-${plan.id}`}>Tokens/min</label>
-      <input id={`pl-tpm-${plan.id}`} inputMode="numeric" value={f.tpm} placeholder="unlimited" onChange={(e) => setF({ ...f, tpm: e.target.value })} style={{ width: 120 }} />
+      <label htmlFor={`pl-rpm-${plan.id}`}>{t("rpm")}</label>
+      <input id={`pl-rpm-${plan.id}`} inputMode="numeric" value={f.rpm} placeholder={t("unlimited")} onChange={(e) => setF({ ...f, rpm: e.target.value })} style={{ width: 100 }} />
+      <label htmlFor={`pl-tpm-${plan.id}`}>{t("tpm")}</label>
+      <input id={`pl-tpm-${plan.id}`} inputMode="numeric" value={f.tpm} placeholder={t("unlimited")} onChange={(e) => setF({ ...f, tpm: e.target.value })} style={{ width: 120 }} />
       <button className="primary" disabled={save.isPending} onClick={() => save.mutate({ planId: plan.id, rpmLimit: limitOf(f.rpm), tpmLimit: limitOf(f.tpm) })}>
-        Save
+        {t("save")}
       </button>
-      <button onClick={() => setEditing(false)}>Cancel</button>
+      <button onClick={() => setEditing(false)}>{t("cancel")}</button>
       {save.error && <span className="error">{[...(errors.rpmLimit ?? []), ...(errors.tpmLimit ?? [])].join(" ") || formErrorOf(save.error)}</span>}
     </div>
   );

@@ -1,4 +1,7 @@
-import { formatDateTime } from "@/components/ui/format";
+"use client";
+
+import { useTranslations } from "use-intl";
+import { useFormat } from "@/components/i18n/use-format";
 
 interface Refusal {
   limit: string;
@@ -9,26 +12,28 @@ interface Refusal {
 
 /** Calls the gateway refused for a limit in the period, by which limit: what to raise, or what to slow down. */
 export function RefusalsPanel({ refusals, days }: { refusals: Refusal[]; days: number }) {
+  const t = useTranslations("usage.refusals");
+  const fmt = useFormat();
   return (
     <div className="panel" data-testid="refusals">
-      <h2>Refused by a limit</h2>
+      <h2>{t("title")}</h2>
       {refusals.length === 0 ? (
-        <p className="muted">No call was refused for a limit in the last {days === 1 ? "day" : `${days} days`}.</p>
+        <p className="muted">{days === 1 ? t("noneDay") : t("none", { days })}</p>
       ) : (
         <table>
           <thead>
             <tr>
-              <th>Limit</th>
-              <th>Calls refused (429)</th>
-              <th>Last refused</th>
+              <th>{t("limit")}</th>
+              <th>{t("calls")}</th>
+              <th>{t("last")}</th>
             </tr>
           </thead>
           <tbody>
             {refusals.map((r) => (
               <tr key={r.limit}>
                 <td>{r.label}</td>
-                <td>{r.calls.toLocaleString("tr-TR")}</td>
-                <td>{r.lastAt ? formatDateTime(r.lastAt) : "—"}</td>
+                <td>{fmt.number(r.calls)}</td>
+                <td>{r.lastAt ? fmt.dateTime(r.lastAt) : "—"}</td>
               </tr>
             ))}
           </tbody>

@@ -3,20 +3,21 @@
 import Link from "next/link";
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty, Loading } from "@/components/ui/field";
-import { costRows, formatMoney, recentMonths, tokenRows, usageRows } from "./adapters";
+import { useFormat } from "@/components/i18n/use-format";
+import { costRows, tokenRows, usageRows } from "./adapters";
 import { BudgetCard } from "./budget-card";
 import { RefusalsPanel } from "./refusals-panel";
 import { PeriodSelect, type Period } from "./period-select";
+import { Invoices, StaffPicker } from "./invoices";
 import { PageHead } from "@/components/ui/page-head";
 
 const COLORS = ["#1f5fbf", "#e08a00", "#2e9d5b", "#a23fbf", "#c0392b", "#5d6878", "#0f8a8a"];
 
 const tickTime = (bucket: string) => (t: number) => (bucket === "hour" ? new Date(t).toISOString().slice(11, 16) : new Date(t).toISOString().slice(5, 10));
-const ms = (v: number | null) => (v === null ? "—" : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${Math.round(v)} ms`);
-const pct = (v: number | null, digits = 2) => (v === null ? "—" : `${v.toFixed(digits)}%`);
 
 /**
  * The tenant's portal: what it used, what it cost, whether it got the service it pays for, and its
@@ -24,148 +25,146 @@ const pct = (v: number | null, digits = 2) => (v === null ? "—" : `${v.toFixed
  */
 export function UsagePage({ tenantId, canSetBudget, staff }: { tenantId?: string; canSetBudget: boolean; staff: boolean }) {
   const trpc = useTRPC();
+  const t = useTranslations("usage");
+  const fmt = useFormat();
   const [days, setDays] = useState<Period>(30);
   const [by, setBy] = useState<"endpoint" | "key" | "model">("endpoint");
   const usage = useQuery(trpc.usage.tenant.queryOptions({ tenantId, days, by }, { refetchInterval: 15_000, enabled: !staff || !!tenantId }));
   if (staff && !tenantId) return <StaffPicker />;
-  if (usage.isPending) return <Loading what="usage" />;
-  if (usage.error) return <Empty title="Usage is not available">{usage.error.message}</Empty>;
+  if (usage.isPending) return <Loading what={t("page.loading")} />;
+  if (usage.error) return <Empty title={t("page.unavailable")}>{usage.error.message}</Empty>;
   const u = usage.data;
   const cur = u.tenant.currency;
+  const money = (v: string | number) => fmt.money(Number(v), cur);
+  const ms = (v: number | null) => (v === null ? "—" : v >= 1000 ? `${fmt.number(v / 1000, 2)} s` : `${fmt.number(Math.round(v))} ms`);
+  const pct = (v: number | null, digits = 2) => (v === null ? "—" : fmt.percent(v / 100, digits));
+  const bucketLabel = (x: unknown) => (u.bucket === "hour" ? fmt.dateTime(Number(x)) : fmt.date(Number(x)));
+  const axis = (v: number) => fmt.number(v);
   return (
     <>
       <PageHead
-        title={`Usage and cost${staff ? `: ${u.tenant.name}` : ""}`}
+        title={staff ? t("page.titleStaff", { tenant: u.tenant.name }) : t("page.title")}
         action={
           <div className="actions">
             <PeriodSelect value={days} onChange={setDays} />
-            <select aria-label="Split by" value={by} onChange={(e) => setBy(e.target.value as typeof by)}>
-              <option value="endpoint">by endpoint</option>
-              <option value="model">by model</option>
-              <option value="key">by API key</option>
+            <select aria-label={t("page.splitBy")} value={by} onChange={(e) => setBy(e.target.value as typeof by)}>
+              <option value="endpoint">{t("page.by.endpoint")}</option>
+              <option value="model">{t("page.by.model")}</option>
+              <option value="key">{t("page.by.key")}</option>
             </select>
           </div>
         }
       >
-        {u.tenant.name} · plan {u.tenant.plan ?? "none"} {u.tenant.kvkk && <span className="badge badge-kvkk">Turkey only</span>} · {staff ? "as the tenant sees it" : "your calls through the Kule gateway"}
+        {t("page.plan", { tenant: u.tenant.name, plan: u.tenant.plan ?? t("page.none") })} {u.tenant.kvkk && <span className="badge badge-kvkk">{t("page.turkeyOnly")}</span>} · {staff ? t("page.asTenantSees") : t("page.yourCalls")}
       </PageHead>
       <div className="stats">
         <div className="stat">
-          <b data-testid="total-requests">{u.totals.requests.toLocaleString("tr-TR")}</b>
-          <span>requests</span>
+          <b data-testid="total-requests">{fmt.number(u.totals.requests)}</b>
+          <span>{t("page.requests")}</span>
         </div>
         <div className="stat">
-          <b>{u.totals.inputTokens.toLocaleString("tr-TR")}</b>
-          <span>input tokens</span>
+          <b>{fmt.number(u.totals.inputTokens)}</b>
+          <span>{t("page.inputTokens")}</span>
         </div>
         <div className="stat">
-          <b>{u.totals.outputTokens.toLocaleString("tr-TR")}</b>
-          <span>output tokens</span>
+          <b>{fmt.number(u.totals.outputTokens)}</b>
+          <span>{t("page.outputTokens")}</span>
         </div>
         <div className="stat">
-          <b data-testid="total-charged">{formatMoney(u.totals.charged, cur)}</b>
-          <span>charged</span>
+          <b data-testid="total-charged">{money(u.totals.charged)}</b>
+          <span>{t("page.charged")}</span>
         </div>
         <div className="stat">
-          <b>{u.totals.costPer1MTokens ? formatMoney(u.totals.costPer1MTokens, cur) : "—"}</b>
-          <span>per 1M tokens</span>
+          <b>{u.totals.costPer1MTokens ? money(u.totals.costPer1MTokens) : "—"}</b>
+          <span>{t("page.per1M")}</span>
         </div>
       </div>
       <BudgetCard tenantId={staff ? u.tenant.id : undefined} budget={u.budget} canSet={canSetBudget} />
       <RefusalsPanel refusals={u.refusals} days={days} />
       {u.series.length === 0 ? (
         <div className="panel">
-          <Empty title="No calls in this period">
-            Calls made with {staff ? "this tenant's" : "your"} <Link href="/api-keys">API keys</Link> through the gateway show here within a minute.
-          </Empty>
+          <Empty title={t("page.emptyTitle")}>{t.rich(staff ? "page.emptyStaff" : "page.emptyOwn", { link: (c) => <Link href="/api-keys">{c}</Link> })}</Empty>
         </div>
       ) : (
         <div className="grid-2">
-          <ChartPanel title={`Requests ${by === "key" ? "by key" : by === "model" ? "by model" : "by endpoint"}`}>
+          <ChartPanel title={t(`charts.requests.${by}`)}>
             <BarChart data={usageRows(u.series, u.seriesKeys, "requests")}>
               <CartesianGrid stroke="#eef1f5" vertical={false} />
               <XAxis dataKey="t" tickFormatter={tickTime(u.bucket)} tick={{ fontSize: 11 }} />
-              <YAxis tick={{ fontSize: 11 }} width={48} />
-              <Tooltip
-                labelFormatter={(t) =>
-                  new Date(Number(t))
-                    .toISOString()
-                    .slice(0, u.bucket === "hour" ? 16 : 10)
-                    .replace("T", " ")
-                }
-              />
+              <YAxis tick={{ fontSize: 11 }} width={48} tickFormatter={axis} />
+              <Tooltip labelFormatter={bucketLabel} formatter={(v) => fmt.number(Number(v))} />
               <Legend wrapperStyle={{ fontSize: 12 }} />
               {u.seriesKeys.map((k, i) => (
                 <Bar key={k} dataKey={k} stackId="a" fill={COLORS[i % COLORS.length]} />
               ))}
             </BarChart>
           </ChartPanel>
-          <ChartPanel title="Tokens in and out">
+          <ChartPanel title={t("charts.tokens")}>
             <BarChart data={tokenRows(u.series)}>
               <CartesianGrid stroke="#eef1f5" vertical={false} />
               <XAxis dataKey="t" tickFormatter={tickTime(u.bucket)} tick={{ fontSize: 11 }} />
-              <YAxis tick={{ fontSize: 11 }} width={56} />
-              <Tooltip formatter={(v) => `${Number(v).toLocaleString("tr-TR")} tokens`} labelFormatter={(t) => new Date(Number(t)).toISOString().slice(0, 16).replace("T", " ")} />
+              <YAxis tick={{ fontSize: 11 }} width={56} tickFormatter={axis} />
+              <Tooltip formatter={(v) => t("charts.tokensValue", { count: fmt.number(Number(v)) })} labelFormatter={(x) => fmt.dateTime(Number(x))} />
               <Legend wrapperStyle={{ fontSize: 12 }} />
-              <Bar dataKey="input" name="input" stackId="t" fill="#1f5fbf" />
-              <Bar dataKey="output" name="output" stackId="t" fill="#2e9d5b" />
+              <Bar dataKey="input" name={t("charts.input")} stackId="t" fill="#1f5fbf" />
+              <Bar dataKey="output" name={t("charts.output")} stackId="t" fill="#2e9d5b" />
             </BarChart>
           </ChartPanel>
-          <ChartPanel title={`Cost by day (${cur})`}>
+          <ChartPanel title={t("charts.costByDay", { currency: cur })}>
             <BarChart data={costRows(u.costByDay)}>
               <CartesianGrid stroke="#eef1f5" vertical={false} />
               <XAxis dataKey="day" tick={{ fontSize: 11 }} />
-              <YAxis tick={{ fontSize: 11 }} width={56} />
-              <Tooltip formatter={(v) => formatMoney(String(v), cur)} />
-              <Bar dataKey="amount" name="charged" fill="#a23fbf" />
+              <YAxis tick={{ fontSize: 11 }} width={56} tickFormatter={axis} />
+              <Tooltip formatter={(v) => money(Number(v))} />
+              <Bar dataKey="amount" name={t("charts.charged")} fill="#a23fbf" />
             </BarChart>
           </ChartPanel>
         </div>
       )}
       <div className="panel">
-        <h2>Cost and service by endpoint</h2>
+        <h2>{t("endpoints.title")}</h2>
         {u.endpoints.length === 0 ? (
-          <p className="muted">No calls in this period.</p>
+          <p className="muted">{t("endpoints.none")}</p>
         ) : (
           <table data-testid="cost-table">
             <thead>
               <tr>
-                <th>Endpoint</th>
-                <th>Requests</th>
-                <th>Tokens in / out</th>
-                <th>Charged</th>
-                <th>Per 1M tokens</th>
-                <th>P50 / P95 / P99</th>
-                <th>TTFT (avg / p95)</th>
-                <th>Errors</th>
-                <th>Availability</th>
-                <th>SLA</th>
+                <th>{t("endpoints.endpoint")}</th>
+                <th>{t("endpoints.requests")}</th>
+                <th>{t("endpoints.tokens")}</th>
+                <th>{t("endpoints.charged")}</th>
+                <th>{t("endpoints.per1M")}</th>
+                <th>{t("endpoints.latency")}</th>
+                <th>{t("endpoints.ttft")}</th>
+                <th>{t("endpoints.errors")}</th>
+                <th>{t("endpoints.availability")}</th>
+                <th>{t("endpoints.sla")}</th>
               </tr>
             </thead>
             <tbody>
               {u.endpoints.map((e) => (
                 <tr key={e.endpointId}>
                   <td>{e.name}</td>
-                  <td>{e.requests.toLocaleString("tr-TR")}</td>
+                  <td>{fmt.number(e.requests)}</td>
                   <td>
-                    {e.inputTokens.toLocaleString("tr-TR")} / {e.outputTokens.toLocaleString("tr-TR")}
+                    {fmt.number(e.inputTokens)} / {fmt.number(e.outputTokens)}
                   </td>
-                  <td>{formatMoney(e.charged, cur)}</td>
-                  <td>{e.costPer1MTokens ? formatMoney(e.costPer1MTokens, cur) : "—"}</td>
+                  <td>{money(e.charged)}</td>
+                  <td>{e.costPer1MTokens ? money(e.costPer1MTokens) : "—"}</td>
                   <td>
                     {ms(e.sla.p50Ms)} / {ms(e.sla.p95Ms)} / <b>{ms(e.sla.p99Ms)}</b>
-                    {e.sla.slo && <div className="muted">SLO p99 ≤ {ms(e.sla.slo.p99LatencyMs)}</div>}
+                    {e.sla.slo && <div className="muted">{t("endpoints.sloP99", { value: ms(e.sla.slo.p99LatencyMs) })}</div>}
                   </td>
                   <td>
                     {ms(e.sla.ttftAvgMs)} / {ms(e.sla.ttftP95Ms)}
-                    {e.sla.slo?.ttftMs && <div className="muted">SLO ≤ {ms(e.sla.slo.ttftMs)}</div>}
+                    {e.sla.slo?.ttftMs && <div className="muted">{t("endpoints.sloTtft", { value: ms(e.sla.slo.ttftMs) })}</div>}
                   </td>
                   <td>{pct(e.sla.errorRatePct)}</td>
                   <td>
                     {pct(e.sla.availabilityPct, 3)}
-                    {e.sla.slo && <div className="muted">SLO ≥ {e.sla.slo.availabilityPct}%</div>}
+                    {e.sla.slo && <div className="muted">{t("endpoints.sloAvailability", { value: pct(e.sla.slo.availabilityPct, 3) })}</div>}
                   </td>
-                  <td>{e.sla.met === null ? "—" : e.sla.met ? <span className="badge badge-ok">met</span> : <span className="badge badge-danger">missed</span>}</td>
+                  <td>{e.sla.met === null ? "—" : e.sla.met ? <span className="badge badge-ok">{t("endpoints.met")}</span> : <span className="badge badge-danger">{t("endpoints.missed")}</span>}</td>
                 </tr>
               ))}
             </tbody>
@@ -186,60 +185,6 @@ function ChartPanel({ title, children }: { title: string; children: React.ReactE
           {children}
         </ResponsiveContainer>
       </div>
-    </div>
-  );
-}
-
-function Invoices({ tenantId }: { tenantId?: string }) {
-  const trpc = useTRPC();
-  const months = recentMonths();
-  const [month, setMonth] = useState(months[0]!);
-  const invoice = useQuery({ ...trpc.usage.invoice.queryOptions({ tenantId, month }), enabled: false });
-  const download = async () => {
-    const r = await invoice.refetch();
-    if (!r.data) return;
-    const url = URL.createObjectURL(new Blob([r.data.csv], { type: "text/csv;charset=utf-8" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = r.data.filename;
-    a.click();
-    URL.revokeObjectURL(url);
-  };
-  return (
-    <div className="panel">
-      <h2>Invoice lines</h2>
-      <div className="actions">
-        <select aria-label="Invoice month" value={month} onChange={(e) => setMonth(e.target.value)}>
-          {months.map((m) => (
-            <option key={m}>{m}</option>
-          ))}
-        </select>
-        <button onClick={() => void download()} disabled={invoice.isFetching}>
-          Download CSV
-        </button>
-        <span className="muted">One line per endpoint, charged at the prices in force when each call was made (UTF-8, opens in Excel).</span>
-      </div>
-      {invoice.error && <div className="form-error">{invoice.error.message}</div>}
-    </div>
-  );
-}
-
-function StaffPicker() {
-  const trpc = useTRPC();
-  const tenants = useQuery(trpc.tenant.list.queryOptions());
-  return (
-    <div className="panel">
-      <h2>Usage and cost of a tenant</h2>
-      <p className="muted">
-        Choose a tenant to see its portal as it sees it, or open <Link href="/costs">Costs</Link> for every tenant ranked.
-      </p>
-      <ul>
-        {tenants.data?.map((t) => (
-          <li key={t.id}>
-            <Link href={`/usage?tenant=${t.id}`}>{t.name}</Link>
-          </li>
-        ))}
-      </ul>
     </div>
   );
 }

@@ -1,0 +1,21 @@
+/** The audit log page (components/audit). */
+export const audit = {
+  title: "Audit log",
+  intro: "Every change anyone made, with what it was before and after.",
+  actionAria: "Action starts with",
+  actionPlaceholder: "Action, like endpoint.",
+  actor: "Actor e-mail",
+  filter: "Filter",
+  loading: "audit events",
+  emptyTitle: "No audit events match",
+  emptyHint: "Changes made by operators and admins appear here.",
+  when: "When",
+  who: "Who",
+  action: "Action",
+  target: "Target",
+  ip: "IP",
+  system: "system",
+  before: "Before",
+  after: "After",
+  older: "Older events",
+};
