@@ -8,6 +8,7 @@ import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { useTranslations } from "use-intl";
 import { useFormat } from "@/components/i18n/use-format";
 import { PageHead } from "@/components/ui/page-head";
+import { RowToggle } from "@/components/ui/row-toggle";
 
 export function AuditPage() {
   const trpc = useTRPC();
@@ -51,7 +52,11 @@ export function AuditPage() {
                 {rows.map((r) => (
                   <Fragment key={r.id}>
                     <tr onClick={() => setOpen(open === r.id ? null : r.id)} style={{ cursor: "pointer" }}>
-                      <td>{fmt.dateTime(r.at)}</td>
+                      <td>
+                        <RowToggle open={open === r.id} onToggle={() => setOpen(open === r.id ? null : r.id)} label={t("openEvent", { action: r.action })}>
+                          {fmt.dateTime(r.at)}
+                        </RowToggle>
+                      </td>
                       <td>{r.actorEmail ?? <span className="muted">{t("system")}</span>}</td>
                       <td>
                         <code>{r.action}</code>

@@ -7,11 +7,11 @@ import { Loading } from "@/components/ui/field";
 import { useFormat } from "@/components/i18n/use-format";
 
 /** One request's full record and the traffic split its endpoint had when it started. */
-export function CallDetail({ requestId }: { requestId: string }) {
+export function CallDetail({ requestId, unmaskReason }: { requestId: string; unmaskReason?: string }) {
   const trpc = useTRPC();
   const t = useTranslations("callLog.detail");
   const fmt = useFormat();
-  const call = useQuery(trpc.callLog.get.queryOptions({ requestId }));
+  const call = useQuery(trpc.callLog.get.queryOptions({ requestId, unmaskReason }));
   if (call.isPending) return <Loading what={t("loading")} />;
   if (call.isError) return <p className="error">{call.error.message}</p>;
   const c = call.data;

@@ -11,15 +11,17 @@ import { emptyDraft, FilterForm, toFilter } from "./filter-form";
 import { CallDetail } from "./call-detail";
 import { ExportPanel } from "./export-panel";
 import { VerifyPanel } from "./verify-panel";
+import { RowToggle } from "@/components/ui/row-toggle";
 
 /** Who called which model version, when, from where: never the prompt. Staff see every tenant, a tenant its own. */
-export function CallLogPage({ staff, canVerify }: { staff: boolean; canVerify: boolean }) {
+export function CallLogPage({ staff, canVerify, ipsMasked }: { staff: boolean; canVerify: boolean; ipsMasked: boolean }) {
   const trpc = useTRPC();
   const t = useTranslations("callLog.page");
   const fmt = useFormat();
   const [filter, setFilter] = useState(() => toFilter(emptyDraft()));
   const [open, setOpen] = useState<string | null>(null);
-  const calls = useInfiniteQuery(trpc.callLog.list.infiniteQueryOptions({ ...filter, limit: 50 }, { getNextPageParam: (p) => p.nextCursor }));
+  const [unmaskReason, setUnmaskReason] = useState<string | undefined>(undefined);
+  const calls = useInfiniteQuery(trpc.callLog.list.infiniteQueryOptions({ ...filter, unmaskReason, limit: 50 }, { getNextPageParam: (p) => p.nextCursor }));
   const rows = calls.data?.pages.flatMap((p) => p.items) ?? [];
   const fieldErrors = (calls.error as { data?: { fieldErrors?: Record<string, string[]> } } | null)?.data?.fieldErrors ?? null;
   return (
@@ -28,7 +30,15 @@ export function CallLogPage({ staff, canVerify }: { staff: boolean; canVerify: b
         {t("intro")}
         {staff && ` ${t("staffNote")}`}
       </PageHead>
-      <FilterForm staff={staff} fieldErrors={fieldErrors} onApply={(d) => setFilter(toFilter(d))} />
+      <FilterForm
+        staff={staff}
+        ipsMasked={ipsMasked}
+        fieldErrors={fieldErrors}
+        onApply={(d) => {
+          setFilter(toFilter(d));
+          setUnmaskReason(d.unmaskReason.trim() || undefined);
+        }}
+      />
       {canVerify && <VerifyPanel />}
       <ExportPanel filter={filter} />
       <div className="panel">
@@ -55,8 +65,12 @@ export function CallLogPage({ staff, canVerify }: { staff: boolean; canVerify: b
             <tbody>
               {rows.map((r) => (
                 <Fragment key={r.requestId}>
-                  <tr onClick={() => setOpen(open === r.requestId ? null : r.requestId)} style={{ cursor: "pointer" }} aria-expanded={open === r.requestId}>
-                    <td>{fmt.dateTime(r.startedAt)}</td>
+                  <tr onClick={() => setOpen(open === r.requestId ? null : r.requestId)} style={{ cursor: "pointer" }}>
+                    <td>
+                      <RowToggle open={open === r.requestId} onToggle={() => setOpen(open === r.requestId ? null : r.requestId)} label={t("openCall", { time: fmt.dateTime(r.startedAt) })}>
+                        {fmt.dateTime(r.startedAt)}
+                      </RowToggle>
+                    </td>
                     {staff && <td>{r.tenantSlug}</td>}
                     <td>{r.endpointSlug ?? <span className="muted mono">{r.endpointId ?? "—"}</span>}</td>
                     <td>{r.versionLabel ?? "—"}</td>
@@ -72,7 +86,7 @@ export function CallLogPage({ staff, canVerify }: { staff: boolean; canVerify: b
                   {open === r.requestId && (
                     <tr>
                       <td colSpan={staff ? 8 : 7}>
-                        <CallDetail requestId={r.requestId} />
+                        <CallDetail requestId={r.requestId} unmaskReason={unmaskReason} />
                       </td>
                     </tr>
                   )}

@@ -17,13 +17,15 @@ export interface FilterDraft {
   requestId: string;
   from: string;
   to: string;
+  /** Why an auditor needs client IPs unmasked (not part of the filter: recorded with the search). */
+  unmaskReason: string;
 }
 
 export const emptyDraft = (): FilterDraft => {
   const to = new Date(Date.now() + 60_000);
   const from = new Date(to.getTime() - 7 * 86_400_000);
   const local = (d: Date) => d.toISOString().slice(0, 16);
-  return { tenantId: "", apiKeyId: "", endpointId: "", versionId: "", status: "", clientIp: "", requestId: "", from: local(from), to: local(to) };
+  return { tenantId: "", apiKeyId: "", endpointId: "", versionId: "", status: "", clientIp: "", requestId: "", from: local(from), to: local(to), unmaskReason: "" };
 };
 
 /** datetime-local inputs are read as UTC: the explorer shows and filters times in UTC. */
@@ -42,7 +44,7 @@ export function toFilter(d: FilterDraft): CallLogFilter {
   };
 }
 
-export function FilterForm({ staff, onApply, fieldErrors }: { staff: boolean; onApply: (d: FilterDraft) => void; fieldErrors?: Record<string, string[] | undefined> | null }) {
+export function FilterForm({ staff, ipsMasked, onApply, fieldErrors }: { staff: boolean; ipsMasked: boolean; onApply: (d: FilterDraft) => void; fieldErrors?: Record<string, string[] | undefined> | null }) {
   const trpc = useTRPC();
   const t = useTranslations("callLog.filter");
   const tenants = useQuery({ ...trpc.tenant.list.queryOptions(), enabled: staff });
@@ -88,6 +90,12 @@ export function FilterForm({ staff, onApply, fieldErrors }: { staff: boolean; on
       {input("requestId", t("requestId"))}
       {input("from", t("from"), { type: "datetime-local" })}
       {input("to", t("to"), { type: "datetime-local" })}
+      {ipsMasked && (
+        <div style={{ flexBasis: "100%" }}>
+          {input("unmaskReason", t("unmaskReason"), { placeholder: t("unmaskPlaceholder") })}
+          <span className="hint">{t("unmaskHint")}</span>
+        </div>
+      )}
       <button type="submit" className="primary">
         {t("search")}
       </button>

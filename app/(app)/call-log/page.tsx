@@ -10,7 +10,7 @@ export default async function Page() {
   const actor = await requireActor();
   return (
     <Guarded page="callLog">
-      <CallLogPage staff={actor.role !== "tenant"} canVerify={can(actor.role, "audit:verify")} />
+      <CallLogPage staff={actor.role !== "tenant"} canVerify={can(actor.role, "audit:verify")} ipsMasked={!can(actor.role, "call-log:client-ip")} />
     </Guarded>
   );
 }

@@ -1,5 +1,6 @@
 /** The audit log page (components/audit). */
 export const audit = {
+  openEvent: "Open the {action} event",
   title: "Audit log",
   intro: "Every change anyone made, with what it was before and after.",
   actionAria: "Action starts with",

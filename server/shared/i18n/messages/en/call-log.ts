@@ -1,6 +1,7 @@
 /** The call log: its search, one call's record, exports and the chain check (components/call-log). */
 export const callLog = {
   page: {
+    openCall: "Open the call of {time}",
     title: "Call log",
     intro: "One row per gateway request: who called which model version, when, from where, the status and the tokens. Never the prompt or the answer.",
     staffNote: "Your searches are recorded in the audit log.",
@@ -61,6 +62,9 @@ export const callLog = {
     started: "Export {format} started",
   },
   filter: {
+    unmaskReason: "Why you need IP addresses",
+    unmaskPlaceholder: "e.g. breach 2026-11: which networks called",
+    unmaskHint: "Client IPs show masked to their network (KVKK Art. 12). A reason shows them; it is recorded in the audit log with your search.",
     tenant: "Tenant",
     allTenants: "All tenants",
     keyId: "Key id",

@@ -2,6 +2,7 @@ import type { Messages } from "../en/index.ts";
 import type { Translation } from "../shape.ts";
 
 export const audit = {
+  openEvent: "{action} olayını aç",
   title: "Denetim kaydı",
   intro: "Herkesin yaptığı her değişiklik, öncesi ve sonrasıyla.",
   actionAria: "İşlem şununla başlar",

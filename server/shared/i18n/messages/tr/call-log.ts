@@ -3,6 +3,7 @@ import type { Translation } from "../shape.ts";
 
 export const callLog = {
   page: {
+    openCall: "{time} tarihli çağrıyı aç",
     title: "Çağrı kaydı",
     intro: "Ağ geçidine gelen her istek için bir satır: hangi model sürümünü kim, ne zaman, nereden çağırdı, durum kodu ve token'lar. İstem (prompt) ya da yanıt asla kaydedilmez.",
     staffNote: "Aramalarınız denetim kaydına yazılır.",
@@ -63,6 +64,9 @@ export const callLog = {
     started: "{format} dışa aktarma başladı",
   },
   filter: {
+    unmaskReason: "IP adreslerine neden ihtiyaç duyuyorsunuz",
+    unmaskPlaceholder: "ör. 2026-11 ihlali: hangi ağlardan çağrı geldi",
+    unmaskHint: "İstemci IP adresleri ağlarına göre maskelenmiş gösterilir (KVKK md. 12). Gerekçe yazarsanız gösterilir; gerekçe aramanızla birlikte denetim kaydına yazılır.",
     tenant: "Kiracı",
     allTenants: "Tüm kiracılar",
     keyId: "Anahtar kimliği",
