@@ -1,5 +1,6 @@
 import { Guarded } from "@/app/(app)/guarded";
 import { UsersPage } from "@/components/users/users-page";
+import { SsoSettings } from "@/components/users/sso-settings";
 
 export const metadata = { title: "Users & roles" };
 
@@ -7,6 +8,7 @@ export default function Page() {
   return (
     <Guarded page="users">
       <UsersPage />
+      <SsoSettings />
     </Guarded>
   );
 }
