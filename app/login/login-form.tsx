@@ -31,7 +31,7 @@ export function LoginForm({ sso, localPasswords, refusal }: { sso: string | null
       {sso && (
         <form action={ssoAction}>
           <button className="primary" type="submit" style={{ width: "100%" }}>
-            Sign in with {sso}
+            Continue with {sso}
           </button>
         </form>
       )}
