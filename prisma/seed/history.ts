@@ -1,9 +1,10 @@
 /**
  * The demo's history: 90 days of call logs generated inside PostgreSQL by one INSERT … SELECT over
  * generate_series (hours × tenant/endpoint pairs × calls), following the demo's daily and weekly
- * rhythm (scripts/lib/day-shape.ts) with a few incidents, then rolled up (hours and days) so the
- * usage, cost, SLA and residency pages show a season. Seeded once: a DemoSeedMarker row records
- * it (rows, range, milliseconds), and a restart finds it and seeds nothing.
+ * rhythm (scripts/lib/day-shape.ts) with a few incidents, with the season's infrastructure cost,
+ * then rolled up (hours and days) so the usage, cost, SLA and residency pages show a season.
+ * Seeded once: a DemoSeedMarker row records it (rows, range, milliseconds), and a restart finds
+ * it and seeds nothing.
  *
  * What the seeded rows respect:
  * - budgets and credit limits: the call log's insert trigger (kule_live_spend) adds the rows'
@@ -17,6 +18,7 @@
 import { Prisma, type PrismaClient } from "../../server/db/generated/client.ts";
 import { rollupHours } from "../../server/usage/rollup.ts";
 import { refreshDirtyDays } from "../../server/usage/daily.ts";
+import { costInputs, splitHourCost } from "../../server/usage/cost.ts";
 import { HOURLY_LOAD, ISTANBUL_UTC_OFFSET_HOURS, WEEKDAY_LOAD } from "../../scripts/lib/day-shape.ts";
 import { HISTORY_MIX, INCIDENTS, type Incident } from "./history-mix.ts";
 
@@ -125,6 +127,7 @@ export async function seedHistory(db: PrismaClient, opts: { days?: number; now?:
   const incidents = INCIDENTS.map((i) => incidentRange(i, to, list));
   const rows = await db.$executeRawUnsafe(HISTORY_SQL, from, to, JSON.stringify(list), JSON.stringify(incidents));
   const insertMs = Date.now() - t0;
+  await seedCostHours(db, from, to, now);
   await rollupHours(db, from, to);
   await refreshDirtyDays(db);
   const rollupMs = Date.now() - t0 - insertMs;
@@ -148,4 +151,27 @@ async function spendNow(db: PrismaClient, tenantIds: string[], now: Date) {
   const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const tenants = await db.tenant.findMany({ where: { id: { in: [...new Set(tenantIds)] } }, include: { monthSpend: { where: { month } } } });
   return tenants.map((t) => ({ tenant: t.slug, spent: String(t.monthSpend[0]?.spent ?? 0), budget: t.monthlyBudget?.toString() ?? null, creditLimit: t.creditLimit?.toString() ?? null }));
+}
+
+/**
+ * The infrastructure cost of the seeded hours, so the cost pages set revenue against cost for the
+ * whole season: the fleet running at seeding time (its replicas, the hardware rates), as if it
+ * had held its devices every hour. Hours already computed are left as they are.
+ */
+async function seedCostHours(db: PrismaClient, from: Date, to: Date, now: Date) {
+  const current = new Date(Math.floor(now.getTime() / HOUR) * HOUR);
+  const { devices, holdings } = await costInputs(db, current, now.getTime());
+  const allSeason = holdings.map((h) => ({ ...h, from: -Infinity, to: Infinity }));
+  const { byEndpoint, idle } = splitHourCost(current.getTime(), devices, allSeason);
+  const subjects = [...[...byEndpoint].map(([subject, v]) => ({ subject, ...v })), { subject: "idle", ...idle }].map((v) => ({ subject: v.subject, deviceHours: v.deviceHours.toString(), cost: v.cost.toString() }));
+  await db.$executeRawUnsafe(
+    `INSERT INTO "CostHour" (hour, subject, "deviceHours", cost, "computedAt")
+     SELECT h, s.subject, s."deviceHours", s.cost, h + interval '1 hour'
+       FROM generate_series($1::timestamp, $2::timestamp, interval '1 hour') AS h
+      CROSS JOIN jsonb_to_recordset($3::jsonb) AS s(subject text, "deviceHours" numeric, cost numeric)
+     ON CONFLICT DO NOTHING`,
+    from,
+    to,
+    JSON.stringify(subjects),
+  );
 }

@@ -73,6 +73,8 @@ describe("the demo's history", () => {
     expect(await q(`SELECT * FROM (SELECT "tenantId", date_trunc('month', hour)::date AS month, sum(charged) AS c FROM "UsageHour" GROUP BY 1, 2) h
                     FULL JOIN "TenantMonthSpend" s USING ("tenantId", month) WHERE round(h.c, 6) IS DISTINCT FROM round(s.spent, 6)`)).toEqual([]);
     expect(await own.db.usageDirtyHour.count()).toBe(0);
+    // Every seeded hour has its infrastructure cost (no replicas here: all of it idle capacity).
+    expect(await own.db.costHour.count({ where: { subject: "idle", cost: { gt: 0 } } })).toBe(90 * 24);
   });
 
   it("leaves every tenant serving: this month's spend far below budgets and credit limits", async () => {
