@@ -32,6 +32,7 @@ const provider = new Provider(`http://127.0.0.1:${port}`, {
   cookies: { keys: ["kule-e2e-oidc-cookie-key"] },
 });
 provider.on("server_error", (_ctx, err) => console.error("[oidc]", err));
+provider.on("grant.error", (_ctx, err) => console.error("[oidc] token request refused:", (err as { error_detail?: string }).error_detail ?? err.message));
 
 let tamper = false;
 

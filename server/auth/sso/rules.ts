@@ -69,21 +69,23 @@ export function moveRule(ctx: ActorContext, input: SsoRuleMoveInput) {
   });
 }
 
-/** How people sign in: the settings row (created with its defaults on first read), and whether SSO is configured. */
+/** How people sign in: the settings (their defaults until an admin changes them), and whether SSO is configured. */
 export async function authSettings(db: Db | DbTx) {
-  const row = await db.authSettings.upsert({ where: { id: "singleton" }, create: {}, update: {} });
+  const row = (await db.authSettings.findUnique({ where: { id: "singleton" } })) ?? { localPasswords: true, version: 1 };
   const sso = ssoConfig();
   return { localPasswords: row.localPasswords, version: row.version, sso: sso ? { name: sso.name, issuer: sso.issuer } : null };
 }
 
 export function setAuthSettings(ctx: ActorContext, input: AuthSettingsInput) {
   return ctx.db.$transaction(async (tx) => {
+    await tx.authSettings.upsert({ where: { id: "singleton" }, create: {}, update: {} });
     const before = await authSettings(tx);
-    if (before.version !== input.expectedVersion) throw new ConflictError("Someone changed the sign-in settings since you loaded them: reload to see their change.", { current: before });
     if (!input.localPasswords && !before.sso) throw new InvalidInputError("localPasswords", "single sign-on is not configured (KULE_OIDC_ISSUER, KULE_OIDC_CLIENT_ID, KULE_OIDC_CLIENT_SECRET): turning passwords off would lock everyone but admins out");
     if (!input.localPasswords && (await tx.ssoRule.count()) === 0) throw new InvalidInputError("localPasswords", "no sign-in rule exists yet: add one first, or nobody can sign in with single sign-on");
-    const row = await tx.authSettings.update({ where: { id: "singleton" }, data: { localPasswords: input.localPasswords, version: { increment: 1 } } });
-    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "auth.settings.set", targetType: "auth_settings", targetId: "singleton", before: { localPasswords: before.localPasswords }, after: { localPasswords: row.localPasswords } });
-    return { ...before, localPasswords: row.localPasswords, version: row.version };
+    // Only from the version the admin saw: a concurrent change makes this update nothing.
+    const { count } = await tx.authSettings.updateMany({ where: { id: "singleton", version: input.expectedVersion }, data: { localPasswords: input.localPasswords, version: { increment: 1 } } });
+    if (count === 0) throw new ConflictError("Someone changed the sign-in settings since you loaded them: reload to see their change.", { current: before });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "auth.settings.set", targetType: "auth_settings", targetId: "singleton", before: { localPasswords: before.localPasswords }, after: { localPasswords: input.localPasswords } });
+    return authSettings(tx);
   });
 }

@@ -72,7 +72,7 @@ describe("single sign-on", () => {
     // Kule has no provider configured in this process: turning passwords off is refused, saying why.
     const s = await api.settings();
     await expect(api.setSettings({ localPasswords: false, expectedVersion: s.version })).rejects.toThrow(/not configured/);
-    await own.db.authSettings.update({ where: { id: "singleton" }, data: { localPasswords: false } });
+    await own.db.authSettings.upsert({ where: { id: "singleton" }, create: { localPasswords: false }, update: { localPasswords: false } });
     expect(await authenticate(own.db, op.email, "operator-password", 5)).toEqual({ ok: false, reason: "passwords_off" });
     expect(await authenticate(own.db, admin.email, "admin-password-1", 5)).toMatchObject({ ok: true });
     const events = await own.db.auditEvent.findMany({ where: { action: { startsWith: "auth.sign_in" }, after: { path: ["method"], equals: "password" } }, orderBy: { id: "asc" } });
