@@ -96,7 +96,9 @@ let header = null;
 for await (let line of rl) {
   if (manifest.format === "csv") {
     if (header === null) {
-      header = parseCsvLine(line.replace(/^\uFEFF/, ""));
+      // The manifest names the columns in their order; the file's own header row is written in
+      // its reader's language (Turkish or English), so it is skipped, not read.
+      header = manifest.columns ?? parseCsvLine(line.replace(/^\uFEFF/, ""));
       continue;
     }
   }

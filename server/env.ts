@@ -74,6 +74,8 @@ const schema = z.object({
   KULE_ALERT_WEBHOOK_TOKEN: z.string().min(16).optional(),
   /** The inference gateway. Each gateway process needs its own spool directory. */
   KULE_GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  /** The address the gateway's API (HTTP and gRPC) listens on: loopback on a workstation, 0.0.0.0 in a pod so its containerPort reaches it. */
+  KULE_GATEWAY_HOST: z.string().default("127.0.0.1"),
   /** Set: the gateway also serves the Open Inference Protocol (KServe v2) over gRPC on this port; unset: HTTP only. */
   KULE_GATEWAY_GRPC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   KULE_GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),

@@ -7,7 +7,6 @@ import { PAGES, type PageName } from "@/components/shell/routes";
 /** Renders the page only for roles holding its permission (components/shell/routes.ts); others see a clear "not allowed". */
 export async function Guarded({ page, children }: { page: PageName; children: ReactNode }) {
   const actor = await requireActor();
-  const { permission, what } = PAGES[page];
-  if (!can(actor.role, permission)) return <NotAllowed what={what} />;
+  if (!can(actor.role, PAGES[page].permission)) return <NotAllowed page={page} />;
   return <>{children}</>;
 }

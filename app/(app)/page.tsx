@@ -1,8 +1,9 @@
 import { requireActor } from "@/server/auth/page-guard";
 import { can } from "@/server/auth/permissions";
 import { StaffOverview, TenantOverview } from "@/components/overview/overview";
+import { titled } from "@/server/i18n/page-title";
 
-export const metadata = { title: "Overview" };
+export const generateMetadata = titled("overview");
 
 export default async function Page() {
   const actor = await requireActor();

@@ -2,6 +2,7 @@
 
 import { AuthError, CredentialsSignin } from "next-auth";
 import { signIn, signOut } from "@/server/auth/next-auth";
+import { serverTranslator } from "@/server/i18n/request-locale";
 
 export interface LoginState {
   error: string | null;
@@ -11,18 +12,19 @@ export interface LoginState {
 export async function loginAction(_prev: LoginState, form: FormData): Promise<LoginState> {
   const email = String(form.get("email") ?? "");
   const password = String(form.get("password") ?? "");
-  if (!email || !password) return { error: "Enter your e-mail and password.", email };
+  const t = await serverTranslator();
+  if (!email || !password) return { error: t("login.errors.missing"), email };
   try {
     await signIn("credentials", { email, password, redirectTo: "/" });
     return { error: null, email };
   } catch (e) {
     if (e instanceof CredentialsSignin && e.code === "throttled") {
-      return { error: "Too many failed attempts for this e-mail. Wait a little and try again.", email };
+      return { error: t("login.errors.throttled"), email };
     }
     if (e instanceof CredentialsSignin && e.code === "passwords_off") {
       return { error: "Local passwords are turned off: sign in with single sign-on.", email };
     }
-    if (e instanceof AuthError) return { error: "Wrong e-mail or password.", email };
+    if (e instanceof AuthError) return { error: t("login.errors.wrong"), email };
     throw e; // the redirect after a successful sign-in travels as an exception
   }
 }

@@ -1,11 +1,16 @@
-import Link from "next/link";
+"use client";
 
-export function NotAllowed({ what }: { what: string }) {
+import Link from "next/link";
+import { useTranslations } from "use-intl";
+import type { Messages } from "@/server/shared/i18n/messages";
+
+export function NotAllowed({ page }: { page: keyof Messages["pages"] }) {
+  const t = useTranslations();
   return (
-    <div className="not-allowed panel" role="region" aria-label="Not allowed">
-      <h1>Not allowed</h1>
-      <p className="muted">Your role cannot open {what}. If you need it, ask an admin to change your role.</p>
-      <Link href="/">Back to the overview</Link>
+    <div className="not-allowed panel" role="region" aria-label={t("shell.notAllowed.title")}>
+      <h1>{t("shell.notAllowed.title")}</h1>
+      <p className="muted">{t("shell.notAllowed.body", { what: t(`pages.${page}.what`) })}</p>
+      <Link href="/">{t("shell.notAllowed.back")}</Link>
     </div>
   );
 }

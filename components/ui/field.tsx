@@ -1,4 +1,7 @@
+"use client";
+
 import type { ReactNode } from "react";
+import { useTranslations } from "use-intl";
 
 /** A labelled form control with its hint and the server's per-field error. */
 export function Field({ id, label, hint, errors, children }: { id: string; label: string; hint?: string; errors?: string[]; children: ReactNode }) {
@@ -26,5 +29,10 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
 }
 
 export function Loading({ what }: { what: string }) {
-  return <div className="empty" aria-busy="true">Loading {what}…</div>;
+  const t = useTranslations("common");
+  return (
+    <div className="empty" aria-busy="true">
+      {t("loading", { what })}
+    </div>
+  );
 }

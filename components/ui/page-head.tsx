@@ -1,4 +1,7 @@
+"use client";
+
 import type { ReactNode } from "react";
+import { useTranslations } from "use-intl";
 
 /** A page's title, what it is for, and its main action on the right. */
 export function PageHead({ title, children, action }: { title: ReactNode; children?: ReactNode; action?: ReactNode }) {
@@ -25,13 +28,14 @@ export function PanelHead({ title, children }: { title: ReactNode; children?: Re
 
 /** A form's submit and cancel buttons; submit is disabled while the mutation runs. */
 export function FormActions({ submit, pending, onCancel }: { submit: string; pending: boolean; onCancel: () => void }) {
+  const t = useTranslations("common");
   return (
     <div className="actions">
       <button className="primary" type="submit" disabled={pending}>
         {submit}
       </button>
       <button type="button" onClick={onCancel}>
-        Cancel
+        {t("cancel")}
       </button>
     </div>
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
+import { useTranslations } from "use-intl";
 import { Loading } from "./field";
 
 /**
@@ -27,12 +28,17 @@ export function queryGate<T>(query: QueryLike<T>, what: string, notFound?: React
   if (query.isPending) return <Loading what={what} />;
   if (query.data !== undefined) return null;
   if (notFound && query.error?.data?.code === "NOT_FOUND") return notFound;
+  return <LoadFailed what={what} message={query.error?.message} retry={() => void query.refetch()} />;
+}
+
+function LoadFailed({ what, message, retry }: { what: string; message: string | undefined; retry: () => void }) {
+  const t = useTranslations("common");
   return (
-    <div className="empty" role="alert" aria-label={`Could not load ${what}`}>
-      <b>Could not load {what}</b>
-      <span>{query.error?.message ?? "The server did not answer."}</span>
-      <button type="button" onClick={() => void query.refetch()}>
-        Try again
+    <div className="empty" role="alert" aria-label={t("couldNotLoad", { what })}>
+      <b>{t("couldNotLoad", { what })}</b>
+      <span>{message ?? t("serverDidNotAnswer")}</span>
+      <button type="button" onClick={retry}>
+        {t("tryAgain")}
       </button>
     </div>
   );
@@ -43,6 +49,7 @@ export function queryGate<T>(query: QueryLike<T>, what: string, notFound?: React
  * data on screen and says it is stale.
  */
 export function QueryState<T>({ query, what, isEmpty, empty, children }: { query: QueryLike<T>; what: string; isEmpty?: (data: T) => boolean; empty?: ReactNode; children: (data: T) => ReactNode }) {
+  const t = useTranslations("common");
   const gate = queryGate(query, what);
   if (gate || query.data === undefined) return <>{gate}</>;
   const data = query.data;
@@ -51,7 +58,7 @@ export function QueryState<T>({ query, what, isEmpty, empty, children }: { query
     <>
       {query.isError && (
         <p className="notice" role="status">
-          Could not refresh {what}: {query.error?.message} Showing what was loaded before.
+          {t("couldNotRefresh", { what, reason: query.error?.message ?? "" })}
         </p>
       )}
       {nothing ? empty : children(data)}

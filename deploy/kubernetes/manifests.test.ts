@@ -41,9 +41,23 @@ describe("deploy/kubernetes", () => {
     expect(get("HorizontalPodAutoscaler", "kule-gateway").spec).toMatchObject({ scaleTargetRef: { kind: "Deployment", name: "kule-gateway" }, minReplicas: 2 });
     expect(byKind("PodDisruptionBudget").map((p) => p.metadata.name).sort()).toEqual(["kule-app", "kule-gateway"]);
     expect(get("ConfigMap", "kule-config").data).toMatchObject({ REDIS_URL: expect.stringMatching(/^redis:/), KULE_CLUSTER_DRIVER: "kubernetes" });
-    expect(Object.keys(get("Secret", "kule-secrets").stringData as object).sort()).toEqual(["AUTH_SECRET", "DATABASE_URL", "KULE_SUBJECT_HASH_KEY"]);
+    expect(Object.keys(get("Secret", "kule-secrets").stringData as object).sort()).toEqual(["AUTH_SECRET", "DATABASE_URL", "KULE_METRICS_TOKEN", "KULE_SUBJECT_HASH_KEY"]);
     expect(get("Job", "kule-migrate").spec).toMatchObject({ template: { spec: { containers: [{ command: expect.arrayContaining(["scripts/migrate.ts", "deploy"]) }] } } });
     for (const d of rendered) for (const c of containersOf(d)) expect(c.image).toBe("registry.example.com/kule:0.1.0");
+  });
+
+  it("opens the gateway pod's HTTP, gRPC and metrics ports to the network, and scrapes metrics where they are served", () => {
+    const pod = (get("Deployment", "kule-gateway").spec as { template: { metadata: { annotations: Record<string, string> } } }).template;
+    const [c] = containersOf(get("Deployment", "kule-gateway")) as unknown as { env: { name: string; value: string }[]; ports: { name: string; containerPort: number }[] }[];
+    const env = Object.fromEntries(c!.env.map((e) => [e.name, e.value]));
+    const port = Object.fromEntries(c!.ports.map((p) => [p.name, p.containerPort]));
+    // A process bound to 127.0.0.1 is unreachable through a pod's ports.
+    expect(env).toMatchObject({ KULE_GATEWAY_HOST: "0.0.0.0", KULE_GATEWAY_ADMIN_HOST: "0.0.0.0" });
+    expect(port).toEqual({ http: Number(env.KULE_GATEWAY_PORT), grpc: Number(env.KULE_GATEWAY_GRPC_PORT), admin: Number(env.KULE_GATEWAY_ADMIN_PORT) });
+    expect(Number(pod.metadata.annotations["prometheus.io/port"])).toBe(port.admin);
+    expect((get("Service", "kule-gateway").spec as { ports: { targetPort: string }[] }).ports.map((p) => p.targetPort)).toEqual(["http", "grpc"]);
+    const scrape = (get("ConfigMap", "kule-prometheus-scrape").data as Record<string, string>)["kule-scrape.yml"]!;
+    expect(scrape).toMatch(/job_name: kule-gateway\n(.*\n){1,3}.*authorization: \{ type: Bearer, credentials_file:/);
   });
 
   it("grants the driver what it uses and no more: nodes cluster-wide, its own namespace, the MIG ConfigMap, node events", () => {

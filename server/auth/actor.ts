@@ -9,6 +9,8 @@ export interface Actor {
   role: Role;
   /** Set for the tenant role (always: server/trpc/context.ts signs out a tenant user without one), null for staff. */
   tenantId: string | null;
+  /** The language the user chose ("en" | "tr"), null to follow the browser's; unset where it does not matter (tests, jobs). */
+  locale?: string | null;
 }
 
 /**

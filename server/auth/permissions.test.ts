@@ -7,7 +7,7 @@ describe("permission table", () => {
   });
   it("gives tenant users only their self-service permissions", () => {
     // Each is scoped to the tenant's own rows in the data layer (another tenant's row is NOT_FOUND).
-    expect(permissionsOf("tenant").sort()).toEqual(["api-key:read", "api-key:write", "application:read", "application:write", "budget:write", "call-log:export", "call-log:read", "catalog:read", "kvkk:controller", "metrics:tenant", "subject:read", "usage:read"]);
+    expect(permissionsOf("tenant").sort()).toEqual(["api-key:read", "api-key:write", "application:read", "application:write", "budget:write", "call-log:client-ip", "call-log:export", "call-log:read", "catalog:read", "kvkk:controller", "metrics:tenant", "subject:read", "usage:read"]);
   });
   it("lets only admins manage users and tenants", () => {
     for (const role of ["operator", "auditor", "tenant"] as const) {

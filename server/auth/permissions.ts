@@ -45,6 +45,12 @@ export const PERMISSIONS = {
   /** The call-log explorer and its exports; a tenant sees and exports only its own rows. */
   "call-log:read": ["admin", "auditor", "tenant"],
   "call-log:export": ["admin", "auditor", "tenant"],
+  /**
+   * Client IPs in the explorer unmasked without a stated reason: the controller (tenant, its own
+   * callers) and admins. Auditors see them masked unless they say why, and the reason is audited
+   * (KVKK Art. 12: access to personal data limited to what the task needs).
+   */
+  "call-log:client-ip": ["admin", "tenant"],
   /** Retention settings, destruction records, the residency map, transfer safeguards and the transfer register. */
   "kvkk:read": ["admin", "auditor"],
   /** Retention, destruction runs, erasing a data subject's rows, transfer safeguards, verifying regions: changes, so never the auditor. */

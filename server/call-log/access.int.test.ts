@@ -66,6 +66,27 @@ describe("the explorer", () => {
     expect(await own.db.auditEvent.count({ where: { action: "calllog.read", targetId: aIds[3], actorEmail: auditor.email } })).toBe(1);
   });
 
+  it("masks client IPs for an auditor unless a reason is given, which is audited; admins and the tenant see them", async () => {
+    const range = { tenantId: a, from: t0, to: new Date(t0.getTime() + 3_600_000), limit: 5 };
+    const masked = await own.caller(auditor).callLog.list(range);
+    expect(new Set(masked.items.map((r) => r.clientIp))).toEqual(new Set(["203.0.113.0/24"]));
+    expect((await own.caller(auditor).callLog.get({ requestId: aIds[1]! })).clientIp).toBe("203.0.113.0/24");
+    // Searching by an IP would show it: refused without a reason, naming the field to fill.
+    const refused = await own.caller(auditor).callLog.list({ ...range, clientIp: "203.0.113.7" }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(TRPCError);
+    expect(refused).toMatchObject({ code: "BAD_REQUEST", cause: { field: "unmaskReason" } });
+    const reason = "Breach 2026-11 investigation: which network the calls came from";
+    const shown = await own.caller(auditor).callLog.list({ ...range, clientIp: "203.0.113.7", unmaskReason: reason });
+    expect(shown.items[0]!.clientIp).toBe("203.0.113.7");
+    const next = await own.caller(auditor).callLog.list({ ...range, unmaskReason: reason, cursor: shown.nextCursor });
+    expect(next.items[0]!.clientIp).toBe("203.0.113.7");
+    const events = await own.db.auditEvent.findMany({ where: { action: "calllog.ip.unmask", actorEmail: auditor.email } });
+    expect(events).toHaveLength(1); // the search's next page is the same search
+    expect(events[0]!.after).toMatchObject({ reason, filter: { clientIp: "203.0.113.7" } });
+    expect((await own.caller(admin).callLog.list(range)).items[0]!.clientIp).toBe("203.0.113.7");
+    expect((await own.caller(tenantA).callLog.list(range)).items[0]!.clientIp).toBe("203.0.113.7");
+  });
+
   it("shows a tenant only its own rows; another tenant's call is NOT_FOUND", async () => {
     const c = own.caller(tenantA);
     const page = await c.callLog.list({ tenantId: b, limit: 200 });

@@ -7,6 +7,7 @@ import { env } from "../env.ts";
 import type { GetCallInput } from "./schemas.ts";
 import { scopeFilter, whereSql } from "./where.ts";
 import { CALL_ROW_SQL, type CallRow } from "./list.ts";
+import { clientIpView } from "./client-ip.ts";
 
 /** Audit actions after which an endpoint's traffic split is what their `after` says. */
 export const WEIGHT_ACTIONS = ["endpoint.create", "endpoint.weights.set", "endpoint.deploy", "endpoint.rollback", "endpoint.promote", "endpoint.version.add", "endpoint.version.remove", "rollout.start", "rollout.step", "rollout.rollback", "rollout.succeeded"];
@@ -34,10 +35,11 @@ export async function getCall(ctx: { db: Db; actor: Actor; ip: string | null }, 
         select: { action: true, at: true, actorEmail: true, after: true },
       })
     : null;
+  const view = await clientIpView(ctx, { reason: input.unmaskReason, target: row.requestId });
   // Every read of a call's personal data is logged, a tenant's own included (KVKK Art. 12: access logs).
   await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.read", targetType: "calllog", targetId: row.requestId });
   // The trace viewer is the operators' own tool: staff get a link, a tenant its trace id alone.
   const traceUrl = row.traceId && env.KULE_TRACE_UI_URL && ctx.actor.role !== "tenant" ? env.KULE_TRACE_UI_URL.replace("{traceId}", row.traceId) : null;
   // A tenant sees the split, not which operator set it.
-  return { ...row, traceUrl, weightsInForce: change && ctx.actor.role === "tenant" ? { ...change, actorEmail: null } : change };
+  return { ...view(row), traceUrl, weightsInForce: change && ctx.actor.role === "tenant" ? { ...change, actorEmail: null } : change };
 }

@@ -4,6 +4,7 @@ import type { Actor } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import type { ListCallsInput } from "./schemas.ts";
 import { cursorSql, scopeFilter, whereSql } from "./where.ts";
+import { clientIpView } from "./client-ip.ts";
 
 export interface CallRow {
   requestId: string;
@@ -50,16 +51,20 @@ export const CALL_ROW_SQL = (inner: string) => `
  * reads of the logs are logged.
  */
 export async function listCalls(ctx: { db: Db; actor: Actor; ip: string | null }, input: ListCallsInput) {
-  const filter = scopeFilter(ctx.actor, input);
+  const { unmaskReason, ...asked } = input;
+  const filter = scopeFilter(ctx.actor, asked);
+  // Checked before the query: a search by IP without a reason is refused, not run and hidden.
+  // A search's next pages keep its reason, recorded once with its first page.
+  const view = await clientIpView(ctx, { reason: unmaskReason, record: !input.cursor, searchedIp: filter.clientIp, target: null, filter: { ...asked, cursor: undefined, limit: undefined } });
   const where = whereSql(filter) + (input.cursor ? ` AND ${cursorSql(input.cursor)}` : "");
   const inner = `SELECT * FROM "CallLog" c WHERE ${where} ORDER BY c."startedAt" DESC, c."requestId" DESC LIMIT ${input.limit + 1}`;
   const { rows } = await pgPool(ctx.db).query<CallRow>(`${CALL_ROW_SQL(inner)} ORDER BY c."startedAt" DESC, c."requestId" DESC`);
   const more = rows.length > input.limit;
-  const items = more ? rows.slice(0, input.limit) : rows;
+  const items = (more ? rows.slice(0, input.limit) : rows).map(view);
   const last = items[items.length - 1];
   // Every search is logged, a tenant's own included (KVKK Art. 12: access logs); its next pages are the same search.
   if (!input.cursor) {
-    await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.search", targetType: "calllog", after: { filter: { ...input, cursor: undefined, limit: undefined }, rows: items.length, more } });
+    await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.search", targetType: "calllog", after: { filter: { ...asked, cursor: undefined, limit: undefined }, rows: items.length, more } });
   }
   return { items, nextCursor: more && last ? `${last.startedAt.getTime()}_${last.requestId}` : null };
 }

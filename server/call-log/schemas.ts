@@ -19,12 +19,16 @@ export const callLogFilter = z.object({
 });
 export type CallLogFilter = z.infer<typeof callLogFilter>;
 
+/** Why an auditor needs to see client IPs unmasked; recorded in the audit log with the read. */
+const unmaskReason = z.string().trim().min(10, "say why you need the IP addresses, in at least 10 characters").max(500, "at most 500 characters").optional();
+
 export const listCallsInput = callLogFilter.extend({
+  unmaskReason,
   /** Keyset pagination: "<startedAt ms>_<requestId>" of the last row of the previous page. */
   cursor: z.string().regex(/^\d+_[\w.:-]+$/, "a cursor from the previous page").nullish(),
   limit: z.number().int().min(1).max(200).default(50),
 });
 export type ListCallsInput = z.infer<typeof listCallsInput>;
 
-export const getCallInput = z.object({ requestId: id });
+export const getCallInput = z.object({ requestId: id, unmaskReason });
 export type GetCallInput = z.infer<typeof getCallInput>;

@@ -19,7 +19,7 @@ import { clusterMetricsText, joinSupervisor, superviseWorkers, workerCount } fro
 
 const limitsNote = () => (env.REDIS_URL ? "shared through Redis" : "per process");
 const adminPort = () => env.KULE_GATEWAY_ADMIN_PORT ?? env.KULE_GATEWAY_PORT + 1000;
-const adminNote = () => `metrics and service discovery on http://${env.KULE_GATEWAY_ADMIN_HOST}:${adminPort()}${env.KULE_GATEWAY_GRPC_PORT ? `; KServe v2 gRPC on 127.0.0.1:${env.KULE_GATEWAY_GRPC_PORT}` : ""}`;
+const adminNote = () => `metrics and service discovery on http://${env.KULE_GATEWAY_ADMIN_HOST}:${adminPort()}${env.KULE_GATEWAY_GRPC_PORT ? `; KServe v2 gRPC on ${env.KULE_GATEWAY_HOST}:${env.KULE_GATEWAY_GRPC_PORT}` : ""}`;
 
 /** One gateway process: serves until SIGTERM/SIGINT, then drains its call log and exits. */
 async function serve(databaseUrl: string, opts: { slot: number | null; stopDatabase: () => Promise<void> }) {
@@ -40,7 +40,7 @@ async function serve(databaseUrl: string, opts: { slot: number | null; stopDatab
     tracing: tracesUrl() ? GatewayTracing.create({ url: tracesUrl()!, serviceName: env.OTEL_SERVICE_NAME ?? "kule-gateway", sampleRatio: env.KULE_OTEL_SAMPLE_RATIO }) : undefined,
     grpcPort: env.KULE_GATEWAY_GRPC_PORT,
   });
-  const url = await gateway.listen(env.KULE_GATEWAY_PORT, "127.0.0.1", {
+  const url = await gateway.listen(env.KULE_GATEWAY_PORT, env.KULE_GATEWAY_HOST, {
     port: adminPort(),
     host: env.KULE_GATEWAY_ADMIN_HOST,
     token: env.KULE_METRICS_TOKEN ?? null,

@@ -16,7 +16,7 @@ export async function controllerView(ctx: ActorContext) {
   if (!tenantId) throw new NotFoundError("Tenant");
   const to = new Date(Date.now() + DAY);
   const from = new Date(Date.UTC(to.getUTCFullYear(), to.getUTCMonth() - 2, 1));
-  const [tenant, safeguards, residency, staffReads] = await Promise.all([
+  const [tenant, safeguards, residency, staffReads, retention, settings] = await Promise.all([
     ctx.db.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { name: true, slug: true, kvkk: true } }),
     ctx.db.transferSafeguard.findMany({ where: { tenantId }, select: { id: true, destination: true, importer: true, mechanism: true, reference: true, signedAt: true, notifiedAt: true, revokedAt: true }, orderBy: { signedAt: "desc" } }),
     residencyMap(ctx, { from, to, tenantId }),
@@ -29,6 +29,10 @@ export async function controllerView(ctx: ActorContext) {
         ORDER BY e.at DESC LIMIT 100`,
       [tenantId],
     ),
+    ctx.db.tenantRetention.findUnique({ where: { tenantId } }),
+    ctx.db.kvkkSettings.findUniqueOrThrow({ where: { id: "singleton" }, select: { defaultRetentionDays: true, trafficLogMinDays: true } }),
   ]);
-  return { tenant, safeguards, residency: residency.cells, staffReads: staffReads.rows };
+  // How long its call log is kept: its own choice, within the platform's period and any legal minimum.
+  const ownRetention = { days: retention?.days ?? null, method: retention?.method ?? "delete", effectiveDays: retention?.days ?? settings.defaultRetentionDays, platformDays: settings.defaultRetentionDays, legalMinDays: settings.trafficLogMinDays };
+  return { tenant, safeguards, residency: residency.cells, staffReads: staffReads.rows, retention: ownRetention };
 }

@@ -30,4 +30,18 @@ describe("the controller's view (a tenant's own)", () => {
     expect(view.residency).toEqual([]);
     expect(view.staffReads.filter((r) => r.actorEmail === auditor.email).map((r) => r.action)).toEqual(["calllog.search"]);
   });
+
+  it("lets the tenant shorten its own retention within the platform's period, audited; never lengthen it, nor set another tenant's", async () => {
+    const { retention } = await caller(tenantA).kvkk.controller();
+    expect(retention).toMatchObject({ days: null, effectiveDays: retention.platformDays });
+    const longer = await caller(tenantA).kvkk.setOwnRetention({ days: retention.platformDays + 1 }).catch((e: unknown) => e);
+    expect(longer).toMatchObject({ code: "BAD_REQUEST", cause: { field: "days" } });
+    const shorter = Math.max(retention.legalMinDays ?? 1, Math.floor(retention.platformDays / 2));
+    await caller(tenantA).kvkk.setOwnRetention({ days: shorter, method: "anonymize" });
+    expect((await caller(tenantA).kvkk.controller()).retention).toMatchObject({ days: shorter, method: "anonymize", effectiveDays: shorter });
+    // The tenant's choice is the one the periodic destruction reads, and it is audited; B's is untouched.
+    expect((await caller(admin).kvkk.settings()).tenants.find((t) => t.id === a.id)).toMatchObject({ retentionDays: shorter, method: "anonymize" });
+    expect(await testDb().auditEvent.count({ where: { action: "kvkk.retention.set", targetId: a.id, actorEmail: tenantA.email } })).toBe(1);
+    expect((await caller(tenantB).kvkk.controller()).retention.days).toBeNull();
+  });
 });

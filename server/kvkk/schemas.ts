@@ -38,6 +38,10 @@ export const tenantRetentionInput = z.object({
 });
 export type TenantRetentionInput = z.infer<typeof tenantRetentionInput>;
 
+/** A tenant's own retention: its tenant is the caller's. */
+export const ownRetentionInput = tenantRetentionInput.omit({ tenantId: true });
+export type OwnRetentionInput = z.infer<typeof ownRetentionInput>;
+
 export const residencyInput = z.object({
   from: z.coerce.date(),
   to: z.coerce.date(),

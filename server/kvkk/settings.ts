@@ -1,7 +1,8 @@
 import type { ActorContext } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
-import type { TenantRetentionInput, UpdateSettingsInput } from "./schemas.ts";
+import { ownTenant } from "../auth/scope.ts";
+import type { OwnRetentionInput, TenantRetentionInput, UpdateSettingsInput } from "./schemas.ts";
 
 export async function getSettings({ db }: ActorContext) {
   const [settings, tenants] = await Promise.all([
@@ -28,12 +29,16 @@ export async function updateSettings(ctx: ActorContext, input: UpdateSettingsInp
   });
 }
 
-/** A tenant's own retention; `days: null` returns it to the default. */
-export async function setTenantRetention(ctx: ActorContext, input: TenantRetentionInput) {
+/**
+ * A tenant's own retention; `days: null` returns it to the default. `withinPlatform`: the tenant
+ * sets it itself, so it may shorten the platform's period, never lengthen it.
+ */
+export async function setTenantRetention(ctx: ActorContext, input: TenantRetentionInput, opts: { withinPlatform?: boolean } = {}) {
   return ctx.db.$transaction(async (tx) => {
     if (!(await tx.tenant.findUnique({ where: { id: input.tenantId }, select: { id: true } }))) throw new NotFoundError("Tenant");
-    const { trafficLogMinDays: min } = await tx.kvkkSettings.findUniqueOrThrow({ where: { id: "singleton" } });
+    const { trafficLogMinDays: min, defaultRetentionDays: platform } = await tx.kvkkSettings.findUniqueOrThrow({ where: { id: "singleton" } });
     if (min && input.days !== null && input.days < min) throw new InvalidInputError("days", `at least ${min} days: the call log holds traffic information Law 5651 keeps that long`);
+    if (opts.withinPlatform && input.days !== null && input.days > platform) throw new InvalidInputError("days", `at most ${platform} days: the platform keeps call logs no longer than that (ask your operator for a longer period)`);
     const before = await tx.tenantRetention.findUnique({ where: { tenantId: input.tenantId } });
     const after =
       input.days === null
@@ -42,4 +47,14 @@ export async function setTenantRetention(ctx: ActorContext, input: TenantRetenti
     await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.retention.set", targetType: "tenant", targetId: input.tenantId, before, after });
     return after;
   });
+}
+
+/**
+ * The controller's own choice (KVKK Art. 7: it decides how long its data is kept): a tenant user
+ * sets its tenant's call-log retention, within the platform's period and above any legal minimum.
+ */
+export async function setOwnRetention(ctx: ActorContext, input: OwnRetentionInput) {
+  const tenantId = ownTenant(ctx.actor);
+  if (!tenantId) throw new NotFoundError("Tenant");
+  return setTenantRetention(ctx, { ...input, tenantId }, { withinPlatform: true });
 }

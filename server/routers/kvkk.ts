@@ -10,6 +10,7 @@ import {
   subjectExportInput,
   subjectFindInput,
   tenantRetentionInput,
+  ownRetentionInput,
   updateSettingsInput,
   verifyRegionInput,
   holdPlaceInput,
@@ -28,7 +29,7 @@ import { createBreach, getBreach, listBreaches, updateBreach } from "../kvkk/bre
 import { answerApplication, eraseForApplication, listApplications, openApplication, refuseApplication } from "../kvkk/applications.ts";
 import { getPolicy, updatePolicyEntry } from "../kvkk/policy.ts";
 import { listHolds, placeHold, releaseHold } from "../kvkk/holds.ts";
-import { getSettings, setTenantRetention, updateSettings } from "../kvkk/settings.ts";
+import { getSettings, setOwnRetention, setTenantRetention, updateSettings } from "../kvkk/settings.ts";
 import { listDestructions, listSubjectRequests } from "../kvkk/records.ts";
 import { runDestructionNow } from "../kvkk/destruction.ts";
 import { destroySubject, exportSubject, findSubject } from "../kvkk/subject.ts";
@@ -46,6 +47,8 @@ export const kvkkRouter = router({
   residency: procedure("kvkk:read").input(residencyInput).query(({ ctx, input }) => residencyMap(ctx, input)),
   transfers: procedure("kvkk:read").input(residencyInput).query(({ ctx, input }) => transferRegister(ctx, input)),
   controller: procedure("kvkk:controller").query(({ ctx }) => controllerView(ctx)),
+  /** The controller's own retention, within the platform's period (the controller's page). */
+  setOwnRetention: procedure("kvkk:controller").input(ownRetentionInput).mutation(({ ctx, input }) => setOwnRetention(ctx, input)),
   breaches: router({
     list: procedure("kvkk:read").query(({ ctx }) => listBreaches(ctx)),
     get: procedure("kvkk:read").input(breachIdInput).query(({ ctx, input }) => getBreach(ctx, input.id)),

@@ -127,6 +127,7 @@ export const MATRIX: Record<string, Case> = {
   "kvkk.residency": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
   "kvkk.transfers": { input: () => ({ from: new Date(Date.now() - 3_600_000), to: new Date() }), allowed: ["admin", "auditor"] },
   "kvkk.controller": { input: () => undefined, allowed: ["tenant"] },
+  "kvkk.setOwnRetention": { input: () => ({ days: null }), allowed: ["tenant"] },
   "kvkk.breaches.list": { input: () => undefined, allowed: ["admin", "auditor"] },
   "kvkk.breaches.get": { input: async () => ({ id: (await breach()).id }), allowed: ["admin", "auditor"] },
   "kvkk.breaches.create": { input: () => ({ title: "Laptop lost", description: "A staff laptop with an export was lost", awareAt: new Date() }), allowed: ["admin"] },

@@ -1,15 +1,17 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditCount, makeActor, makeEndpoint, makeNodePool, makeTenant, testDb } from "../test/harness.ts";
+import { auditCount, httpMutation, makeActor, makeEndpoint, makeNodePool, makeTenant, testDb } from "../test/harness.ts";
 import { badInputs, type Fixtures } from "../test/bad-inputs.ts";
 import { appRouter } from "./root.ts";
 import type { Actor } from "../auth/actor.ts";
 
 let admin: Actor;
+let tenantUser: Actor;
 let fx: Fixtures;
 
 beforeAll(async () => {
   admin = await makeActor("admin");
   const tenant = await makeTenant();
+  tenantUser = await makeActor("tenant", tenant.id);
   const { endpoint, model } = await makeEndpoint();
   const pool = await makeNodePool();
   const other = await makeEndpoint();
@@ -57,6 +59,15 @@ async function snapshot() {
 }
 
 describe("bad input is a 400 naming the field, and writes nothing", () => {
+  it("says why in the reader's language: Turkish for a Turkish page, the field names unchanged", async () => {
+    const input = { name: "X", slug: "Has Spaces" };
+    const tr = await httpMutation(admin, "tenant.create", input, { locale: "tr" });
+    expect(tr.status).toBe(400);
+    expect(tr.error?.data.fieldErrors).toMatchObject({ name: ["en az 2 karakter"], slug: ["chat-large gibi küçük harf, rakam ve tek tire"] });
+    const en = await httpMutation(admin, "tenant.create", input);
+    expect(en.error?.data.fieldErrors).toMatchObject({ name: ["at least 2 characters"] });
+  });
+
   it("covers every mutation of the app", () => {
     const procedures = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: string } }> } })._def.procedures;
     const mutations = Object.entries(procedures).filter(([, p]) => p._def.type === "mutation").map(([path]) => path);
@@ -69,7 +80,7 @@ describe("bad input is a 400 naming the field, and writes nothing", () => {
   for (const c of badInputs({} as Fixtures)) {
     it(c.name, async () => {
       const before = await snapshot();
-      const res = await badInputs(fx).find((x) => x.name === c.name)!.run(admin);
+      const res = await badInputs(fx).find((x) => x.name === c.name)!.run(c.as === "tenant" ? tenantUser : admin);
       expect(res.status).toBe(400);
       expect(res.error?.data.code).toBe("BAD_REQUEST");
       expect(Object.keys(res.error?.data.fieldErrors ?? {})).toContain(c.field);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LOCALES } from "../shared/i18n/locales.ts";
 
 export const id = z.string().min(1, "required").max(64);
 
@@ -28,3 +29,6 @@ export const money = z
 
 /** A per-minute gateway limit (requests or tokens); null removes it. */
 export const perMinuteLimit = z.number().int("a whole number").min(1, "at least 1 per minute").max(100_000_000, "at most 100,000,000 per minute").nullable();
+
+/** The language a file's headers are written in (the user's page language); English when absent. */
+export const locale = z.enum(LOCALES).optional();

@@ -17,6 +17,8 @@ export interface BadInput {
   path: string;
   name: string;
   field: string;
+  /** Who calls it: an admin, unless only a tenant user may (the controller's own settings). */
+  as?: "tenant";
   run: (a: Actor) => ReturnType<typeof httpMutation>;
 }
 
@@ -91,9 +93,11 @@ export function badInputs(fx: Fixtures): BadInput[] {
     c("usage.addPlanPrice", "from a date in the past", "effectiveFrom", { planId: "p1", effectiveFrom: new Date("2020-01-01"), inputPer1M: "1", outputPer1M: "1", perRequest: "0" }),
     c("usage.setHardwareRate", "for a kind of hardware Kule has not", "kind", { kind: "tpu", key: "v5e", perHour: "1", effectiveFrom: new Date() }),
     c("callLog.export.start", "as XML", "format", { format: "xml", filter: {} }),
+    c("callLog.export.start", "headed in Klingon", "locale", { format: "csv", filter: {}, locale: "tlh" }),
     c("callLog.seal.verify", "given a parameter it does not take", "deep", { deep: true }),
     c("kvkk.updateSettings", "destroying once a year", "destructionIntervalDays", { defaultRetentionDays: 365, destructionIntervalDays: 365, sealGraceMinutes: 60 }),
     c("kvkk.setTenantRetention", "of 0 days", "days", { tenantId: fx.tenantId, days: 0 }),
+    { ...c("kvkk.setOwnRetention", "of half a day", "days", { days: 0.5 }), as: "tenant" },
     c("kvkk.runDestruction", "given a parameter it does not take", "now", { now: "2030-01-01" }),
     c("kvkk.subject.find", "for an empty identifier", "user", { user: "" }),
     c("kvkk.safeguards.create", "by an unknown mechanism", "mechanism", { tenantId: fx.tenantId, destination: "de", importer: "Rechen GmbH", mechanism: "consent", reference: "x", signedAt: "2026-12-01" }),

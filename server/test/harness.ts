@@ -10,6 +10,7 @@ import { ExternalDriver } from "../cluster/external-driver.ts";
 import type { Drivers } from "../cluster/drivers.ts";
 import { PrometheusClient } from "../metrics/prometheus-client.ts";
 import type { AlertmanagerTarget } from "../alerts/config-sync.ts";
+import type { Locale } from "../shared/i18n/locales.ts";
 
 let client: PrismaClient | null = null;
 
@@ -113,7 +114,7 @@ export async function auditCount() {
  * Calls a mutation the way the browser does, through tRPC's fetch handler, and returns the HTTP
  * status and the error shape the client receives (with its per-field messages).
  */
-export async function httpMutation(actor: Actor | null, path: string, input: unknown) {
+export async function httpMutation(actor: Actor | null, path: string, input: unknown, opts: { locale?: Locale } = {}) {
   const { fetchRequestHandler } = await import("@trpc/server/adapters/fetch");
   const { appRouter } = await import("../routers/root.ts");
   const superjson = (await import("superjson")).default;
@@ -125,7 +126,7 @@ export async function httpMutation(actor: Actor | null, path: string, input: unk
       body: JSON.stringify(superjson.serialize(input)),
     }),
     router: appRouter,
-    createContext: () => ({ db: testDb(), actor, ip: "127.0.0.1", drivers: testDrivers(), prometheus: noPrometheus, alertmanager }),
+    createContext: () => ({ locale: opts.locale, db: testDb(), actor, ip: "127.0.0.1", drivers: testDrivers(), prometheus: noPrometheus, alertmanager }),
     onError: () => {},
   });
   const body = (await res.json()) as { error?: { json: { message: string; data: { code: string; fieldErrors: Record<string, string[]> | null } } } };

@@ -4,6 +4,7 @@ import { membershipActive, membershipInclude } from "../auth/membership.ts";
 import type { Drivers } from "../cluster/drivers.ts";
 import type { PrometheusClient } from "../metrics/prometheus-client.ts";
 import type { AlertmanagerTarget } from "../alerts/config-sync.ts";
+import type { Locale } from "../shared/i18n/locales.ts";
 
 export interface Context {
   db: PrismaClient;
@@ -13,6 +14,8 @@ export interface Context {
   prometheus: PrometheusClient;
   /** Tests give their own; unset: the app's (server/alerts/config-sync.ts, from the environment). */
   alertmanager?: AlertmanagerTarget | null;
+  /** The language error messages are written in; English when unset (tests, scripts). */
+  locale?: Locale;
 }
 
 /** Loads the actor behind a session's user id; a deleted user or membership, or an offboarded tenant, signs them out. */
@@ -26,5 +29,6 @@ export async function loadActor(db: PrismaClient, userId: string | null | undefi
     name: user.name,
     role: user.membership.role,
     tenantId: user.membership.tenantId,
+    locale: user.locale,
   };
 }

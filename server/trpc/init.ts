@@ -7,6 +7,7 @@ import { requirePermission } from "../auth/guard.ts";
 import { isDomainError, isErrorKind, type ConflictError, type ErrorKind } from "../errors.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { traceProcedure } from "../telemetry/app-tracing.ts";
+import { translateServerMessage } from "../shared/i18n/server-messages.ts";
 
 export interface FieldErrors {
   [field: string]: string[] | undefined;
@@ -14,13 +15,17 @@ export interface FieldErrors {
 
 const t = initTRPC.context<Context>().create({
   transformer: superjson,
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, ctx }) {
     const cause = error.cause;
     let fieldErrors: FieldErrors | null = null;
     if (cause instanceof ZodError) fieldErrors = zodFieldErrors(cause);
     else if (isDomainError(cause) && cause.field) fieldErrors = { [cause.field]: [cause.message] };
     const current = isErrorKind(cause, "conflict") ? ((cause as ConflictError).current ?? null) : null;
-    return { ...shape, data: { ...shape.data, stack: undefined, fieldErrors, current } };
+    // Errors leave in the reader's language; the server and its logs keep English.
+    const locale = ctx?.locale ?? "en";
+    const say = (m: string) => translateServerMessage(locale, m);
+    if (fieldErrors) for (const k of Object.keys(fieldErrors)) fieldErrors[k] = fieldErrors[k]?.map(say);
+    return { ...shape, message: say(shape.message), data: { ...shape.data, stack: undefined, fieldErrors, current } };
   },
 });
 

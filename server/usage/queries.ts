@@ -5,6 +5,8 @@ import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { addBuckets, quantileMs } from "./histogram.ts";
 import { spentThisMonth } from "./spend.ts";
 import { refusalsByLimit } from "./refusals.ts";
+import { translatorFor } from "../shared/i18n/translator.ts";
+import type { Messages } from "../shared/i18n/messages.ts";
 import type { InvoiceInput, RangeInput, TenantUsageInput } from "./schemas.ts";
 
 const D = Prisma.Decimal;
@@ -152,13 +154,16 @@ export async function invoiceCsv(ctx: ActorContext, input: InvoiceInput) {
      GROUP BY 1, 2 ORDER BY 1`;
   const currency = tenant.pricePlan?.currency ?? "TRY";
   const q = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  const rows = [["Tenant", "Month", "Endpoint", "Model", "Requests", "Input tokens", "Output tokens", `Amount (${currency})`]];
+  const t = translatorFor(input.locale ?? "en");
+  const head = (k: keyof Messages["exportFiles"]["invoice"]) => t(`exportFiles.invoice.${k}`, { currency });
+  // Amounts stay as stored (a point, two decimals): the file is data; only its heads are in the reader's language.
+  const rows = [[head("tenant"), head("month"), head("endpoint"), head("model"), head("requests"), head("inputTokens"), head("outputTokens"), head("amount")]];
   let total = new D(0);
   for (const l of lines) {
     rows.push([tenant.name, input.month, l.endpoint, l.model, String(l.requests), String(l.input), String(l.output), money(l.charged)]);
     total = total.add(l.charged);
   }
-  rows.push([tenant.name, input.month, "Total", "", "", "", "", money(total)]);
+  rows.push([tenant.name, input.month, head("total"), "", "", "", "", money(total)]);
   const csv = "\uFEFF" + rows.map((r) => r.map(q).join(",")).join("\r\n") + "\r\n";
   return { filename: `kule-invoice-${tenant.slug}-${input.month}.csv`, csv, total: money(total), currency };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, money, perMinuteLimit } from "../schemas/common.ts";
+import { id, locale, money, perMinuteLimit } from "../schemas/common.ts";
 
 export const USAGE_DAYS = [1, 7, 30, 90] as const;
 
@@ -18,7 +18,8 @@ export const rangeInput = z.object({ days: tenantUsageInput.shape.days });
 
 const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "a month like 2026-12");
 
-export const invoiceInput = z.object({ tenantId: id.optional(), month });
+/** `locale`: the CSV header's language. */
+export const invoiceInput = z.object({ tenantId: id.optional(), month, locale });
 
 export const setBudgetInput = z.object({
   tenantId: id.optional(),

@@ -154,6 +154,11 @@ describe("hourly roll-ups", () => {
     expect(invoice.total).toBe("120.00");
     expect(invoice.csv.startsWith("\uFEFF")).toBe(true);
     expect(invoice.csv).toContain(`,2000000,2000000,120.00\r\n`);
+    expect(invoice.csv).toMatch(/^\uFEFFTenant,Month,Endpoint,Model,Requests,Input tokens,Output tokens,Amount \(TRY\)\r\n/);
+    // In Turkish the heads are Turkish; the amounts stay as data (a point, two decimals).
+    const fatura = await caller(tenantUser).usage.invoice({ month: "2027-04", locale: "tr" });
+    expect(fatura.csv).toMatch(/^\uFEFFKiracı,Ay,Uç nokta,Model,İstek sayısı,Girdi tokenları,Çıktı tokenları,Tutar \(TRY\)\r\n/);
+    expect(fatura.csv).toContain(`,Toplam,,,,,120.00\r\n`);
     // A price cannot be set in the past: what was charged stays as it was.
     const admin = await makeActor("admin");
     await expect(caller(admin).usage.addPlanPrice({ planId: plan.id, effectiveFrom: new Date(Date.UTC(2027, 3, 12)), inputPer1M: "1", outputPer1M: "1", perRequest: "0" })).resolves.toMatchObject({ planId: plan.id });

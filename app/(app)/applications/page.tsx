@@ -2,8 +2,9 @@ import { Guarded } from "@/app/(app)/guarded";
 import { requireActor } from "@/server/auth/page-guard";
 import { can } from "@/server/auth/permissions";
 import { ApplicationsPage } from "@/components/kvkk/applications-page";
+import { titled } from "@/server/i18n/page-title";
 
-export const metadata = { title: "Data subjects' applications" };
+export const generateMetadata = titled("dataSubjectsApplications");
 
 export default async function Page() {
   const actor = await requireActor();

@@ -1,7 +1,8 @@
 import { Guarded } from "@/app/(app)/guarded";
 import { AuditPage } from "@/components/audit/audit-page";
+import { titled } from "@/server/i18n/page-title";
 
-export const metadata = { title: "Audit log" };
+export const generateMetadata = titled("auditLog");
 
 export default function Page() {
   return (

@@ -2,8 +2,9 @@ import { Guarded } from "@/app/(app)/guarded";
 import { ClusterPage } from "@/components/cluster/cluster-page";
 import { requireActor } from "@/server/auth/page-guard";
 import { can } from "@/server/auth/permissions";
+import { titled } from "@/server/i18n/page-title";
 
-export const metadata = { title: "Cluster" };
+export const generateMetadata = titled("cluster");
 
 export default async function Page() {
   const actor = await requireActor();

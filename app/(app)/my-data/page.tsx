@@ -1,7 +1,8 @@
 import { Guarded } from "@/app/(app)/guarded";
 import { ControllerPage } from "@/components/kvkk/controller-page";
+import { titled } from "@/server/i18n/page-title";
 
-export const metadata = { title: "Your data (KVKK)" };
+export const generateMetadata = titled("yourDataKvkk");
 
 export default function Page() {
   return (

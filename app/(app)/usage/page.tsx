@@ -2,8 +2,9 @@ import { Guarded } from "@/app/(app)/guarded";
 import { UsagePage } from "@/components/usage/usage-page";
 import { requireActor } from "@/server/auth/page-guard";
 import { can } from "@/server/auth/permissions";
+import { titled } from "@/server/i18n/page-title";
 
-export const metadata = { title: "Usage and cost" };
+export const generateMetadata = titled("usageAndCost");
 
 export default async function Page({ searchParams }: { searchParams: Promise<{ tenant?: string }> }) {
   const { tenant } = await searchParams;

@@ -1,8 +1,9 @@
 import { Guarded } from "@/app/(app)/guarded";
 import { UsersPage } from "@/components/users/users-page";
 import { SsoSettings } from "@/components/users/sso-settings";
+import { titled } from "@/server/i18n/page-title";
 
-export const metadata = { title: "Users & roles" };
+export const generateMetadata = titled("usersRoles");
 
 export default function Page() {
   return (

@@ -1,3 +1,6 @@
+import type { Locale } from "../../shared/i18n/locales.ts";
+import { MESSAGES } from "../../shared/i18n/messages.ts";
+
 /**
  * The exported columns, in order. Times are ISO 8601 UTC with milliseconds; with the other
  * values as stored, an outsider can rebuild each row's sealed line (scripts/verify-export.mjs).
@@ -25,5 +28,9 @@ const EXPR: Record<(typeof EXPORT_COLUMNS)[number], string> = {
   userHash: `c."userHash"`,
 };
 
-export const CSV_SELECT = EXPORT_COLUMNS.map((k) => `${EXPR[k]} AS "${k}"`).join(", ");
+/** The CSV's columns, headed in the reader's language (English heads are the field names). */
+export function csvSelect(locale: Locale): string {
+  const head = MESSAGES[locale].exportFiles.callLog;
+  return EXPORT_COLUMNS.map((k) => `${EXPR[k]} AS "${head[k].replace(/"/g, '""')}"`).join(", ");
+}
 export const JSON_SELECT = `json_build_object(${EXPORT_COLUMNS.map((k) => `'${k}', ${EXPR[k]}`).join(", ")})::text`;

@@ -13,12 +13,12 @@ import { streamExport } from "./stream.ts";
  * second event, since the headers leave before the body.
  */
 export async function streamExportResponse(ctx: ActorContext, input: StreamExportInput): Promise<Response> {
-  const { format, ...asked } = input;
+  const { format, locale, ...asked } = input;
   const filter = scopeFilter(ctx.actor, asked);
   const { actor, ip } = ctx;
   await recordAudit(ctx.db, { actor, ip, action: "calllog.export", targetType: "export", after: { format, filter, streamed: true } });
   const out = new PassThrough();
-  void streamExport(pgPool(ctx.db), filter, format, out)
+  void streamExport(pgPool(ctx.db), filter, format, out, { locale })
     .then((r) => recordAudit(ctx.db, { actor, ip, action: "calllog.export.streamed", targetType: "export", after: { format, rows: r.rows, sha256: r.sha256 } }))
     .catch((e) => {
       console.error("[export] streamed export failed", e);

@@ -133,13 +133,16 @@ describe("call-log exports", () => {
     expect(events.some((e) => e.actorEmail === smallTenant.email && (e.after as { tenantScope: string }).tenantScope === small)).toBe(true);
   });
 
-  it("lets an outsider re-check a complete export: checksum, rows, each sealed hour rebuilt and the chain", async () => {
+  it("lets an outsider re-check a complete export (a Turkish CSV's header too): checksum, rows, each sealed hour rebuilt and the chain", async () => {
     await sealAll(own.pool, { graceMinutes: 60 });
     const filter = { from: day, to: new Date(day.getTime() + 3 * 3_600_000) };
     for (const format of ["csv", "jsonl"] as const) {
-      const job = await startExport({ db: own.db, actor: auditor, ip: null }, { format, filter }, { run: false });
+      // The CSV is asked for in Turkish: its header is for people, the manifest names the columns.
+      const job = await startExport({ db: own.db, actor: auditor, ip: null }, { format, filter, locale: "tr" }, { run: false });
       await runExport(own.db, job.id);
       const file = exportFile(job.id, format, "data");
+      if (format === "csv") expect(fs.readFileSync(file, "utf8").slice(0, 80)).toMatch(/^\uFEFFİstek kimliği,Kiracı kimliği,API anahtarı kimliği,/);
+      else expect(fs.readFileSync(file, "utf8")).toContain('"requestId" : "req-');
       const manifestPath = exportFile(job.id, format, "manifest");
       const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"));
       expect(manifest.seal).toMatchObject({ complete: true });

@@ -12,6 +12,7 @@ import { scopeFilter, whereSql } from "../where.ts";
 import { streamExport, type ExportFormat } from "./stream.ts";
 import { buildManifest, sealSegmentsFor } from "./manifest.ts";
 import type { CallLogFilter } from "../schemas.ts";
+import { isLocale } from "../../shared/i18n/locales.ts";
 
 export function exportDir(): string {
   return path.resolve(env.KULE_DATA_DIR, "exports");
@@ -30,7 +31,7 @@ export async function startExport(ctx: ActorContext, input: StartExportInput, op
   const tenantScope = ownTenant(ctx.actor);
   const job = await ctx.db.$transaction(async (tx) => {
     const j = await tx.exportJob.create({
-      data: { format: input.format, filter: JSON.parse(JSON.stringify(filter)), tenantScope, requestedById: ctx.actor.userId, requestedByEmail: ctx.actor.email },
+      data: { format: input.format, locale: input.locale ?? "en", filter: JSON.parse(JSON.stringify(filter)), tenantScope, requestedById: ctx.actor.userId, requestedByEmail: ctx.actor.email },
     });
     await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "calllog.export", targetType: "export", targetId: j.id, after: { format: input.format, filter, tenantScope } });
     return j;
@@ -51,9 +52,12 @@ export async function runExport(db: Db, id: string): Promise<void> {
     const file = exportFile(id, job.format, "data");
     const partial = `${file}.part`;
     let progress = Promise.resolve();
-    const result = await streamExport(pool, filter, job.format as ExportFormat, fs.createWriteStream(partial), (rows) => {
-      // Progress writes run one after another, never two at once.
-      progress = progress.then(() => db.exportJob.update({ where: { id }, data: { rowsDone: rows } }).then(() => {}));
+    const result = await streamExport(pool, filter, job.format as ExportFormat, fs.createWriteStream(partial), {
+      locale: isLocale(job.locale) ? job.locale : "en",
+      onRows: (rows) => {
+        // Progress writes run one after another, never two at once.
+        progress = progress.then(() => db.exportJob.update({ where: { id }, data: { rowsDone: rows } }).then(() => {}));
+      },
     });
     await progress;
     fs.renameSync(partial, file);

@@ -5,7 +5,8 @@ import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import type { CallLogFilter } from "../schemas.ts";
 import { whereSql } from "../where.ts";
-import { CSV_SELECT, JSON_SELECT } from "./columns.ts";
+import type { Locale } from "../../shared/i18n/locales.ts";
+import { csvSelect, JSON_SELECT } from "./columns.ts";
 
 export type ExportFormat = "csv" | "jsonl";
 
@@ -24,11 +25,11 @@ const LF = 0x0a;
  * JSON text passes unescaped. Rows come in the seal's order (time, then request id byte-wise), read
  * along the time indexes: an outsider rebuilds each sealed hour's digest one hour at a time.
  */
-function copySql(filter: CallLogFilter, format: ExportFormat): string {
+function copySql(filter: CallLogFilter, format: ExportFormat, locale: Locale): string {
   const where = whereSql(filter);
   const order = `ORDER BY c."startedAt", c."requestId" COLLATE "C"`;
   return format === "csv"
-    ? `COPY (SELECT ${CSV_SELECT} FROM "CallLog" c WHERE ${where} ${order}) TO STDOUT WITH (FORMAT csv, HEADER true)`
+    ? `COPY (SELECT ${csvSelect(locale)} FROM "CallLog" c WHERE ${where} ${order}) TO STDOUT WITH (FORMAT csv, HEADER true)`
     : `COPY (SELECT ${JSON_SELECT} FROM "CallLog" c WHERE ${where} ${order}) TO STDOUT WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')`;
 }
 
@@ -37,7 +38,8 @@ function copySql(filter: CallLogFilter, format: ExportFormat): string {
  * stays flat whatever the size: CSV gets a UTF-8 BOM and CRLF line ends (RFC 4180), and the
  * SHA-256 is taken of exactly the bytes written. `onRows` reports progress as rows pass.
  */
-export async function streamExport(pool: pg.Pool, filter: CallLogFilter, format: ExportFormat, sink: Writable, onRows?: (rows: number) => void): Promise<ExportResult> {
+export async function streamExport(pool: pg.Pool, filter: CallLogFilter, format: ExportFormat, sink: Writable, opts: { onRows?: (rows: number) => void; locale?: Locale } = {}): Promise<ExportResult> {
+  const { onRows, locale = "en" } = opts;
   const client = await pool.connect();
   const hash = createHash("sha256");
   let bytes = 0;
@@ -76,7 +78,7 @@ export async function streamExport(pool: pg.Pool, filter: CallLogFilter, format:
   });
   try {
     if (format === "csv") emit(shape, BOM);
-    const copy = client.query(copyTo(copySql(filter, format)));
+    const copy = client.query(copyTo(copySql(filter, format, locale)));
     await pipeline(copy, shape, sink);
     const rows = (copy as unknown as { rowCount: number }).rowCount;
     onRows?.(rows);

@@ -2,8 +2,9 @@ import { Guarded } from "@/app/(app)/guarded";
 import { ModelDetail } from "@/components/models/model-detail";
 import { requireActor } from "@/server/auth/page-guard";
 import { can } from "@/server/auth/permissions";
+import { titled } from "@/server/i18n/page-title";
 
-export const metadata = { title: "Model" };
+export const generateMetadata = titled("model");
 
 export default async function Page({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;

@@ -1,0 +1,18 @@
+"use server";
+
+import { cookies } from "next/headers";
+import { z } from "zod";
+import { db } from "@/server/db/client";
+import { auth } from "@/server/auth/next-auth";
+import { LOCALES, LOCALE_COOKIE } from "@/server/shared/i18n/locales";
+
+const LocaleInput = z.enum(LOCALES);
+
+/** The language switch: kept on the user (it follows them to any browser) and in a cookie (before sign-in). */
+export async function setLocaleAction(value: string): Promise<void> {
+  const locale = LocaleInput.parse(value);
+  const jar = await cookies();
+  jar.set(LOCALE_COOKIE, locale, { path: "/", sameSite: "lax", maxAge: 60 * 60 * 24 * 365 });
+  const userId = (await auth())?.user?.id;
+  if (userId) await db().user.update({ where: { id: userId }, data: { locale } });
+}

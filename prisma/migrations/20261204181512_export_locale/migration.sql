@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ExportJob" ADD COLUMN     "locale" TEXT NOT NULL DEFAULT 'en';

@@ -1,0 +1,23 @@
+/** Each page's name in the navigation and title bar, and what the "Not allowed" page calls it. */
+export const pages = {
+  overview: { label: "Overview", what: "the overview" },
+  models: { label: "Models", what: "the model registry" },
+  endpoints: { label: "Endpoints", what: "endpoints" },
+  cluster: { label: "Cluster", what: "the cluster" },
+  gpuMetrics: { label: "GPU metrics", what: "GPU metrics" },
+  alerts: { label: "Alerts", what: "alerts, receivers and silences" },
+  explore: { label: "Explore metrics", what: "raw PromQL" },
+  tenants: { label: "Tenants", what: "the tenant list" },
+  usage: { label: "Usage & cost", what: "usage and cost" },
+  costs: { label: "Costs", what: "costs" },
+  apiKeys: { label: "API keys", what: "API keys" },
+  users: { label: "Users & roles", what: "users and roles" },
+  audit: { label: "Audit log", what: "the audit log" },
+  callLog: { label: "Call log", what: "the call log" },
+  kvkk: { label: "KVKK", what: "the KVKK records" },
+  applications: { label: "Applications", what: "data subjects' applications" },
+  controller: { label: "Your data (KVKK)", what: "your data's processing record" },
+  kvkkPolicy: { label: "Storage and destruction policy", what: "the storage and destruction policy" },
+  otherTenant: { label: "Tenant", what: "another tenant's page" },
+  signIn: { label: "Sign in", what: "the sign-in page" },
+};
