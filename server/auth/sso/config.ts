@@ -12,7 +12,7 @@ export interface SsoConfig {
 export function ssoConfig(): SsoConfig | null {
   const { KULE_OIDC_ISSUER: issuer, KULE_OIDC_CLIENT_ID: clientId, KULE_OIDC_CLIENT_SECRET: clientSecret } = env;
   if (!issuer || !clientId || !clientSecret) return null;
-  return { issuer: issuer.replace(/\/$/, ""), clientId, clientSecret, name: env.KULE_OIDC_NAME, scopes: env.KULE_OIDC_SCOPES };
+  return { issuer, clientId, clientSecret, name: env.KULE_OIDC_NAME, scopes: env.KULE_OIDC_SCOPES };
 }
 
 /** The provider id next-auth knows it by (its callback is /api/auth/callback/oidc). */

@@ -15,7 +15,7 @@ const jwks = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 async function keysOf(config: SsoConfig) {
   let set = jwks.get(config.issuer);
   if (!set) {
-    const res = await fetch(`${config.issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(`${config.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(10_000) });
     if (!res.ok) throw new Error(`the provider's discovery document answered ${res.status}`);
     const { jwks_uri } = (await res.json()) as { jwks_uri?: string };
     if (!jwks_uri) throw new Error("the provider's discovery document names no jwks_uri");
