@@ -19,6 +19,9 @@ const sdToken = "e2e-sd-token-e2e-sd-token";
 const amPort = port + 5;
 const amDir = path.join(os.tmpdir(), `kule-e2e-alertmanager-${port}`);
 const alertToken = "e2e-alert-token-e2e-alert-token";
+// A real OpenID provider (e2e/oidc-server.ts) the app signs people in with: port + 6.
+const oidcPort = port + 6;
+const E2E_AUTH_SECRET = "e2e-secret-e2e-secret-e2e-secret";
 
 export default defineConfig({
   testDir: "e2e",
@@ -40,6 +43,13 @@ export default defineConfig({
   },
   webServer: [
     {
+      command: "node node_modules/tsx/dist/cli.mjs e2e/oidc-server.ts",
+      url: `http://127.0.0.1:${oidcPort}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { KULE_E2E_OIDC_PORT: String(oidcPort), KULE_APP_URL: `http://127.0.0.1:${port}` },
+    },
+    {
       // The simulated cluster, playing the seeded one with short cold starts.
       command: "node node_modules/tsx/dist/cli.mjs server/cluster/sim/main.ts",
       url: `http://127.0.0.1:${simPort}/healthz`,
@@ -54,7 +64,12 @@ export default defineConfig({
       timeout: 60_000,
       env: {
         DATABASE_URL: database,
-        AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret",
+        AUTH_SECRET: E2E_AUTH_SECRET,
+        KULE_OIDC_ISSUER: `http://127.0.0.1:${oidcPort}`,
+        KULE_OIDC_CLIENT_ID: "kule-e2e",
+        KULE_OIDC_CLIENT_SECRET: "kule-e2e-oidc-client-secret",
+        KULE_OIDC_NAME: "Test IdP",
+        KULE_OIDC_SCOPES: "openid email profile groups",
         NEXT_TELEMETRY_DISABLED: "1",
         KULE_SIM_URL: `http://127.0.0.1:${simPort}`,
         KULE_PROMETHEUS_URL: `http://127.0.0.1:${promPort}`,

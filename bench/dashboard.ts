@@ -112,7 +112,7 @@ export async function benchDashboard() {
     const gatewayAdminPort = await freePort();
     children.push(start("gateway", process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], { ...env, KULE_GATEWAY_PORT: String(gatewayPort), KULE_GATEWAY_ADMIN_PORT: String(gatewayAdminPort) }));
     await waitForHttp(`${gatewayUrl}/healthz`, 30_000);
-    children.push(start("load", process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/load-generator.ts"], { ...env, KULE_GATEWAY_URL: gatewayUrl, KULE_LOAD_KEYS: seeded.apiKeys.map((k) => k.secret).join(",") }));
+    children.push(start("load", process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/load-generator.ts"], { ...env, KULE_GATEWAY_URL: gatewayUrl, KULE_LOAD_KEYS: seeded.apiKeys.map((k) => k.secret).join(","), KULE_LOAD_DAY_SECONDS: process.env.KULE_LOAD_DAY_SECONDS ?? "600" }));
     const replicasSd = { job: "kule-replicas", url: `http://127.0.0.1:${appPort}/api/prometheus/sd`, credentialsFile: sdCredentialsFile(dataDir) };
     const amOptions = { kuleWebhookUrl: `http://127.0.0.1:${appPort}/api/alerts/webhook`, kuleTokenFile: sdCredentialsFile(dataDir, undefined, ALERT_WEBHOOK_TOKEN_FILE), groupWait: "5s", groupInterval: "30s" };
     alertmanager = await startAlertmanager({ dataDir, port: amPort, config: amOptions });

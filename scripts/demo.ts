@@ -22,6 +22,8 @@ import { ALERTMANAGER_INSTALL_HINT, startAlertmanager } from "./lib/alertmanager
 import { ALERT_WEBHOOK_TOKEN_FILE } from "../server/alerts/webhook-token.ts";
 import { sdCredentialsFile } from "../server/metrics/prometheus/sd-token.ts";
 import { startDemoReplicas } from "./lib/demo-replicas.ts";
+import { startDemoCanary } from "./lib/demo-canary.ts";
+import { seedHistory } from "../prisma/seed/history.ts";
 import { SimDriver } from "../server/cluster/sim-driver.ts";
 import { ExternalDriver } from "../server/cluster/external-driver.ts";
 import { reconcileReplicas } from "../server/cluster/replicas.ts";
@@ -99,6 +101,10 @@ async function main() {
   const seeded = await seed(db);
   await reconcileReplicas(db, drivers);
   const replicas = await startDemoReplicas(db, drivers);
+  const canary = await startDemoCanary(db, drivers);
+  // 90 days of call logs, generated in PostgreSQL once (a marker keeps a restart from seeding again).
+  const history = await seedHistory(db);
+  console.log(history.seeded ? `Seeded ${history.rows.toLocaleString("en")} calls of history (${history.from.toISOString().slice(0, 10)} to ${history.to.toISOString().slice(0, 10)}) in ${(history.ms / 1000).toFixed(1)} s.` : `History not seeded: ${history.reason}.`);
   drivers.external.close();
   drivers.kubernetes?.close();
   await db.$disconnect();
@@ -140,7 +146,7 @@ Kule is up in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${url}
 
   gateway            ${gatewayUrl}  (OpenAI-compatible /v1, KServe v2 /v2; demo traffic is flowing)
   gateway (gRPC)     127.0.0.1:${gatewayGrpcPort}  (KServe v2 inference.GRPCInferenceService; see README "KServe v2 over gRPC")
-  simulated cluster  ${env.KULE_SIM_URL}  (replicas started: ${replicas.length ? replicas.join("; ") : "none needed"})${kubernetes ? `\n  kubernetes driver  http://127.0.0.1:${kubePort}  (Kule's API server stand-in; kubeconfig ${kubeconfig})` : ""}
+  simulated cluster  ${env.KULE_SIM_URL}  (replicas started: ${replicas.length ? replicas.join("; ") : "none needed"}; canary: ${canary})${kubernetes ? `\n  kubernetes driver  http://127.0.0.1:${kubePort}  (Kule's API server stand-in; kubeconfig ${kubeconfig})` : ""}
   prometheus         ${promUrl ?? "off — install it to see live metrics: sudo apt-get install -y prometheus (Debian/Ubuntu) or brew install prometheus (macOS), then restart"}
   alertmanager       ${alertmanager ? `${alertmanager.url}  (alerts reach Kule's alert history and the receivers set under Alerts)` : `off — SLO and GPU alerts stay badges on the pages and reach nobody; to route them: ${ALERTMANAGER_INSTALL_HINT}, then restart`}
 

@@ -1,10 +1,13 @@
 /**
  * Demo traffic: calls the gateway with the seeded tenants' keys in a realistic mix — streamed
- * chat, embeddings, vision inference — following a day's rhythm sped up to KULE_LOAD_DAY_SECONDS
- * (default 600 s for a whole day), with a burst now and then, so every chart moves on a fresh start.
+ * chat, embeddings, vision inference — following the hour of day and the day of week in Istanbul
+ * (the shape the seeded history has: scripts/lib/day-shape.ts), with a burst now and then. Set
+ * KULE_LOAD_DAY_SECONDS to play a whole day faster instead (600 plays a day in ten minutes).
  */
+import { hourLoad, istanbulClock, weekdayLoad } from "./lib/day-shape.ts";
+
 const gateway = process.env.KULE_GATEWAY_URL ?? "http://127.0.0.1:8080";
-const daySeconds = Number(process.env.KULE_LOAD_DAY_SECONDS ?? 600);
+const daySeconds = process.env.KULE_LOAD_DAY_SECONDS ? Number(process.env.KULE_LOAD_DAY_SECONDS) : null;
 const peakRps = Number(process.env.KULE_LOAD_PEAK_RPS ?? 12);
 const keys = (process.env.KULE_LOAD_KEYS ?? "").split(",").filter(Boolean);
 
@@ -29,12 +32,12 @@ function oneRequest(key: string) {
   return call("/v2/models/vision-detect/infer", key, { inputs: [{ name: "INPUT0", datatype: "UINT8", shape: [1, pixels], data: Array.from({ length: pixels }, (_, i) => i % 256) }] });
 }
 
-/** Requests per second now: a day's curve (quiet at night, peaks at 11:00 and 15:00) plus rare bursts. */
+/** Requests per second now: the day's curve (quiet at night, peaks at 11:00 and 15:00), lighter at weekends, plus rare bursts. */
 function rateNow(t: number): number {
-  const hour = ((t / daySeconds) * 24) % 24;
-  const day = Math.max(0.08, Math.exp(-((hour - 11) ** 2) / 8) + 0.8 * Math.exp(-((hour - 15) ** 2) / 6));
+  const clock = istanbulClock(new Date());
+  const load = daySeconds ? hourLoad(((t / daySeconds) * 24) % 24) : hourLoad(clock.hour) * weekdayLoad(clock.weekday);
   const burst = Math.sin(t / 37) > 0.97 ? 2.5 : 1;
-  return peakRps * day * burst;
+  return peakRps * load * burst;
 }
 
 async function main() {

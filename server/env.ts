@@ -14,6 +14,14 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Failed sign-ins per e-mail before each new attempt is slowed down. */
   KULE_LOGIN_FREE_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+  /** Single sign-on (OpenID Connect): the provider's issuer URL (its /.well-known/openid-configuration is read), Kule's client there, and its secret. All three set: the sign-in page offers it. */
+  KULE_OIDC_ISSUER: z.url().optional(),
+  KULE_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  KULE_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  /** What the sign-in button calls the provider ("Keycloak", "Microsoft Entra ID"…). */
+  KULE_OIDC_NAME: z.string().min(1).max(60).default("single sign-on"),
+  /** The scopes asked for: add the one that puts the groups claim in the ID token, if the provider needs it. */
+  KULE_OIDC_SCOPES: z.string().default("openid email profile"),
   /** The simulator's control API port, and the topology it plays (server/cluster/sim/topology-file.ts). */
   KULE_SIM_PORT: z.coerce.number().int().min(1).max(65535).default(7400),
   KULE_SIM_URL: z.url().default("http://127.0.0.1:7400"),

@@ -21,9 +21,17 @@ export async function loginAction(_prev: LoginState, form: FormData): Promise<Lo
     if (e instanceof CredentialsSignin && e.code === "throttled") {
       return { error: t("login.errors.throttled"), email };
     }
+    if (e instanceof CredentialsSignin && e.code === "passwords_off") {
+      return { error: "Local passwords are turned off: sign in with single sign-on.", email };
+    }
     if (e instanceof AuthError) return { error: t("login.errors.wrong"), email };
     throw e; // the redirect after a successful sign-in travels as an exception
   }
+}
+
+/** Off to the identity provider; it sends the user back to /api/auth/callback/oidc. */
+export async function ssoAction() {
+  await signIn("oidc", { redirectTo: "/" });
 }
 
 export async function logoutAction() {

@@ -1,21 +1,26 @@
 import { redirect } from "next/navigation";
 import { auth } from "@/server/auth/next-auth";
+import { db } from "@/server/db/client";
+import { authSettings } from "@/server/auth/sso/rules";
 import { LoginForm } from "./login-form";
+import { signInMessage } from "./sign-in-errors";
 import { serverTranslator } from "@/server/i18n/request-locale";
 import { LanguageSwitch } from "@/components/i18n/language-switch";
 import { titled } from "@/server/i18n/page-title";
 
 export const generateMetadata = titled("signIn");
 
-export default async function LoginPage() {
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ code?: string; error?: string }> }) {
   if ((await auth())?.user) redirect("/");
+  const settings = await authSettings(db());
+  const refusal = signInMessage(await searchParams);
   const t = await serverTranslator();
   return (
     <main className="login">
       <div className="card">
         <h1>Kule</h1>
         <p>{t("login.tagline")}</p>
-        <LoginForm />
+        <LoginForm sso={settings.sso?.name ?? null} localPasswords={settings.localPasswords || !settings.sso} refusal={refusal} />
         <LanguageSwitch />
       </div>
     </main>

@@ -5,7 +5,7 @@ import { freeDevices } from "../../server/cluster/placement.ts";
 import { applyReplicaStatus, startReplica } from "../../server/cluster/replicas.ts";
 
 /** Who the audit log shows for what the demo does by itself. */
-const DEMO: Actor = { userId: "system:demo", email: "demo@kule.local", name: "Kule demo start-up", role: "admin", tenantId: null };
+export const DEMO: Actor = { userId: "system:demo", email: "demo@kule.local", name: "Kule demo start-up", role: "admin", tenantId: null };
 
 /**
  * On a demo start the simulator is new and runs nothing: give every version that takes traffic

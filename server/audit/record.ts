@@ -3,7 +3,8 @@ import type { DbTx } from "../db/client.ts";
 import type { Actor } from "../auth/actor.ts";
 
 export interface AuditInput {
-  actor: Actor | null;
+  /** Who acted (only their id and e-mail are recorded). */
+  actor: Pick<Actor, "userId" | "email"> | null;
   ip?: string | null;
   action: string;
   targetType: string;

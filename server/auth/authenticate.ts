@@ -2,22 +2,35 @@ import type { PrismaClient } from "../db/generated/client.ts";
 import { verifyPassword } from "./password.ts";
 import { membershipActive, membershipInclude } from "./membership.ts";
 import { clearLoginFailures, loginWaitMs, recordLoginFailure } from "./throttle.ts";
+import { auditSignIn } from "./sso/audit.ts";
 
-export type AuthResult = { ok: true; userId: string; email: string; name: string } | { ok: false; reason: "invalid" | "throttled"; waitMs?: number };
+export type AuthResult = { ok: true; userId: string; email: string; name: string } | { ok: false; reason: "invalid" | "throttled" | "passwords_off"; waitMs?: number };
 
 // Compared against when the e-mail is unknown, so a wrong e-mail costs as long as a wrong password.
 const DUMMY_HASH = "$2b$10$CwTycUXWue0Thq9StjUM0uJ8.Gd4uSbf7CX8gqHmOQhcGZVqjbY9e";
 
-export async function authenticate(db: PrismaClient, rawEmail: string, password: string, freeAttempts: number): Promise<AuthResult> {
+/**
+ * A password sign-in. With local passwords turned off (AuthSettings), only admins still sign in
+ * with theirs: the break-glass way in when the identity provider is down. Every outcome is an
+ * audit event (server/auth/sso/audit.ts).
+ */
+export async function authenticate(db: PrismaClient, rawEmail: string, password: string, freeAttempts: number, ip: string | null = null): Promise<AuthResult> {
   const email = rawEmail.trim().toLowerCase();
+  const refuse = async (reason: "invalid" | "throttled" | "passwords_off", userId?: string, waitMs?: number): Promise<AuthResult> => {
+    await auditSignIn(db, { method: "password", ok: false, email, ip, userId, code: reason });
+    return waitMs === undefined ? { ok: false, reason } : { ok: false, reason, waitMs };
+  };
   const waitMs = await loginWaitMs(db, email, freeAttempts);
-  if (waitMs > 0) return { ok: false, reason: "throttled", waitMs };
+  if (waitMs > 0) return refuse("throttled", undefined, waitMs);
   const user = await db.user.findUnique({ where: { email }, include: membershipInclude });
   const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !valid || !membershipActive(user.membership)) {
     await recordLoginFailure(db, email);
-    return { ok: false, reason: "invalid" };
+    return refuse("invalid", user?.id);
   }
+  const settings = await db.authSettings.findUnique({ where: { id: "singleton" } });
+  if (settings && !settings.localPasswords && user.membership?.role !== "admin") return refuse("passwords_off", user.id);
   await clearLoginFailures(db, email);
+  await auditSignIn(db, { method: "password", ok: true, email: user.email, ip, userId: user.id });
   return { ok: true, userId: user.id, email: user.email, name: user.name };
 }

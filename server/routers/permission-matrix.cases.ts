@@ -101,6 +101,13 @@ export const MATRIX: Record<string, Case> = {
   "user.list": { input: () => undefined, allowed: ["admin"] },
   "user.create": { input: () => ({ email: `u-${uid()}@test.local`, name: "Matrix user", password: "long-enough-password", role: "auditor" }), allowed: ["admin"] },
   "user.setRole": { input: (f) => ({ userId: f.userId, role: "auditor" }), allowed: ["admin"] },
+  "sso.rules": { input: () => undefined, allowed: ["admin"] },
+  "sso.createRule": { input: () => ({ claim: "groups", value: `g-${uid()}`, role: "operator" }), allowed: ["admin"] },
+  "sso.updateRule": { input: async () => ({ ...(await ssoRule()), claim: "groups", value: `g-${uid()}`, role: "auditor" }), allowed: ["admin"] },
+  "sso.deleteRule": { input: () => ssoRule(), allowed: ["admin"] },
+  "sso.moveRule": { input: async () => ({ ...(await ssoRule()), direction: "up" }), allowed: ["admin"] },
+  "sso.settings": { input: () => undefined, allowed: ["admin"] },
+  "sso.setSettings": { input: async () => ({ localPasswords: true, expectedVersion: (await testDb().authSettings.upsert({ where: { id: "singleton" }, create: {}, update: {} })).version }), allowed: ["admin"] },
   "audit.list": { input: () => ({}), allowed: ["admin", "auditor"] },
   "callLog.list": { input: () => ({}), allowed: ["admin", "auditor", "tenant"] },
   "callLog.get": { input: async (f) => ({ requestId: await callLogRow(f.tenantId) }), allowed: ["admin", "auditor", "tenant"] },
@@ -261,4 +268,13 @@ function application(tenantId: string) {
 /** A standard contract signed an hour ago for a country no replica is in, so it routes nothing. */
 function safeguard(tenantId: string) {
   return testDb().transferSafeguard.create({ data: { tenantId, destination: "zz", importer: "Matrix Ltd", mechanism: "standard_contract", reference: "M-1", signedAt: new Date(Date.now() - 3_600_000), createdByEmail: "x" } });
+}
+
+/** A fresh sign-in rule (after at least one other, so it can move up), as its id and version. */
+async function ssoRule() {
+  const db = testDb();
+  const last = await db.ssoRule.aggregate({ _max: { position: true } });
+  const r = await db.ssoRule.create({ data: { claim: "groups", value: `m-${uid()}`, role: "auditor", position: (last._max.position ?? 0) + 2 } });
+  if (!last._max.position) await db.ssoRule.create({ data: { claim: "groups", value: `m-${uid()}`, role: "auditor", position: 1 } });
+  return { id: r.id, expectedVersion: r.version };
 }

@@ -13,6 +13,7 @@ import { usageRouter } from "./usage.ts";
 import { callLogRouter } from "./call-log.ts";
 import { kvkkRouter } from "./kvkk.ts";
 import { alertRouter } from "./alert.ts";
+import { ssoRouter } from "./sso.ts";
 
 export const appRouter = router({
   model: modelRouter,
@@ -29,6 +30,7 @@ export const appRouter = router({
   callLog: callLogRouter,
   kvkk: kvkkRouter,
   alert: alertRouter,
+  sso: ssoRouter,
 });
 
 export type AppRouter = typeof appRouter;

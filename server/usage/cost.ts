@@ -80,12 +80,8 @@ function rateAt(rates: { kind: string; key: string; perHour: Decimal; effectiveF
   return best?.perHour ?? null;
 }
 
-/**
- * Computes and stores one hour's infrastructure cost (CostHour rows: one per endpoint, one
- * "idle"), from the replicas that held devices during it and the admin's hardware rates. Devices
- * without a rate cost nothing (and the cost page says which have none).
- */
-export async function computeCostHour(db: PrismaClient, hour: Date, now = Date.now()): Promise<void> {
+/** The devices with a rate at `hour` and the replicas' holdings of them during it. */
+export async function costInputs(db: PrismaClient, hour: Date, now = Date.now()): Promise<{ devices: Device[]; holdings: Holding[] }> {
   const start = hour.getTime();
   const end = start + HOUR;
   const [nodes, rates, replicas] = await Promise.all([
@@ -123,7 +119,17 @@ export async function computeCostHour(db: PrismaClient, hour: Date, now = Date.n
       to,
     };
   });
-  const { byEndpoint, idle } = splitHourCost(start, devices, holdings);
+  return { devices, holdings };
+}
+
+/**
+ * Computes and stores one hour's infrastructure cost (CostHour rows: one per endpoint, one
+ * "idle"), from the replicas that held devices during it and the admin's hardware rates. Devices
+ * without a rate cost nothing (and the cost page says which have none).
+ */
+export async function computeCostHour(db: PrismaClient, hour: Date, now = Date.now()): Promise<void> {
+  const { devices, holdings } = await costInputs(db, hour, now);
+  const { byEndpoint, idle } = splitHourCost(hour.getTime(), devices, holdings);
   await db.$transaction([
     db.costHour.deleteMany({ where: { hour } }),
     db.costHour.createMany({
