@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { IntlMessageFormat } from "intl-messageformat";
+import { parse, TYPE, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
 import { MESSAGES } from "./messages.ts";
 
 /** Every message as [dotted key, text]. */
@@ -7,9 +8,21 @@ function flatten(o: object, prefix = ""): [string, string][] {
   return Object.entries(o).flatMap(([k, v]) => (typeof v === "string" ? [[prefix + k, v] as [string, string]] : flatten(v as object, `${prefix}${k}.`)));
 }
 
-/** The ICU arguments a message takes ({what}, {count, plural, …}). */
+/** The ICU arguments a message takes ({what}, {count, plural, …}), from the parsed message (a word inside a plural branch is text, not an argument). */
 function argsOf(text: string): string[] {
-  return [...text.matchAll(/\{\s*([a-zA-Z_][\w]*)\s*[,}]/g)].map((m) => m[1]!).sort();
+  const names = new Set<string>();
+  const walk = (els: MessageFormatElement[]) => {
+    for (const el of els) {
+      if (el.type === TYPE.argument || el.type === TYPE.number || el.type === TYPE.date || el.type === TYPE.time) names.add(el.value);
+      if (el.type === TYPE.select || el.type === TYPE.plural) {
+        names.add(el.value);
+        for (const o of Object.values(el.options)) walk(o.value);
+      }
+      if (el.type === TYPE.tag) walk(el.children);
+    }
+  };
+  walk(parse(text));
+  return [...names].sort();
 }
 
 const en = new Map(flatten(MESSAGES.en));
