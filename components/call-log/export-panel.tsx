@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
-import { useTranslations } from "use-intl";
+import { useLocale, useTranslations } from "use-intl";
 import { useFormat } from "@/components/i18n/use-format";
 import type { CallLogFilter } from "@/server/call-log/schemas";
 
@@ -12,6 +12,8 @@ export function ExportPanel({ filter }: { filter: CallLogFilter }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  // The CSV is headed in the page's language; JSONL field names never change.
+  const locale = useLocale();
   const t = useTranslations("callLog.exports");
   const fmt = useFormat();
   const jobs = useQuery({
@@ -31,10 +33,10 @@ export function ExportPanel({ filter }: { filter: CallLogFilter }) {
       <div className="actions" style={{ justifyContent: "space-between" }}>
         <b>{t("title")}</b>
         <div className="actions">
-          <button onClick={() => start.mutate({ filter, format: "csv" })} disabled={start.isPending}>
+          <button onClick={() => start.mutate({ filter, format: "csv", locale })} disabled={start.isPending}>
             {t("csv")}
           </button>
-          <button onClick={() => start.mutate({ filter, format: "jsonl" })} disabled={start.isPending}>
+          <button onClick={() => start.mutate({ filter, format: "jsonl", locale })} disabled={start.isPending}>
             {t("jsonl")}
           </button>
         </div>

@@ -4,7 +4,8 @@ import { useState } from "react";
 import { useTranslations } from "use-intl";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { fieldErrorsOf } from "@/components/trpc/errors";
+import { useErrorText } from "@/components/trpc/use-error-text";
 import { useToast } from "@/components/ui/toast";
 import { MIG_SLOTS, profilesFor } from "./mig";
 import type { GpuView, NodeView } from "./types";
@@ -18,6 +19,7 @@ interface Row {
 
 /** Lists a GPU's MIG instances for editing; Apply sends the layout and shows the server's verdict. */
 export function MigEditor({ gpu, node, onDone }: { gpu: GpuView; node: NodeView; onDone: () => void }) {
+  const { formErrorOf } = useErrorText();
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();

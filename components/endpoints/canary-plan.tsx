@@ -9,7 +9,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { useNow } from "@/components/ui/use-now";
 import { canaryPair, formatSeconds, parseSteps } from "./rollout-view";
-import { errorText } from "@/components/trpc/errors";
+import { useErrorText } from "@/components/trpc/use-error-text";
 import styles from "./rollout.module.css";
 
 type Endpoint = inferRouterOutputs<AppRouter>["endpoint"]["get"];
@@ -30,6 +30,7 @@ export function CanaryPlan({ endpoint, canWrite }: { endpoint: Endpoint; canWrit
 }
 
 function ActivePlan({ plan, endpointId, canWrite }: { plan: Active; endpointId: string; canWrite: boolean }) {
+  const { errorText } = useErrorText();
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
@@ -91,6 +92,7 @@ function ActivePlan({ plan, endpointId, canWrite }: { plan: Active; endpointId: 
 }
 
 function StartPlan({ endpoint }: { endpoint: Endpoint }) {
+  const { errorText } = useErrorText();
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();

@@ -8,7 +8,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/routers/root";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
-import { errorText } from "@/components/trpc/errors";
+import { useErrorText } from "@/components/trpc/use-error-text";
 import { useUnits } from "@/components/models/units";
 
 type Endpoint = inferRouterOutputs<AppRouter>["endpoint"]["get"];
@@ -18,6 +18,7 @@ type Endpoint = inferRouterOutputs<AppRouter>["endpoint"]["get"];
  * fit, or says before starting anything why they don't. Progress shows in the replicas panel.
  */
 export function DeployForm({ endpoint }: { endpoint: Endpoint }) {
+  const { errorText } = useErrorText();
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();

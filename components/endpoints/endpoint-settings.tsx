@@ -4,7 +4,8 @@ import { useState } from "react";
 import { useTranslations } from "use-intl";
 import { useMutation } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { fieldErrorsOf } from "@/components/trpc/errors";
+import { useErrorText } from "@/components/trpc/use-error-text";
 import { Field } from "@/components/ui/field";
 import { FormActions } from "@/components/ui/page-head";
 import { FormPanel, useSaveOptions } from "@/components/ui/form-panel";
@@ -21,6 +22,7 @@ interface Editable {
 
 /** The endpoint's own settings (SLOs have their form on the SLA card), and retiring it. */
 export function EndpointSettings({ endpoint: e, onDone }: { endpoint: Editable; onDone: () => void }) {
+  const { formErrorOf } = useErrorText();
   const trpc = useTRPC();
   const t = useTranslations("endpoints.settings");
   const tc = useTranslations("common");

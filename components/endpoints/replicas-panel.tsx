@@ -7,7 +7,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/routers/root";
 import { useTRPC } from "@/components/trpc/client";
-import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { fieldErrorsOf } from "@/components/trpc/errors";
+import { useErrorText } from "@/components/trpc/use-error-text";
 import { FormActions } from "@/components/ui/page-head";
 import { Field } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
@@ -75,6 +76,7 @@ function ReplicaRow({ r }: { r: Version["replicas"][number] }) {
 }
 
 function StartReplica({ endpointId, version }: { endpointId: string; version: Version }) {
+  const { formErrorOf } = useErrorText();
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();

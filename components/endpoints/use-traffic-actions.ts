@@ -7,7 +7,7 @@ import { TRPCClientError } from "@trpc/client";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/routers/root";
 import { useTRPC } from "@/components/trpc/client";
-import { errorText } from "@/components/trpc/errors";
+import { useErrorText } from "@/components/trpc/use-error-text";
 import { useToast } from "@/components/ui/toast";
 
 export type Endpoint = inferRouterOutputs<AppRouter>["endpoint"]["get"];
@@ -19,6 +19,7 @@ export type Endpoint = inferRouterOutputs<AppRouter>["endpoint"]["get"];
  * reloads the current state rather than overwrite someone else's change.
  */
 export function useTrafficActions(endpoint: Endpoint, onSaved: () => void) {
+  const { errorText } = useErrorText();
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();

@@ -6,6 +6,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { PageHead } from "@/components/ui/page-head";
 import { Empty, Loading } from "@/components/ui/field";
 import { useFormat } from "@/components/i18n/use-format";
+import { ControllerRegistration, OwnRetention } from "./controller-record";
 
 const month = (d: Date | string) => new Date(d).toISOString().slice(0, 7);
 /** The audit actions a tenant is shown when Kule's staff read its data, by their message key. */
@@ -19,13 +20,15 @@ export function ControllerPage() {
   const v = useQuery(trpc.kvkk.controller.queryOptions());
   if (v.isPending) return <Loading what={t("controller.loading")} />;
   if (v.isError) return <p className="error">{v.error.message}</p>;
-  const { tenant, safeguards, residency, staffReads } = v.data;
+  const { tenant, safeguards, residency, staffReads, retention } = v.data;
   const action = (a: string) => (a in ACTION ? t(`controller.actions.${ACTION[a as keyof typeof ACTION]}`) : a);
   return (
     <>
       <PageHead title={t("controller.title")}>
         {t("controller.intro", { tenant: tenant.name })} {tenant.kvkk ? t("controller.servedKvkk") : t("controller.served")}
       </PageHead>
+      <ControllerRegistration tenant={tenant} />
+      <OwnRetention key={`${retention.days}-${retention.method}`} retention={retention} />
       <section className="panel" aria-label={t("controller.transfersAria")}>
         <h2>{t("controller.transfersTitle")}</h2>
         {!safeguards.length ? (

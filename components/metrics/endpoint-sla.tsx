@@ -4,7 +4,8 @@ import { useState } from "react";
 import { useLocale, useTranslations } from "use-intl";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
-import { fieldErrorsOf, formErrorOf } from "@/components/trpc/errors";
+import { fieldErrorsOf } from "@/components/trpc/errors";
+import { useErrorText } from "@/components/trpc/use-error-text";
 import { Field } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { alertStateText, budgetText, burnText, COLOUR_CLASS, objectiveText } from "./sla-format";
@@ -81,6 +82,7 @@ export function EndpointSla({ endpoint, canWrite }: { endpoint: SloFields; canWr
 }
 
 function SloForm({ endpoint, onDone }: { endpoint: SloFields; onDone: () => void }) {
+  const { formErrorOf } = useErrorText();
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();

@@ -46,7 +46,11 @@ export function TenantSettingsForm({ t, onDone }: { t: Tenant; onDone: () => voi
     rpmLimit: shown(t.rpmLimit),
     tpmLimit: shown(t.tpmLimit),
     creditLimit: t.creditLimit?.toString() ?? "",
+    verbisNumber: t.verbisNumber ?? "",
+    processingAgreementRef: t.processingAgreementRef ?? "",
+    processingAgreementSignedAt: t.processingAgreementSignedAt ? new Date(t.processingAgreementSignedAt).toISOString().slice(0, 10) : "",
   });
+  const orNull = (v: string) => (v.trim() === "" ? null : v.trim());
   const update = useMutation(trpc.tenant.update.mutationOptions(saved({ refresh: trpc.tenant.get.queryKey({ id: t.id }), toast: () => tr("saved", { name: t.name }), then: onDone })));
   const errors = fieldErrorsOf(update.error);
   return (
@@ -63,6 +67,9 @@ export function TenantSettingsForm({ t, onDone }: { t: Tenant; onDone: () => voi
           rpmLimit: limitOf(f.rpmLimit),
           tpmLimit: limitOf(f.tpmLimit),
           creditLimit: f.creditLimit.trim() === "" ? null : f.creditLimit,
+          verbisNumber: orNull(f.verbisNumber),
+          processingAgreementRef: orNull(f.processingAgreementRef),
+          processingAgreementSignedAt: f.processingAgreementSignedAt ? new Date(`${f.processingAgreementSignedAt}T00:00:00Z`) : null,
         })
       }
     >
@@ -96,6 +103,17 @@ export function TenantSettingsForm({ t, onDone }: { t: Tenant; onDone: () => voi
         </Field>
         <Field id="ts-credit" label={tr("credit")} hint={tr("creditHint")} errors={errors.creditLimit}>
           <input id="ts-credit" inputMode="decimal" value={f.creditLimit} onChange={(e) => setF({ ...f, creditLimit: e.target.value })} aria-invalid={!!errors.creditLimit} />
+        </Field>
+      </div>
+      <div className="form-row">
+        <Field id="ts-verbis" label={tr("verbis")} hint={tr("verbisHint")} errors={errors.verbisNumber}>
+          <input id="ts-verbis" value={f.verbisNumber} onChange={(e) => setF({ ...f, verbisNumber: e.target.value })} aria-invalid={!!errors.verbisNumber} />
+        </Field>
+        <Field id="ts-dpa" label={tr("agreement")} hint={tr("agreementHint")} errors={errors.processingAgreementRef}>
+          <input id="ts-dpa" value={f.processingAgreementRef} onChange={(e) => setF({ ...f, processingAgreementRef: e.target.value })} aria-invalid={!!errors.processingAgreementRef} />
+        </Field>
+        <Field id="ts-dpa-date" label={tr("agreementSigned")} errors={errors.processingAgreementSignedAt}>
+          <input id="ts-dpa-date" type="date" value={f.processingAgreementSignedAt} onChange={(e) => setF({ ...f, processingAgreementSignedAt: e.target.value })} aria-invalid={!!errors.processingAgreementSignedAt} />
         </Field>
       </div>
       <FormActions submit={tr("save")} pending={update.isPending} onCancel={onDone} />

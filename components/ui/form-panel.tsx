@@ -2,11 +2,12 @@
 
 import type { ReactNode } from "react";
 import { useQueryClient, type QueryKey } from "@tanstack/react-query";
-import { formErrorOf } from "@/components/trpc/errors";
+import { useErrorText } from "@/components/trpc/use-error-text";
 import { useToast } from "./toast";
 
 /** A form in a panel: its title, the message for the form as a whole, and submit without a page load. */
 export function FormPanel({ title, error, onSubmit, children }: { title?: string; error: unknown; onSubmit: () => void; children: ReactNode }) {
+  const { formErrorOf } = useErrorText();
   return (
     <div className="panel">
       {title && <h2>{title}</h2>}

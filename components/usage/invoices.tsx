@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { useTranslations } from "use-intl";
+import { useLocale, useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { recentMonths } from "./adapters";
 
@@ -13,7 +13,8 @@ export function Invoices({ tenantId }: { tenantId?: string }) {
   const t = useTranslations("usage.invoices");
   const months = recentMonths();
   const [month, setMonth] = useState(months[0]!);
-  const invoice = useQuery({ ...trpc.usage.invoice.queryOptions({ tenantId, month }), enabled: false });
+  const locale = useLocale();
+  const invoice = useQuery({ ...trpc.usage.invoice.queryOptions({ tenantId, month, locale }), enabled: false });
   const download = async () => {
     const r = await invoice.refetch();
     if (!r.data) return;
@@ -50,7 +51,7 @@ export function StaffPicker() {
   const tenants = useQuery(trpc.tenant.list.queryOptions());
   return (
     <div className="panel">
-      <h2>{t("title")}</h2>
+      <h1>{t("title")}</h1>
       <p className="muted">{t.rich("hint", { link: (c) => <Link href="/costs">{c}</Link> })}</p>
       <ul>
         {tenants.data?.map((x) => (

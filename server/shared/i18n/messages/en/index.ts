@@ -12,6 +12,7 @@ import { endpoints } from "./endpoints.ts";
 import { exportFiles } from "./export-files.ts";
 import { heads } from "./heads.ts";
 import { kvkk } from "./kvkk.ts";
+import { kvkkController } from "./kvkk-controller.ts";
 import { login } from "./login.ts";
 import { metrics } from "./metrics.ts";
 import { models } from "./models.ts";
@@ -24,5 +25,5 @@ import { trpc } from "./trpc.ts";
 import { usage } from "./usage.ts";
 import { users } from "./users.ts";
 
-export const en = { alerts, apiKeys, audit, callLog, cluster, common, endpoints, exportFiles, heads, kvkk, login, metrics, models, overview, pages, shell, tenants, titles, trpc, usage, users };
+export const en = { alerts, apiKeys, audit, callLog, cluster, common, endpoints, exportFiles, heads, kvkk, kvkkController, login, metrics, models, overview, pages, shell, tenants, titles, trpc, usage, users };
 export type Messages = typeof en;

@@ -60,6 +60,11 @@ export const tenants = {
     reached: "credit limit reached",
   },
   settings: {
+    verbis: "VERBIS number",
+    verbisHint: "The tenant's registration in the Data Controllers' Registry (KVKK Art. 16); empty if exempt",
+    agreement: "Processing agreement",
+    agreementHint: "Its reference (KVKK Art. 12(2)); the tenant sees it on its KVKK page",
+    agreementSigned: "Agreement signed on",
     title: "Edit {name}",
     saved: "{name} saved",
     name: "Name",

@@ -62,6 +62,11 @@ export const tenants = {
     reached: "kredi limitine ulaşıldı",
   },
   settings: {
+    verbis: "VERBİS numarası",
+    verbisHint: "Kiracının Veri Sorumluları Sicili kaydı (KVKK md. 16); muafsa boş bırakın",
+    agreement: "Veri işleme sözleşmesi",
+    agreementHint: "Sözleşmenin referansı (KVKK md. 12(2)); kiracı bunu KVKK sayfasında görür",
+    agreementSigned: "Sözleşmenin imza tarihi",
     title: "{name}: düzenle",
     saved: "{name} kaydedildi",
     name: "Ad",

@@ -1,0 +1,94 @@
+"use client";
+
+import { useState } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
+import { useTRPC } from "@/components/trpc/client";
+import { fieldErrorsOf } from "@/components/trpc/errors";
+import { useErrorText } from "@/components/trpc/use-error-text";
+import { Field } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toast";
+import { useFormat } from "@/components/i18n/use-format";
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/routers/root";
+
+type View = inferRouterOutputs<AppRouter>["kvkk"]["controller"];
+
+/** The tenant's registration (VERBIS) and the processing agreement, as the platform recorded them. */
+export function ControllerRegistration({ tenant }: { tenant: View["tenant"] }) {
+  const t = useTranslations("kvkkController");
+  const fmt = useFormat();
+  return (
+    <section className="panel" aria-label={t("registrationTitle")}>
+      <h2>{t("registrationTitle")}</h2>
+      <dl className="facts">
+        <dt>{t("verbis")}</dt>
+        <dd>{tenant.verbisNumber ?? <span className="muted">{t("notRecorded")}</span>}</dd>
+        <dt>{t("agreement")}</dt>
+        <dd>
+          {tenant.processingAgreementRef ? (
+            <>
+              {tenant.processingAgreementRef}
+              {tenant.processingAgreementSignedAt && <span className="muted"> · {t("signedOn", { date: fmt.date(tenant.processingAgreementSignedAt) })}</span>}
+            </>
+          ) : (
+            <span className="muted">{t("notRecorded")}</span>
+          )}
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+/** How long the tenant's call log is kept: its own choice, within the platform's period and the legal minimum. */
+export function OwnRetention({ retention }: { retention: View["retention"] }) {
+  const t = useTranslations("kvkkController");
+  const tm = useTranslations("kvkk.methods");
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const { formErrorOf } = useErrorText();
+  const [days, setDays] = useState(retention.days === null ? "" : String(retention.days));
+  const [method, setMethod] = useState<"delete" | "anonymize">(retention.method);
+  const save = useMutation(
+    trpc.kvkk.setOwnRetention.mutationOptions({
+      meta: { handlesErrors: true },
+      onSuccess: async () => {
+        await qc.invalidateQueries({ queryKey: trpc.kvkk.controller.queryKey() });
+        toast.success(t("saved"));
+      },
+    }),
+  );
+  const errors = fieldErrorsOf(save.error);
+  return (
+    <section className="panel" aria-label={t("retentionTitle")}>
+      <h2>{t("retentionTitle")}</h2>
+      <p>{t("inForce", { days: retention.effectiveDays, method: tm(retention.method) })}</p>
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate({ days: days.trim() ? Number(days) : null, method });
+        }}
+      >
+        {save.error && !errors.days ? <div className="form-error">{formErrorOf(save.error)}</div> : null}
+        <div className="form-row">
+          <Field id="own-days" label={t("days")} hint={retention.legalMinDays ? t("rangeWithMin", { min: retention.legalMinDays, max: retention.platformDays }) : t("range", { max: retention.platformDays })} errors={errors.days}>
+            <input id="own-days" inputMode="numeric" value={days} placeholder={String(retention.platformDays)} onChange={(e) => setDays(e.target.value)} aria-invalid={!!errors.days} />
+          </Field>
+          <Field id="own-method" label={t("method")} errors={errors.method}>
+            <select id="own-method" value={method} onChange={(e) => setMethod(e.target.value as "delete" | "anonymize")}>
+              <option value="delete">{tm("delete")}</option>
+              <option value="anonymize">{tm("anonymize")}</option>
+            </select>
+          </Field>
+        </div>
+        <div className="actions">
+          <button className="primary" type="submit" disabled={save.isPending}>
+            {t("save")}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

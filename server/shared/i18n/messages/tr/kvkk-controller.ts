@@ -1,0 +1,18 @@
+import type { Messages } from "../en/index.ts";
+import type { Translation } from "../shape.ts";
+
+export const kvkkController = {
+  registrationTitle: "Sicil kaydı ve sözleşme",
+  verbis: "VERBİS kayıt numarası (md. 16)",
+  agreement: "Platformla veri işleme sözleşmesi (md. 12(2))",
+  signedOn: "{date} tarihinde imzalandı",
+  notRecorded: "henüz kaydedilmedi: operatörünüzden kaydetmesini isteyin",
+  retentionTitle: "Çağrı kaydınızın saklama süresi",
+  inForce: "Çağrılarınızın kayıtları {days, plural, one {# gün} other {# gün}} saklanır, ardından {method} yoluyla imha edilir.",
+  days: "Saklanacak gün (boş: platformun süresi)",
+  range: "en fazla {max} gün, platformun süresi",
+  rangeWithMin: "{min} gün (5651 sayılı Kanun) ile {max} gün (platformun süresi) arasında",
+  method: "Ardından",
+  save: "Saklama süresini kaydet",
+  saved: "Saklama süresi kaydedildi: bir sonraki imha bu süreye göre yapılır",
+} satisfies Translation<Messages["kvkkController"]>;
