@@ -49,6 +49,25 @@ describe("the prefix cache", () => {
     expect(cache.lookup(prompt.replace("w20", "x")).cachedTokens).toBe(16);
     expect(new PrefixCache().lookup("short prompt").cachedTokens).toBe(0);
   });
+
+  it("holds only as many blocks as the KV cache, forgetting the least recently used", () => {
+    const cache = new PrefixCache(4); // 64 tokens
+    const prompt = (tag: string) => Array.from({ length: 33 }, (_, i) => `${tag}${i}`).join(" "); // 2 full blocks each
+    cache.lookup(prompt("a"));
+    cache.lookup(prompt("b"));
+    expect(cache.lookup(prompt("a")).cachedTokens).toBe(32);
+    cache.lookup(prompt("c")); // evicts b, the least recently used
+    expect(cache.lookup(prompt("b")).cachedTokens).toBe(0);
+  });
+
+  it("makes prefill pay only for the uncached tokens", async () => {
+    const engine = new BatchingEngine({ ...LLM_DEFAULTS, scale: 0.1 }, { bytesPerToken: 1, capacityBytes: 1e9 });
+    const cold = await engine.submit({ promptTokens: 3000, maxTokens: 1 });
+    const warm = await engine.submit({ promptTokens: 3000, cachedTokens: 2992, maxTokens: 1 });
+    // 0.1 × (25 + 3000 × 0.15) ≈ 47 ms cold against 0.1 × (25 + 8 × 0.15) ≈ 3 ms warm.
+    expect(cold.ttftMs).toBeGreaterThan(40);
+    expect(warm.ttftMs).toBeLessThan(cold.ttftMs / 4);
+  });
 });
 
 describe("dcgm-exporter's GPU instance ids", () => {

@@ -2,6 +2,8 @@ import { ttftMs, tpotMs, kvUsage, type LatencyParams } from "./latency-model.ts"
 
 export interface Sequence {
   promptTokens: number;
+  /** Leading prompt tokens the prefix cache holds already: prefill computes only the rest. */
+  cachedTokens?: number;
   maxTokens: number;
   /** Called for each generated token index as it is produced (streams only). */
   onToken?: (index: number) => void;
@@ -86,8 +88,9 @@ export class BatchingEngine {
   private start(live: Live) {
     if (!live.startedAt) live.startedAt = performance.now();
     this.running.add(live);
-    // A preempted sequence recomputes its prompt and the tokens it had generated.
-    const delay = ttftMs(this.params, live.seq.promptTokens + live.generated, this.running.size - 1);
+    // Prefill computes the uncached prompt tokens; a preempted sequence recomputes its prompt and the tokens it had generated.
+    const computed = live.preemptions ? live.seq.promptTokens + live.generated : live.seq.promptTokens - Math.min(live.seq.cachedTokens ?? 0, live.seq.promptTokens);
+    const delay = ttftMs(this.params, computed, this.running.size - 1);
     if (this.params.scale === 0) return this.runInstantly(live);
     live.timer = setTimeout(() => this.step(live), delay);
   }

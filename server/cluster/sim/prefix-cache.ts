@@ -1,14 +1,17 @@
 import { createHash } from "node:crypto";
 import { tokensOf } from "./tokens.ts";
 
-/** vLLM's KV block: prefix caching reuses whole blocks of this many tokens. */
-const BLOCK = 16;
+/** vLLM's KV block (--block-size, 16 by default): prefix caching reuses whole blocks of this many tokens. */
+export const KV_BLOCK_TOKENS = 16;
+const BLOCK = KV_BLOCK_TOKENS;
 
 /**
  * vLLM's automatic prefix caching, as the simulator plays it: a prompt's full blocks of tokens
  * are hashed in a chain (a block's hash covers everything before it), and a new prompt reuses
  * the leading blocks some earlier prompt already computed. The last prompt token is always
- * computed, as in vLLM. Forgets the oldest blocks past `capacity`, as an LRU cache evicts.
+ * computed, as in vLLM. Holds at most `capacity` blocks — the replica's KV-cache memory in blocks
+ * (vLLM's num_gpu_blocks) — and forgets the least recently used past that, as vLLM evicts free
+ * blocks. (vLLM also keeps the blocks of running sequences; the simulator counts the whole pool.)
  */
 export class PrefixCache {
   private blocks = new Map<string, true>();

@@ -3,7 +3,7 @@ import { BatchingEngine, type Sequence, type SequenceResult } from "./engine.ts"
 import { LLM_DEFAULTS, SINGLE_PASS_DEFAULTS, kvBytesPerToken, type LatencyParams } from "./latency-model.ts";
 import { vllmMetrics } from "./vllm-metrics.ts";
 import { tritonMetrics, type GpuView } from "./triton-metrics.ts";
-import { PrefixCache } from "./prefix-cache.ts";
+import { KV_BLOCK_TOKENS, PrefixCache } from "./prefix-cache.ts";
 import { serverPort, startMetricsServer, startReplicaServer } from "./replica-server.ts";
 import { startReplicaGrpcServer } from "./replica-grpc.ts";
 import type { ExporterVersions } from "../../metrics/exporters/versions.ts";
@@ -32,7 +32,8 @@ export class SimReplica {
   /** Triton also answers the Open Inference Protocol over gRPC on a port of its own (8001 on a real server). */
   private grpcServer: Awaited<ReturnType<typeof startReplicaGrpcServer>> | null = null;
   readonly engine: BatchingEngine;
-  readonly prefixCache = new PrefixCache();
+  /** vLLM's automatic prefix caching, over as many KV blocks as the replica's cache memory holds. */
+  readonly prefixCache: PrefixCache;
   private readonly vllm: ReturnType<typeof vllmMetrics> | null;
   private readonly triton: ReturnType<typeof tritonMetrics> | null;
   /** When it turned ready, for Triton's model load time. */
@@ -51,7 +52,9 @@ export class SimReplica {
     const bytesPerToken = kvBytesPerToken(spec.parameterCount);
     const kvCapacity = Math.max(0, placement.deviceMemoryBytes * 0.9 - spec.weightBytes);
     this.engine = new BatchingEngine(base, { bytesPerToken, capacityBytes: kvCapacity });
-    this.vllm = spec.task === "llm" ? vllmMetrics(spec.servedModelName, this.engine, exporters.vllm, { numGpuBlocks: Math.floor(kvCapacity / bytesPerToken / 16) }) : null;
+    const numGpuBlocks = Math.floor(kvCapacity / bytesPerToken / KV_BLOCK_TOKENS);
+    this.prefixCache = new PrefixCache(numGpuBlocks);
+    this.vllm = spec.task === "llm" ? vllmMetrics(spec.servedModelName, this.engine, exporters.vllm, { numGpuBlocks }) : null;
     this.triton = spec.task === "llm" ? null : tritonMetrics(spec.servedModelName, spec.versionLabel, this.engine, gpuView, () => (this.readyAt ? (this.readyAt - this.startedAt) / 1000 : null));
     this.baseScale = latencyScale;
   }
@@ -111,7 +114,7 @@ export class SimReplica {
   async run(seq: Sequence, opts: { cachedTokens?: number; finish?: "stop" | "length"; requestedMaxTokens?: number } = {}): Promise<SequenceResult> {
     this.inFlight++;
     try {
-      const r = await this.engine.submit(seq);
+      const r = await this.engine.submit(opts.cachedTokens ? { ...seq, cachedTokens: opts.cachedTokens } : seq);
       const finishedReason = r.aborted ? "abort" : (opts.finish ?? (r.tokens < seq.maxTokens ? "stop" : "length"));
       this.vllm?.observe({ promptTokens: seq.promptTokens, cachedTokens: opts.cachedTokens ?? 0, maxTokens: opts.requestedMaxTokens ?? seq.maxTokens, result: r, finishedReason });
       this.triton?.observe(r);
