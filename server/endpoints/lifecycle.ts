@@ -2,16 +2,25 @@ import type { ActorContext } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import { ConflictError } from "../errors.ts";
 import { claimRevision } from "../rollouts/weights.ts";
-import { loadEndpoint } from "./load.ts";
+import { loadEndpoint, type EndpointDetail } from "./load.ts";
+import { checkRoutingTargets } from "./routing-targets.ts";
 import type { RetireEndpointInput, UpdateEndpointInput } from "./schemas.ts";
 
 /** A retired endpoint must have been quiet this long: a client still calling it would start getting 404s. */
 export const RETIRE_QUIET_MINUTES = 15;
 
-const editable = (e: { name: string; stickySessions: boolean; regionConstraint: string | null }) => ({ name: e.name, stickySessions: e.stickySessions, regionConstraint: e.regionConstraint });
+const editable = (e: EndpointDetail) => ({
+  name: e.name,
+  stickySessions: e.stickySessions,
+  regionConstraint: e.regionConstraint,
+  replicaChoice: e.replicaChoice,
+  fallbackEndpointIds: e.fallbackEndpointIds,
+  requestClasses: e.requestClasses,
+});
 
 /**
- * An endpoint's name, stickiness and region rule (its SLOs: update-slo.ts), guarded by its
+ * An endpoint's name, stickiness, region rule and routing — replica choice, fallbacks, request
+ * classes — (its SLOs: update-slo.ts), guarded by its
  * revision like every change of its traffic; the gateways reload on the Endpoint NOTIFY.
  */
 export async function updateEndpoint(ctx: ActorContext, input: UpdateEndpointInput) {
@@ -19,6 +28,7 @@ export async function updateEndpoint(ctx: ActorContext, input: UpdateEndpointInp
   return ctx.db.$transaction(async (tx) => {
     const before = await loadEndpoint(tx, id);
     if (before.retiredAt) throw new ConflictError(`Endpoint ${before.name} was retired: it can no longer be changed.`);
+    await checkRoutingTargets(tx, id, input);
     await claimRevision(tx, id, expectedRevision);
     await tx.endpoint.update({ where: { id }, data });
     const after = await loadEndpoint(tx, id);

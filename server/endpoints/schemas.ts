@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { displayName, id, slug } from "../schemas/common.ts";
-import { ServingEngine } from "../db/generated/enums.ts";
+import { ReplicaChoice, ServingEngine } from "../db/generated/enums.ts";
+import { requestClasses } from "./request-classes.ts";
 
 const regionConstraint = z
   .string()
@@ -24,13 +25,17 @@ export const createEndpointInput = z.object({
   stickySessions: z.boolean().default(false),
 });
 
-/** Name, stickiness and region rule; `expectedRevision` as the editor loaded it (SLOs: updateSloInput). */
+/** Name, stickiness, region rule and routing; `expectedRevision` as the editor loaded it (SLOs: updateSloInput). */
 export const updateEndpointInput = z.object({
   id,
   expectedRevision: z.number().int("a whole number"),
   name: displayName.optional(),
   stickySessions: z.boolean().optional(),
   regionConstraint: regionConstraint.optional(),
+  replicaChoice: z.enum(ReplicaChoice).optional(),
+  /** Tried in this order on a 5xx, a 429 or no first byte in time. */
+  fallbackEndpointIds: z.array(id).max(4, "at most 4 fallbacks").refine((ids) => new Set(ids).size === ids.length, "an endpoint only once").optional(),
+  requestClasses: requestClasses.optional(),
 });
 
 export const retireEndpointInput = z.object({ id, expectedRevision: z.number().int("a whole number") });

@@ -25,9 +25,13 @@ export interface CallLogRow {
   userHash?: string | null;
   /** The call's OpenTelemetry trace id, when tracing is on; absent in older spools. */
   traceId?: string | null;
+  /** Routing (absent in older spools): why this replica, the request class, the endpoints that failed first. */
+  routeReason?: string | null;
+  requestClass?: string | null;
+  fallbackChain?: string | null;
 }
 
-const COLUMNS = ["requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "replica", "region", "clientIp", "startedAt", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash", "traceId"] as const;
+const COLUMNS = ["requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "replica", "region", "clientIp", "startedAt", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash", "traceId", "routeReason", "requestClass", "fallbackChain"] as const;
 
 /** COPY text format: tabs, newlines and backslashes escaped, \N for null. */
 function copyField(v: string | number | null): string {
@@ -37,7 +41,7 @@ function copyField(v: string | number | null): string {
 
 /** A row's values in COLUMNS order, times as ISO text. */
 function rowValues(r: CallLogRow): (string | number | null)[] {
-  return [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.endpointVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt).toISOString(), new Date(r.endedAt).toISOString(), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens, r.userHash ?? null, r.traceId ?? null];
+  return [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.endpointVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt).toISOString(), new Date(r.endedAt).toISOString(), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens, r.userHash ?? null, r.traceId ?? null, r.routeReason ?? null, r.requestClass ?? null, r.fallbackChain ?? null];
 }
 
 function copyLine(r: CallLogRow): string {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { EndpointConfig, KeyConfig, ReplicaConfig, TenantConfig, VersionConfig } from "./config.ts";
 import type { CallLogRow } from "./call-log.ts";
 import type { CallTrace } from "./tracing.ts";
+import type { RouteReason } from "./replica-choice.ts";
 
 /** Which API a request came in on: OpenAI's (errors in its JSON) or KServe v2's. */
 export type Api = "openai" | "kserve";
@@ -36,6 +37,12 @@ export interface GatewayCall {
   recorded: boolean;
   /** Its OpenTelemetry trace, when tracing is on. */
   trace: CallTrace | null;
+  /** Why its replica was chosen (replica-choice.ts). */
+  routeReason: RouteReason | null;
+  /** The request class that sent it on from the endpoint it named (request-class.ts). */
+  requestClass: string | null;
+  /** Endpoints that failed before the one that answered, `slug:status` each (fallbacks.ts). */
+  fallbacks: string[] | null;
 }
 
 export function newCall(api: Api, clientIp: string | null): GatewayCall {
@@ -59,6 +66,9 @@ export function newCall(api: Api, clientIp: string | null): GatewayCall {
     userHash: null,
     recorded: false,
     trace: null,
+    routeReason: null,
+    requestClass: null,
+    fallbacks: null,
   };
 }
 
@@ -88,5 +98,8 @@ export function callLogRow(call: GatewayCall): CallLogRow | null {
     completionTokens: call.completionTokens,
     userHash: call.userHash,
     traceId: call.trace?.traceId ?? null,
+    routeReason: call.routeReason,
+    requestClass: call.requestClass,
+    fallbackChain: call.fallbacks ? call.fallbacks.join(">") : null,
   };
 }

@@ -1,4 +1,6 @@
 import pg from "pg";
+import type { ReplicaChoice } from "./replica-choice.ts";
+import type { RequestClass } from "../endpoints/request-classes.ts";
 
 /** Everything a gateway needs to answer a request, held in memory (no database round trip per request). */
 export interface GatewayConfig {
@@ -6,6 +8,8 @@ export interface GatewayConfig {
   keysByHash: Map<string, KeyConfig>;
   tenants: Map<string, TenantConfig>;
   endpointsBySlug: Map<string, EndpointConfig>;
+  /** The same endpoints by id: classes and fallbacks name endpoints by id. */
+  endpointsById: Map<string, EndpointConfig>;
 }
 
 export interface KeyConfig {
@@ -45,6 +49,12 @@ export interface EndpointConfig {
   revision: number;
   /** The SLO thresholds each request is judged against in the gateway's metrics (exact, not a histogram bucket). */
   slo: { latencyMs: number | null; ttftMs: number | null };
+  /** How a version's replica is picked: fewest outstanding calls, or by the prompt's prefix (replica-choice.ts). */
+  replicaChoice: ReplicaChoice;
+  /** Endpoint ids tried in order when this one fails before its first byte (fallbacks.ts). */
+  fallbackIds: string[];
+  /** Rules sending calls of a class on to another endpoint, first match wins. */
+  classes: RequestClass[];
   versions: VersionConfig[];
 }
 
@@ -56,6 +66,8 @@ export interface VersionConfig {
   credit: number;
   /** The model version's context length (max_model_len), when known. */
   contextTokens: number | null;
+  /** Percent of the endpoint's calls also sent here as shadow traffic (answers discarded). */
+  shadowPercent: number;
   replicas: ReplicaConfig[];
 }
 
@@ -79,8 +91,9 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
               CASE WHEN t."creditBlockedAt" IS NOT NULL THEN t."creditLimit"::text || ' ' || coalesce(p.currency, 'TRY') END AS credit
          FROM "Tenant" t LEFT JOIN "PricePlan" p ON p.id = t."pricePlanId"`,
     ),
-    client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; revision: number; sloP99LatencyMs: number; sloTtftMs: number | null; versionId: string | null; label: string | null; weight: number | null; contextTokens: number | null }>(
-      `SELECT e.id, e.slug, m.task, e."stickySessions", e."regionConstraint", e.revision, e."sloP99LatencyMs", e."sloTtftMs", ev.id AS "versionId", mv.version AS label, ev.weight, mv."contextTokens"
+    client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; revision: number; sloP99LatencyMs: number; sloTtftMs: number | null; replicaChoice: ReplicaChoice; fallbackEndpointIds: string[]; requestClasses: RequestClass[]; versionId: string | null; label: string | null; weight: number | null; shadowPercent: number | null; contextTokens: number | null }>(
+      `SELECT e.id, e.slug, m.task, e."stickySessions", e."regionConstraint", e.revision, e."sloP99LatencyMs", e."sloTtftMs", e."replicaChoice", e."fallbackEndpointIds", e."requestClasses",
+              ev.id AS "versionId", mv.version AS label, ev.weight, ev."shadowPercent", mv."contextTokens"
          FROM "Endpoint" e JOIN "Model" m ON m.id = e."modelId"
          LEFT JOIN "EndpointVersion" ev ON ev."endpointId" = e.id AND ev.state <> 'retired'
          LEFT JOIN "ModelVersion" mv ON mv.id = ev."modelVersionId"
@@ -96,7 +109,7 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
       `SELECT DISTINCT "tenantId", destination FROM "TransferSafeguard" WHERE "revokedAt" IS NULL AND "signedAt" <= now() AT TIME ZONE 'UTC'`,
     ),
   ]);
-  const cfg: GatewayConfig = { loadedAt: Date.now(), keysByHash: new Map(), tenants: new Map(), endpointsBySlug: new Map() };
+  const cfg: GatewayConfig = { loadedAt: Date.now(), keysByHash: new Map(), tenants: new Map(), endpointsBySlug: new Map(), endpointsById: new Map() };
   for (const k of keys.rows) {
     cfg.keysByHash.set(k.secretHash, {
       id: k.id,
@@ -114,11 +127,13 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
   for (const row of endpoints.rows) {
     let e = cfg.endpointsBySlug.get(row.slug);
     if (!e) {
-      e = { id: row.id, slug: row.slug, task: row.task, sticky: row.stickySessions, regionConstraint: row.regionConstraint, revision: row.revision, slo: { latencyMs: row.sloP99LatencyMs, ttftMs: row.sloTtftMs }, versions: [] };
+      e = { id: row.id, slug: row.slug, task: row.task, sticky: row.stickySessions, regionConstraint: row.regionConstraint, revision: row.revision, slo: { latencyMs: row.sloP99LatencyMs, ttftMs: row.sloTtftMs },
+        replicaChoice: row.replicaChoice, fallbackIds: row.fallbackEndpointIds ?? [], classes: row.requestClasses ?? [], versions: [] };
       cfg.endpointsBySlug.set(row.slug, e);
+      cfg.endpointsById.set(row.id, e);
     }
     if (row.versionId) {
-      const v: VersionConfig = { id: row.versionId, label: row.label ?? "?", weight: row.weight ?? 0, credit: 0, contextTokens: row.contextTokens, replicas: [] };
+      const v: VersionConfig = { id: row.versionId, label: row.label ?? "?", weight: row.weight ?? 0, credit: 0, shadowPercent: row.shadowPercent ?? 0, contextTokens: row.contextTokens, replicas: [] };
       e.versions.push(v);
       versions.set(v.id, v);
     }

@@ -5,7 +5,8 @@ import type { GatewayCall } from "./call.ts";
 import type { VersionConfig } from "./config.ts";
 import type { Kind } from "./request.ts";
 import type { ReplicaHealth } from "./replica-health.ts";
-import { chooseVersion, nextWeighted, pickReplica, stickyPoint, usableReplicas } from "./routing.ts";
+import { chooseVersion, nextWeighted, stickyPoint, usableReplicas } from "./routing.ts";
+import { chooseReplica, prefixHash } from "./replica-choice.ts";
 import { UpstreamCall } from "./upstream-call.ts";
 import { FIRST_TOKEN, readSseUsage, readUsage } from "./usage.ts";
 import { TURKEY_REGION_PREFIX } from "../shared/regions.ts";
@@ -25,6 +26,14 @@ export interface ProxyRequest {
   raw: Buffer;
   path: string;
 }
+
+/** A call that may still go to a fallback endpoint: how long its replica may take to send a first byte. */
+export interface FallbackWindow {
+  firstByteMs: number;
+}
+
+/** What became of a call: answered (or failed) to the client, or failed before any byte so a fallback endpoint may take it. */
+export type ProxyOutcome = "answered" | "fallback";
 
 const clientGoneError = () => new Error("The client closed the connection.");
 
@@ -50,8 +59,12 @@ export function chooseCallVersion(health: ReplicaHealth, call: GatewayCall, sess
   );
 }
 
-/** Picks a version by weight and a replica by least outstanding requests; retries once elsewhere on a connect failure or 503. */
-export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequest) {
+/**
+ * Picks a version by weight and a replica by the endpoint's replica choice; retries once elsewhere
+ * on a connect failure or 503. With a `fallback` window, a 5xx, a 429 or no first byte in time
+ * ends the call before anything reached the client, as "fallback" (fallbacks.ts takes it on).
+ */
+export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequest, fallback: FallbackWindow | null = null): Promise<ProxyOutcome> {
   const { res, kind, body } = p;
   const e = call.endpoint!;
   const version = versionFor(deps, call, p);
@@ -71,11 +84,14 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
     upstreamCall?.abort(clientGoneError());
   });
   const tried = new Set<string>();
+  const prefix = e.replicaChoice === "prefix_aware" ? prefixHash(body) : null;
   for (let attempt = 0; attempt < 2; attempt++) {
-    const replica = pickReplica(usableReplicas(version, call.tenant!, e), deps.health.load, (id) => tried.has(id) || deps.health.coolingDown(id));
-    if (!replica) break;
+    const chosen = chooseReplica(e.replicaChoice, usableReplicas(version, call.tenant!, e), prefix, deps.health.load, (id) => tried.has(id) || deps.health.coolingDown(id));
+    if (!chosen) break;
+    const replica = chosen.replica;
     tried.add(replica.id);
     call.replica = replica;
+    call.routeReason = chosen.reason;
     deps.health.begin(replica.id);
     const up = (upstreamCall = new UpstreamCall());
     // The replica's share of the call, from sending to the end of its answer (the gateway's own time is the rest).
@@ -94,11 +110,25 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
       const upHeaders = ["content-type", "application/json", "x-kule-request-id", call.requestId];
       if (span) upHeaders.push("traceparent", span.traceparent);
       deps.upstream(replica.url).dispatch({ path: p.path, method: "POST", headers: upHeaders, body: upstreamBody }, up);
+      if (fallback && !(await firstByteWithin(up, stream, fallback.firstByteMs))) {
+        up.abort(new Error("no first byte in time"));
+        deps.health.failed(replica.id);
+        call.status = 504;
+        call.errorClass = "upstream_timeout";
+        return "fallback";
+      }
       await up.started;
       if (up.status === 503 && attempt === 0) {
         await up.body();
         deps.health.failed(replica.id);
         continue; // nothing reached the client yet: try another replica
+      }
+      if (fallback && (up.status >= 500 || up.status === 429)) {
+        await up.body();
+        if (up.status >= 500) deps.health.failed(replica.id);
+        call.status = up.status;
+        call.errorClass = up.status === 429 ? "upstream_rejected" : "upstream_error";
+        return "fallback";
       }
       if (up.status >= 500) deps.health.failed(replica.id);
       else deps.health.succeeded(replica.id);
@@ -120,13 +150,13 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
         deps.record(call);
         res.end(buf);
       }
-      return;
+      return "answered";
     } catch (err) {
       upstreamDone((err as Error).name || "error");
       if (clientGone) {
         call.status = 499;
         call.errorClass = "client_closed";
-        return;
+        return "answered";
       }
       deps.health.failed(replica.id);
       if (res.headersSent) {
@@ -134,7 +164,7 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
         call.errorClass = "upstream_broken";
         deps.record(call);
         res.end();
-        return;
+        return "answered";
       }
       if (attempt === 1) throw new UpstreamError(`The replica serving ${e.slug} failed: ${(err as Error).message}`);
     } finally {
@@ -144,6 +174,21 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
   }
   call.errorClass = "no_ready_replica";
   throw new UnavailableError(`No replica of ${e.slug} could take the request. Try again shortly.`);
+}
+
+/** Whether the replica began its answer within `ms` (for a stream: sent its first chunk); a refused connection counts as begun, and fails as before. */
+async function firstByteWithin(up: UpstreamCall, stream: boolean, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)));
+  const begun = up.started.then(() => (stream && up.status === 200 ? up.firstData() : undefined)).then(
+    () => true,
+    () => true,
+  );
+  try {
+    return await Promise.race([begun, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chooseVersion, nextWeighted, stickyPoint } from "./routing.ts";
 import type { VersionConfig } from "./config.ts";
 
-const version = (id: string, weight: number): VersionConfig => ({ id, label: id, weight, credit: 0, contextTokens: null, replicas: [{ id: `${id}-r`, url: "http://x", region: "tr-ist", verified: true }] });
+const version = (id: string, weight: number): VersionConfig => ({ id, label: id, weight, credit: 0, shadowPercent: 0, contextTokens: null, replicas: [{ id: `${id}-r`, url: "http://x", region: "tr-ist", verified: true }] });
 
 describe("weighted routing", () => {
   it("serves each version its weight's share exactly over every 100 requests", () => {
@@ -45,7 +45,8 @@ describe("round-robin state across config reloads", () => {
     loadedAt: 0,
     keysByHash: new Map(),
     tenants: new Map(),
-    endpointsBySlug: new Map([["e", { id: "e", slug: "e", task: "llm", sticky: false, regionConstraint: null, revision, slo: { latencyMs: null, ttftMs: null }, versions: [version("a", weights[0]), version("b", weights[1])] }]]),
+    endpointsById: new Map(),
+    endpointsBySlug: new Map([["e", { id: "e", slug: "e", task: "llm", sticky: false, regionConstraint: null, revision, slo: { latencyMs: null, ttftMs: null }, replicaChoice: "least_outstanding" as const, fallbackIds: [], classes: [], versions: [version("a", weights[0]), version("b", weights[1])] }]]),
   });
 
   it("keeps credits through a reload that did not change the weights, and starts afresh when they changed", async () => {

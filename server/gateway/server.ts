@@ -17,7 +17,7 @@ import { kserveGetRoute, serveKserveGet, type KserveDeps } from "./kserve-routes
 import { authenticate, endpointFor, keyMayCall } from "./authenticate.ts";
 import { chargeTokens, checkLimits } from "./call-limits.ts";
 import { ReplicaHealth } from "./replica-health.ts";
-import { proxyCall } from "./proxy.ts";
+import { routeByClass, serveCall } from "./endpoint-chain.ts";
 import { startAdminServer, type AdminOptions } from "./admin-server.ts";
 import { TrustedProxies } from "../http/client-ip.ts";
 import type { GatewayTracing } from "./tracing.ts";
@@ -41,6 +41,8 @@ export interface GatewayOptions {
   tracing?: GatewayTracing;
   /** Set: the Open Inference Protocol's gRPC service is served on this port too (grpc/service.ts); 0 is any free port. */
   grpcPort?: number;
+  /** How long a replica may take to its first byte before an endpoint with fallbacks moves the call on (10 s by default). */
+  fallbackFirstByteMs?: number;
 }
 
 const ROUTES_HINT = "Kule serves /v1/chat/completions, /v1/completions, /v1/embeddings, /v1/models and /v2/models/{endpoint}/infer.";
@@ -156,10 +158,11 @@ export class Gateway {
       const body = parseJson(raw);
       if (typeof body.user === "string" && body.user) call.userHash = hashSubject(body.user, this.subjectKey);
       call.endpoint = endpointFor(this.cfg, call.key!, route.slug ?? modelOf(body));
+      if (route.kind !== "infer") routeByClass(this.cfg, call, req.headers, body);
       if (route.kind === "infer") validateInfer(body);
       else validateOpenAi(route.kind, body, call.endpoint);
       await checkLimits(this.limiter, call);
-      await proxyCall({ upstream: this.upstream, health: this.health, record: this.record }, call, { req, res, kind: route.kind, body, raw, path });
+      await serveCall({ upstream: this.upstream, health: this.health, record: this.record }, this.cfg, call, { req, res, kind: route.kind, body, raw, path }, this.opts.fallbackFirstByteMs ?? 10_000);
     } catch (e) {
       this.refuse(res, call, e);
     } finally {

@@ -23,6 +23,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
   private ended = false;
   private failure: Error | null = null;
   private settle: ((e: Error | null) => void) | null = null;
+  private dataWaiter: (() => void) | null = null;
   private resolveStart!: () => void;
   private rejectStart!: (e: Error) => void;
 
@@ -59,6 +60,16 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
     return new Promise((resolve, reject) => (this.settle = (e) => (e ? reject(e) : resolve())));
   }
 
+  /** Resolves at the body's first chunk, or its end (a fallback may be taken only before a byte went on). */
+  firstData(): Promise<void> {
+    if (this.chunks.length || this.ended || this.failure) return Promise.resolve();
+    return new Promise((r) => (this.dataWaiter = r));
+  }
+  private wake() {
+    this.dataWaiter?.();
+    this.dataWaiter = null;
+  }
+
   resume() {
     this.controller?.resume();
   }
@@ -76,18 +87,21 @@ export class UpstreamCall implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer) {
+    if (this.dataWaiter) this.wake();
     if (!this.sink) this.chunks.push(chunk);
     else if (!this.sink(chunk)) controller.pause();
   }
 
   onResponseEnd() {
     this.ended = true;
+    this.wake();
     this.settle?.(null);
   }
 
   onResponseError(_c: Dispatcher.DispatchController, error: Error) {
     if (this.status === 0) return this.rejectStart(error); // no answer began: another replica may be tried
     this.failure = error;
+    this.wake();
     this.settle?.(error);
   }
 }

@@ -1,0 +1,119 @@
+import type { ReplicaConfig } from "./config.ts";
+import { pickReplica } from "./routing.ts";
+
+/** Why a call went to its replica: its prompt's prefix hashed there, or that replica had the fewest calls outstanding. */
+export type RouteReason = "affinity" | "load";
+
+/** How an endpoint picks among a version's replicas (the endpoint's `replicaChoice`). */
+export type ReplicaChoice = "least_outstanding" | "prefix_aware";
+
+/**
+ * Characters of the prompt the prefix hash covers. vLLM caches whole blocks of 16 tokens; 256
+ * characters are about the first 4 blocks, enough to tell apart system prompts and few-shot
+ * headers (what repeats across calls), short enough to hash for nothing on the hot path.
+ */
+export const PREFIX_CHARS = 256;
+
+/**
+ * How far above the mean a replica's outstanding calls may go before its prefixes spill to the
+ * next replica in their order: consistent hashing with bounded loads (Mirrokni, Thorup and
+ * Zadimoghaddam 2016) with c = 1.25, the factor KubeAI's prefix-hash router uses.
+ */
+export const LOAD_FACTOR = 1.25;
+
+const FNV_OFFSET = 2166136261;
+const FNV_PRIME = 16777619;
+
+function fnvString(h: number, s: string, limit: number): number {
+  const n = Math.min(s.length, limit);
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+/**
+ * A 32-bit hash of the prompt's first PREFIX_CHARS characters: the chat messages' text in order
+ * (roles included, as the chat template renders them) or the completion prompt; null when the
+ * body has no prompt (embeddings, KServe tensors), which are then routed by load.
+ */
+export function prefixHash(body: Record<string, unknown>): number | null {
+  let h = FNV_OFFSET;
+  let left = PREFIX_CHARS;
+  const take = (s: string) => {
+    h = fnvString(h, s, left);
+    left -= Math.min(left, s.length);
+  };
+  const messages = body.messages;
+  if (Array.isArray(messages)) {
+    for (const m of messages as { role?: unknown; content?: unknown }[]) {
+      if (left <= 0) break;
+      if (typeof m?.role === "string") take(m.role);
+      if (typeof m?.content === "string") take(m.content);
+      else if (Array.isArray(m?.content)) for (const part of m.content as { text?: unknown }[]) if (typeof part?.text === "string" && left > 0) take(part.text);
+    }
+  } else if (typeof body.prompt === "string") take(body.prompt);
+  else if (Array.isArray(body.prompt) && typeof body.prompt[0] === "string") take(body.prompt[0]);
+  return left === PREFIX_CHARS ? null : h >>> 0;
+}
+
+/** The rank of `replica` for a prefix (rendezvous hashing): every gateway process agrees on it without sharing state. */
+function score(prefix: number, replicaId: string): number {
+  let h = fnvString(Math.imul(FNV_OFFSET ^ prefix, FNV_PRIME), replicaId, 64);
+  // murmur3's finaliser: FNV's low bits alone spread poorly over a handful of replicas.
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/**
+ * Prefix-aware choice: the replicas ranked by rendezvous hash of the prompt's prefix, the first
+ * whose outstanding calls stay within LOAD_FACTOR × the mean (counting this call) taken. The top
+ * ranked one is `affinity`; a spill past a busy one, or no prefix at all, is `load` (then least
+ * outstanding). Replicas cooling down or tried already are `excluded`.
+ */
+export function pickByPrefix(
+  replicas: ReplicaConfig[],
+  prefix: number | null,
+  outstanding: (id: string) => number,
+  excluded: (id: string) => boolean,
+): { replica: ReplicaConfig; reason: RouteReason } | null {
+  let total = 1;
+  let n = 0;
+  let top: ReplicaConfig | null = null;
+  let topScore = -1;
+  for (const r of replicas) {
+    if (excluded(r.id)) continue;
+    n++;
+    total += outstanding(r.id);
+    if (prefix !== null) {
+      const s = score(prefix, r.id);
+      if (s > topScore) [top, topScore] = [r, s];
+    }
+  }
+  if (n === 0) return null;
+  const bound = Math.ceil((LOAD_FACTOR * total) / n);
+  if (top && outstanding(top.id) + 1 <= bound) return { replica: top, reason: "affinity" };
+  if (top) {
+    // Spill in rank order, so a busy replica's prefixes land on one other replica and warm its cache too.
+    const ranked = replicas.filter((r) => !excluded(r.id)).sort((a, b) => score(prefix!, b.id) - score(prefix!, a.id));
+    for (const r of ranked) if (outstanding(r.id) + 1 <= bound) return { replica: r, reason: "load" };
+  }
+  let best: ReplicaConfig | null = null;
+  for (const r of replicas) if (!excluded(r.id) && (!best || outstanding(r.id) < outstanding(best.id))) best = r;
+  return { replica: best!, reason: "load" };
+}
+
+/** The endpoint's way of choosing among `replicas`: by prefix when it is prefix-aware, else fewest outstanding calls. */
+export function chooseReplica(
+  choice: ReplicaChoice,
+  replicas: ReplicaConfig[],
+  prefix: number | null,
+  outstanding: (id: string) => number,
+  excluded: (id: string) => boolean,
+): { replica: ReplicaConfig; reason: RouteReason } | null {
+  if (choice === "prefix_aware") return pickByPrefix(replicas, prefix, outstanding, excluded);
+  const replica = pickReplica(replicas, outstanding, excluded);
+  return replica && { replica, reason: "load" };
+}
