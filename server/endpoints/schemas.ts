@@ -38,6 +38,13 @@ export const updateEndpointInput = z.object({
   requestClasses: requestClasses.optional(),
 });
 
+/** Shadow traffic: the share of the endpoint's calls also sent to a version at weight 0 (0 stops it). */
+export const setShadowInput = z.object({
+  endpointVersionId: id,
+  expectedRevision: z.number().int("a whole number"),
+  percent: z.number().int("a whole percent").min(0, "0 to 100").max(100, "0 to 100"),
+});
+
 export const retireEndpointInput = z.object({ id, expectedRevision: z.number().int("a whole number") });
 
 export const endpointIdInput = z.object({ id });
@@ -48,4 +55,5 @@ export type CreateEndpointInput = z.infer<typeof createEndpointInput>;
 export type EndpointIdInput = z.infer<typeof endpointIdInput>;
 export type AddEndpointVersionInput = z.infer<typeof addEndpointVersionInput>;
 export type UpdateEndpointInput = z.infer<typeof updateEndpointInput>;
+export type SetShadowInput = z.infer<typeof setShadowInput>;
 export type RetireEndpointInput = z.infer<typeof retireEndpointInput>;

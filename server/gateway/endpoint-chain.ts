@@ -5,6 +5,7 @@ import type { GatewayCall } from "./call.ts";
 import type { EndpointConfig, GatewayConfig } from "./config.ts";
 import { keyMayCall } from "./authenticate.ts";
 import { proxyCall, type ProxyDeps, type ProxyRequest } from "./proxy.ts";
+import { sendShadow, shadowVersionFor, type ShadowDeps } from "./shadow.ts";
 
 /**
  * `target` as a stand-in for `named`, the endpoint the caller asked for: null when the caller's key
@@ -46,8 +47,10 @@ function renamed(p: ProxyRequest, slug: string): ProxyRequest {
  * the key may call, within the region rule: standIn). `call.fallbacks` keeps the chain.
  * KServe tensors keep to their endpoint (their path names it).
  */
-export async function serveCall(deps: ProxyDeps, cfg: GatewayConfig, call: GatewayCall, p: ProxyRequest, firstByteMs: number): Promise<void> {
+export async function serveCall(deps: ProxyDeps & ShadowDeps, cfg: GatewayConfig, call: GatewayCall, p: ProxyRequest, firstByteMs: number): Promise<void> {
   const named = call.endpoint!;
+  const shadow = shadowVersionFor(named);
+  if (shadow) sendShadow(deps, call, shadow, { path: p.path, body: renamed(p, named.slug).raw, stream: p.kind !== "infer" && p.body.stream === true });
   const chain = p.kind === "infer" ? [] : named.fallbackIds.map((id) => standIn(named, cfg.endpointsById.get(id), call)).filter((e): e is EndpointConfig => e !== null);
   if (!chain.length) {
     await proxyCall(deps, call, renamed(p, named.slug));

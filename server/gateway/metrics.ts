@@ -37,6 +37,11 @@ export function gatewayMetrics(sources: { inFlight: () => number; callLog: CallL
     labelNames: ["endpoint", "slo", "threshold_ms", "result"],
     registers: [registry],
   });
+  // Shadow traffic (shadow.ts): a candidate version measured on copies of real calls, apart from the tenant-facing figures.
+  const shadowLabels = ["endpoint", "version", "status"] as const;
+  const shadowRequests = new Counter({ name: "kule_gateway_shadow_requests_total", help: "Shadow copies of calls sent to a candidate version (answers discarded, never billed); status 0: no answer began.", labelNames: shadowLabels, registers: [registry] });
+  const shadowDuration = new Histogram({ name: "kule_gateway_shadow_request_duration_seconds", help: "Shadow copies' time from sending to the end of the answer.", labelNames: shadowLabels, buckets: seconds, registers: [registry] });
+  const shadowTtft = new Histogram({ name: "kule_gateway_shadow_ttft_seconds", help: "Shadow copies' time to the first token (streams).", labelNames: shadowLabels, buckets: seconds, registers: [registry] });
   const tokens = new Counter({ name: "kule_gateway_tokens_total", help: "Tokens in served requests.", labelNames: ["endpoint", "version", "tenant", "kind"], registers: [registry] });
   new Gauge({ name: "kule_gateway_in_flight_requests", help: "Requests being served now.", registers: [registry], collect() { this.set(sources.inFlight()); } });
   const log = sources.callLog;
@@ -70,6 +75,12 @@ export function gatewayMetrics(sources: { inFlight: () => number; callLog: CallL
   if (shared) new Gauge({ name: "kule_gateway_limits_shared", help: "1 while rate limits are shared with the other gateways through Redis; 0 while Redis is away and each process holds each limit alone.", registers: [registry], aggregator: "min", collect() { this.set(shared() ? 1 : 0); } });
   return {
     registry,
+    observeShadow(endpoint: string, version: string, status: number, durationS: number, ttftS: number | null) {
+      const labels = { endpoint, version, status: String(status) };
+      shadowRequests.inc(labels);
+      if (status) shadowDuration.observe(labels, durationS);
+      if (ttftS !== null) shadowTtft.observe(labels, ttftS);
+    },
     observe(
       l: { endpoint: string; version: string; tenant: string; status: number },
       durationS: number,

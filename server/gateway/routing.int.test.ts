@@ -95,4 +95,21 @@ describe("routing inside and across endpoints", () => {
       message: expect.stringContaining("itself"),
     });
   });
+
+  it("copies a share of calls to a shadow version without the client waiting, bills only the live answer, and charts the shadow's figures apart", async () => {
+    const ep = await servedEndpoint("cpu", [
+      { weight: 100, device: { host: "cpu-1" } },
+      { weight: 0, device: { host: "cpu-1" } },
+    ]);
+    const t = await key();
+    const op = caller(await makeActor("operator"));
+    const rev = async () => (await testDb().endpoint.findUniqueOrThrow({ where: { id: ep.endpoint.id } })).revision;
+    await expect(op.endpoint.setShadow({ endpointVersionId: ep.versions[0]!.id, expectedRevision: await rev(), percent: 50 })).rejects.toMatchObject({ message: expect.stringContaining("weight 0") });
+    await op.endpoint.setShadow({ endpointVersionId: ep.versions[1]!.id, expectedRevision: await rev(), percent: 50 });
+    await gw.gateway.config.reload();
+    for (let i = 0; i < 4; i++) expect((await post(t.secret, chat(ep.endpoint.slug, `q${i}`))).status).toBe(200);
+    expect((await rows(t.tenant.id)).map((r) => r.endpointVersionId)).toEqual(Array(4).fill(ep.versions[0]!.id));
+    const shadowed = async () => Number(/^kule_gateway_shadow_requests_total\{[^}]*version="2\.0"[^}]*status="200"[^}]*\} (\S+)$/m.exec(await gw.gateway.metrics.registry.metrics())?.[1] ?? 0);
+    await expect.poll(shadowed, { timeout: 3000 }).toBe(2);
+  });
 });

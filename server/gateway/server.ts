@@ -162,7 +162,7 @@ export class Gateway {
       if (route.kind === "infer") validateInfer(body);
       else validateOpenAi(route.kind, body, call.endpoint);
       await checkLimits(this.limiter, call);
-      await serveCall({ upstream: this.upstream, health: this.health, record: this.record }, this.cfg, call, { req, res, kind: route.kind, body, raw, path }, this.opts.fallbackFirstByteMs ?? 10_000);
+      await serveCall({ upstream: this.upstream, health: this.health, record: this.record, observe: this.metrics.observeShadow }, this.cfg, call, { req, res, kind: route.kind, body, raw, path }, this.opts.fallbackFirstByteMs ?? 10_000);
     } catch (e) {
       this.refuse(res, call, e);
     } finally {

@@ -24,8 +24,15 @@ describe("endpoint charts", () => {
   it("cost a vLLM endpoint the same number of queries as before Triton's panels existed (13), plus the gateway overhead's two", async () => {
     const { client, asked } = emptyPrometheus();
     const out = await chartsOf(client, { slug: "chat", metrics: "vllm" }, { range: "15m" });
-    expect(out.available && out.charts.map((c) => c.id)).toEqual(["rps", "latency", "ttft", "tpot", "overhead", "errors", "tokens", "queue", "kv", "batch"]);
+    expect(out.available && out.charts.map((c) => c.id)).toEqual(["rps", "latency", "ttft", "tpot", "overhead", "errors", "tokens", "queue", "prefix-cache", "kv", "batch"]);
     expect(out.available && out.charts.find((c) => c.id === "ttft")!.note).toBeUndefined();
-    expect(asked).toHaveLength(15);
+    // …and one for the prefix-cache hit rate.
+    expect(asked).toHaveLength(16);
+  });
+  it("add the shadow panels, live beside shadow per version, only while a version takes shadow traffic", async () => {
+    const { client, asked } = emptyPrometheus();
+    const out = await chartsOf(client, { slug: "chat", metrics: "vllm", shadow: true }, { range: "15m" });
+    expect(out.available && out.charts.slice(-2).map((c) => c.id)).toEqual(["shadow-latency", "shadow-errors"]);
+    expect(asked.filter((q) => q.includes("kule_gateway_shadow_"))).toHaveLength(3);
   });
 });

@@ -17,17 +17,17 @@ export interface Chart {
 }
 
 /**
- * The endpoint page's charts. When Prometheus is off or slow, the answer says so instead of
+ * The endpoint page's charts (with the shadow panels while a version takes shadow traffic). When Prometheus is off or slow, the answer says so instead of
  * failing the page: `{ available: false, reason }`.
  */
 export async function endpointCharts({ db, prometheus }: { db: PrismaClient; prometheus: PrometheusClient }, input: { endpointId: string; range: RangeName; now?: number }) {
-  const endpoint = await db.endpoint.findUnique({ where: { id: input.endpointId }, select: { slug: true, engine: true } });
+  const endpoint = await db.endpoint.findUnique({ where: { id: input.endpointId }, select: { slug: true, engine: true, versions: { where: { shadowPercent: { gt: 0 } }, select: { id: true } } } });
   if (!endpoint) throw new NotFoundError("Endpoint");
-  return chartsOf(prometheus, { slug: endpoint.slug, metrics: metricsOf(endpoint.engine) }, input);
+  return chartsOf(prometheus, { slug: endpoint.slug, metrics: metricsOf(endpoint.engine), shadow: endpoint.versions.length > 0 }, input);
 }
 
 /** The panels of an endpoint of `slug` whose servers publish `metrics`, over a range. */
-export async function chartsOf(prometheus: PrometheusClient, endpoint: { slug: string; metrics: EngineMetrics }, input: { range: RangeName; now?: number }) {
+export async function chartsOf(prometheus: PrometheusClient, endpoint: { slug: string; metrics: EngineMetrics; shadow?: boolean }, input: { range: RangeName; now?: number }) {
   const step = stepFor(input.range);
   const end = Math.floor((input.now ?? prometheus.now()) / 1000);
   const start = end - RANGES[input.range];
@@ -45,7 +45,7 @@ export async function chartsOf(prometheus: PrometheusClient, endpoint: { slug: s
     return { id: panel.id, title: panel.title, unit: panel.unit, rows, series: results.flatMap((r) => r.series), ...(note ? { note } : {}) };
   };
   try {
-    const charts = await Promise.all(panelsFor(endpoint.metrics).map(run));
+    const charts = await Promise.all(panelsFor(endpoint.metrics, endpoint.shadow).map(run));
     return { available: true as const, range: input.range, step, charts };
   } catch (e) {
     if (isMetricsUnavailable(e)) return { available: false as const, reason: e.message };

@@ -32,6 +32,8 @@ export interface EndpointPanel {
   engine?: EngineMetrics;
   /** Why the panel stays empty for an endpoint of this engine, said on the chart instead of "no data yet". */
   emptyWhy?: Partial<Record<EngineMetrics, string>>;
+  /** Shown only while a version of the endpoint takes shadow traffic (its queries cost nothing otherwise). */
+  shadowOnly?: true;
 }
 
 const pct = (p: number) => `P${Math.round(p * 100)}`;
@@ -63,6 +65,14 @@ export const ENDPOINT_PANELS: EndpointPanel[] = [
   },
   // vLLM endpoints: the engine's own view of each replica.
   { id: "queue", engine: "vllm", title: "Queue depth (waiting requests)", unit: "requests", grafanaUnit: "short", targets: [{ query: (slug) => q.queueDepth(slug), name: () => "waiting", legend: "waiting" }] },
+  {
+    id: "prefix-cache",
+    engine: "vllm",
+    title: "Prefix-cache hit rate (prompt tokens served from cache)",
+    unit: "%",
+    grafanaUnit: "percentunit",
+    targets: [{ query: q.prefixCacheHitRate, name: () => "hit rate", legend: "hit rate", scale: 100 }],
+  },
   { id: "kv", engine: "vllm", title: "KV-cache usage", unit: "%", grafanaUnit: "percentunit", targets: [{ query: (slug) => q.kvCache(slug), name: () => "KV cache", legend: "KV cache", scale: 100 }] },
   {
     id: "batch",
@@ -95,9 +105,35 @@ export const ENDPOINT_PANELS: EndpointPanel[] = [
     // Before Triton 24.07 failures had no `reason`.
     targets: [{ query: q.tritonFailures, name: (l) => l.reason || "failed", legend: "{{reason}}" }],
   },
+  // Shadow traffic: the candidate's copies beside the live versions' calls, at P99.
+  {
+    id: "shadow-latency",
+    shadowOnly: true,
+    title: "Shadow vs live: P99 latency and TTFT by version",
+    unit: "ms",
+    grafanaUnit: "s",
+    targets: (["request_duration", "ttft"] as const).flatMap((m) => {
+      const what = m === "ttft" ? "TTFT" : "latency";
+      return [
+        { query: (slug: string, w: string) => q.liveByVersion(slug, m, 0.99, w), name: (l: Record<string, string>) => `${what} live v${l.version ?? "?"}`, legend: `${what} live v{{version}}`, scale: 1000 },
+        { query: (slug: string, w: string) => q.shadowByVersion(slug, m, 0.99, w), name: (l: Record<string, string>) => `${what} shadow v${l.version ?? "?"}`, legend: `${what} shadow v{{version}}`, scale: 1000 },
+      ];
+    }),
+  },
+  {
+    id: "shadow-errors",
+    shadowOnly: true,
+    title: "Shadow vs live: error rate",
+    unit: "%",
+    grafanaUnit: "percentunit",
+    targets: [
+      { query: q.errorRate, name: () => "live 5xx", legend: "live 5xx", scale: 100 },
+      { query: q.shadowErrorRate, name: (l) => `shadow v${l.version ?? "?"} not 2xx`, legend: "shadow v{{version}} not 2xx", scale: 100 },
+    ],
+  },
 ];
 
-/** The panels of an endpoint whose servers publish `engine`'s metrics, in page order. */
-export function panelsFor(engine: EngineMetrics): EndpointPanel[] {
-  return ENDPOINT_PANELS.filter((p) => !p.engine || p.engine === engine);
+/** The panels of an endpoint whose servers publish `engine`'s metrics, in page order; the shadow panels while it has a shadow version. */
+export function panelsFor(engine: EngineMetrics, shadow = false): EndpointPanel[] {
+  return ENDPOINT_PANELS.filter((p) => (!p.engine || p.engine === engine) && (!p.shadowOnly || shadow));
 }

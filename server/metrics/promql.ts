@@ -43,6 +43,21 @@ export const endpointQueries = {
   runningByReplica: (endpoint: string) => `sum by (kule_replica, kule_max_num_seqs) (vllm:num_requests_running{${ep(endpoint)}})`,
   /** Mean KV-cache usage across the endpoint's vLLM replicas (0–1); `gpu_cache_usage_perc` before 0.9.2 (removed in 0.12). */
   kvCache: (endpoint: string) => `avg(vllm:kv_cache_usage_perc{${ep(endpoint)}} or vllm:gpu_cache_usage_perc{${ep(endpoint)}})`,
+  /**
+   * Share of prompt tokens the endpoint's vLLM replicas served from their prefix caches (0–1).
+   * vLLM V1 counts `prefix_cache_queries`/`hits` in tokens; releases before 0.11 named them
+   * `gpu_prefix_cache_*` (the `or` is per replica, so one with both names counts once).
+   */
+  prefixCacheHitRate: (endpoint: string, w: string) =>
+    `sum(rate(vllm:prefix_cache_hits_total{${ep(endpoint)}}[${w}]) or rate(vllm:gpu_prefix_cache_hits_total{${ep(endpoint)}}[${w}])) / sum(rate(vllm:prefix_cache_queries_total{${ep(endpoint)}}[${w}]) or rate(vllm:gpu_prefix_cache_queries_total{${ep(endpoint)}}[${w}]))`,
+  /** A percentile of the live calls' `metric` (latency or TTFT histogram) per version, seconds. */
+  liveByVersion: (endpoint: string, metric: "request_duration" | "ttft", q: number, w: string) => `histogram_quantile(${q}, sum by (le, version) (rate(kule_gateway_${metric}_seconds_bucket{${gw(endpoint)}}[${w}])))`,
+  /** The same percentile of the shadow copies (server/gateway/shadow.ts) per candidate version, seconds. */
+  shadowByVersion: (endpoint: string, metric: "request_duration" | "ttft", q: number, w: string) =>
+    `histogram_quantile(${q}, sum by (le, version) (rate(kule_gateway_shadow_${metric}_seconds_bucket{${gw(endpoint)}}[${w}])))`,
+  /** Share of shadow copies per candidate version that got no 2xx answer. */
+  shadowErrorRate: (endpoint: string, w: string) =>
+    `(sum by (version) (rate(kule_gateway_shadow_requests_total{${gw(endpoint)},status!~"2.."}[${w}])) or (0 * sum by (version) (rate(kule_gateway_shadow_requests_total{${gw(endpoint)}}[${w}])))) / sum by (version) (rate(kule_gateway_shadow_requests_total{${gw(endpoint)}}[${w}]))`,
   /** Requests Triton holds for its scheduler (enqueued, not yet started by a backend). */
   tritonPending: (endpoint: string) => `sum(nv_inference_pending_request_count{${ep(endpoint)}})`,
   /** Triton's failed requests/s by reason (REJECTED, CANCELED, BACKEND, OTHER; no `reason` before 24.07). */

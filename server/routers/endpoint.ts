@@ -1,5 +1,6 @@
 import { procedure, router } from "../trpc/init.ts";
-import { addEndpointVersionInput, createEndpointInput, endpointIdInput, retireEndpointInput, updateEndpointInput } from "../endpoints/schemas.ts";
+import { addEndpointVersionInput, createEndpointInput, endpointIdInput, retireEndpointInput, setShadowInput, updateEndpointInput } from "../endpoints/schemas.ts";
+import { setShadow } from "../endpoints/shadow.ts";
 import { retireEndpoint, updateEndpoint } from "../endpoints/lifecycle.ts";
 import { addEndpointVersion, createEndpoint, endpointCatalog, getEndpoint, listEndpoints } from "../endpoints/endpoints.ts";
 import { updateSloInput } from "../endpoints/update-slo.types.ts";
@@ -28,5 +29,6 @@ export const endpointRouter = router({
       return endpoint;
     }),
   updateSlo: procedure("endpoint:write").input(updateSloInput).mutation(({ ctx, input }) => updateEndpointSlo(ctx, input)),
+  setShadow: procedure("endpoint:write").input(setShadowInput).mutation(({ ctx, input }) => setShadow(ctx, input)),
   addVersion: procedure("endpoint:write").input(addEndpointVersionInput).mutation(({ ctx, input }) => addEndpointVersion(ctx, input)),
 });

@@ -75,6 +75,7 @@ export const MATRIX: Record<string, Case> = {
     input: async (f) => ({ endpointId: f.endpointId, modelVersionId: await f.spareModelVersionId(), expectedRevision: await f.endpointRevision() }),
     allowed: ["admin", "operator"],
   },
+  "endpoint.setShadow": { input: async (f) => ({ endpointVersionId: f.endpointVersionId, expectedRevision: await f.endpointRevision(), percent: 0 }), allowed: ["admin", "operator"] },
   "endpoint.update": { input: async (f) => ({ id: f.endpointId, expectedRevision: await f.endpointRevision(), stickySessions: false }), allowed: ["admin", "operator"] },
   // A fresh endpoint with no replica and no call: it may retire.
   "endpoint.retire": { input: async () => makeEndpoint().then(({ endpoint }) => ({ id: endpoint.id, expectedRevision: endpoint.revision })), allowed: ["admin", "operator"] },

@@ -70,6 +70,7 @@ export function badInputs(fx: Fixtures): BadInput[] {
     c("endpoint.update", "with an unknown replica choice", "replicaChoice", { id: fx.endpointId, expectedRevision: fx.revision, replicaChoice: "random" }),
     c("endpoint.update", "falling back to an endpoint that does not exist", "fallbackEndpointIds", { id: fx.endpointId, expectedRevision: fx.revision, fallbackEndpointIds: ["nope"] }),
     c("endpoint.update", "with a class over 0 prompt tokens", "requestClasses", { id: fx.endpointId, expectedRevision: fx.revision, requestClasses: [{ name: "long", match: { kind: "prompt_tokens_over", tokens: 0 }, endpointId: fx.endpointId }] }),
+    c("endpoint.setShadow", "of 120 percent", "percent", { endpointVersionId: fx.versionId, expectedRevision: fx.revision, percent: 120 }),
     c("endpoint.retire", "without the revision it saw", "expectedRevision", { id: fx.endpointId }),
     c("apiKey.create", "with an expiry in the past", "expiresAt", { tenantId: fx.tenantId, name: "old", expiresAt: new Date("2020-01-01") }),
     c("apiKey.create", "for an unknown endpoint", "allowedEndpointIds", { tenantId: fx.tenantId, name: "key", allowedEndpointIds: ["nope"] }),
