@@ -6,10 +6,11 @@ import { benchRollouts } from "./rollouts.ts";
 import { benchCost } from "./cost.ts";
 import { benchAudit } from "./audit.ts";
 import { benchKubernetes } from "./kubernetes.ts";
+import { benchRouting } from "./routing.ts";
 import { run } from "../scripts/lib/proc.ts";
 
 const only = process.argv[2];
-const benches: Record<string, () => Promise<void>> = { sim: benchSim, gateway: benchGateway, rollouts: benchRollouts, cost: benchCost, dashboard: benchDashboard, audit: benchAudit, kubernetes: async () => {
+const benches: Record<string, () => Promise<void>> = { sim: benchSim, gateway: benchGateway, rollouts: benchRollouts, cost: benchCost, dashboard: benchDashboard, audit: benchAudit, routing: benchRouting, kubernetes: async () => {
   await benchKubernetes();
   // In a process of its own: Prisma's WebAssembly schema engine, loaded a second time in one process, fails to migrate.
   await run(process.execPath, ["node_modules/tsx/dist/cli.mjs", "bench/cluster-page.ts"]);

@@ -1,0 +1,147 @@
+/**
+ * Routing (issue 23): mean and p99 TTFT and the prefix-cache hit rate of one version's 4 replicas
+ * under a chat workload that shares prefixes (bench/routing-workload.ts), for three ways of
+ * choosing a replica — round robin (the bench calling the replicas in turn, no gateway), and the
+ * gateway's least outstanding and prefix-aware — on the simulator with its latency model on
+ * (bench/routing-sim.ts). Each policy gets fresh replicas (cold caches) and the very same calls.
+ * Then fallbacks: calls to an endpoint whose only replica is SIGKILLed mid-run, with a fallback
+ * endpoint; `fallback_failed_requests` counts calls the client saw fail.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import readline from "node:readline";
+import pg from "pg";
+import { cpuMeter, startProcess, writeResult } from "./lib.ts";
+import { BENCH_KEY } from "./gateway-fixture.ts";
+import { conversations, MEAN_TURNS, percentile, play, streamChat, systemPrompts } from "./routing-workload.ts";
+import { resolveDatabaseUrl } from "../server/db/url.ts";
+import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts";
+import { deployMigrations } from "../scripts/migrate.ts";
+import { writeRoutingFixture } from "./routing-fixture.ts";
+
+const REPLICAS = ["r0", "r1", "r2", "r3"];
+const SECONDS = Number(process.env.BENCH_ROUTING_SECONDS ?? 30);
+const MAX_TOKENS = 24;
+/**
+ * About 70% of what 4 replicas serve with cold caches: a replica's KV cache holds ~35k tokens,
+ * ~15 calls of ~2.3k tokens at once; a cold call takes ~0.8 s (prefill of ~2.3k tokens at
+ * 0.15 ms each, 24 tokens at ~15 ms), so 4 × 15 / 0.8 ≈ 75 calls/s, and 70% of that is ~52.
+ */
+const CALLS_PER_SECOND = 52;
+const auth = { authorization: `Bearer ${BENCH_KEY}` };
+
+async function metric(url: string, name: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  let sum = 0;
+  for (const m of text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "gm"))) sum += Number(m[1]);
+  return sum;
+}
+
+/** The simulator in one process of its own (node --import tsx, no tsx launcher in between), so a SIGKILL kills the replicas. */
+async function startSim(ids: string[], slug = "chat") {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/routing-sim.ts"], { env: { ...process.env, BENCH_REPLICAS: ids.join(","), BENCH_SLUG: slug }, stdio: ["ignore", "pipe", "inherit"] });
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (c) => reject(new Error(`bench/routing-sim.ts exited (${c}) before it was ready`)));
+  });
+  return { child, urls: (JSON.parse(line) as { urls: Record<string, string> }).urls };
+}
+
+/** Points the replicas' rows at a fresh simulator; the gateway reloads on the NOTIFY. */
+async function repoint(db: pg.Pool, urls: Record<string, string>) {
+  for (const [id, url] of Object.entries(urls)) await db.query(`UPDATE "Replica" SET url = $2, "updatedAt" = now() WHERE id = $1`, [id, url]);
+  await new Promise((r) => setTimeout(r, 500));
+}
+
+const stop = (child: ChildProcess) => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : (child.once("exit", () => r()), child.kill("SIGTERM"))));
+
+async function policyRun(db: pg.Pool, gatewayUrl: string, gatewayPid: number, policy: "round_robin" | "least_outstanding" | "prefix_aware") {
+  const sim = await startSim(REPLICAS);
+  console.log(`routing: ${policy} on fresh replicas`);
+  try {
+    await repoint(db, sim.urls);
+    if (policy !== "round_robin") await db.query(`UPDATE "Endpoint" SET "replicaChoice" = $1, revision = revision + 1 WHERE id = 'e-chat'`, [policy]);
+    await new Promise((r) => setTimeout(r, 500));
+    const urls = REPLICAS.map((id) => sim.urls[id]!);
+    let next = 0;
+    const meter = cpuMeter({ gateway: { root: gatewayPid } });
+    const before = meter.read();
+    const { ttfts, failed } = await play(conversations(CALLS_PER_SECOND / MEAN_TURNS, SECONDS), systemPrompts(), (messages) =>
+      policy === "round_robin"
+        ? streamChat(`${urls[next++ % urls.length]}/v1/chat/completions`, {}, "chat", messages, MAX_TOKENS)
+        : streamChat(`${gatewayUrl}/v1/chat/completions`, auth, "chat", messages, MAX_TOKENS),
+    );
+    const gatewayCpu = meter.since(before).gateway!;
+    let hits = 0;
+    let queries = 0;
+    for (const u of urls) {
+      hits += await metric(u, "vllm:prefix_cache_hits_total");
+      queries += await metric(u, "vllm:prefix_cache_queries_total");
+    }
+    const mean = ttfts.reduce((s, x) => s + x, 0) / ttfts.length;
+    const figures = {
+      calls: ttfts.length + failed,
+      failed,
+      ttft_mean_ms: +mean.toFixed(1),
+      ttft_p50_ms: +percentile(ttfts, 50).toFixed(1),
+      ttft_p99_ms: +percentile(ttfts, 99).toFixed(1),
+      prefix_hit_rate: +(hits / queries).toFixed(3),
+      ...(policy === "round_robin" ? {} : { gateway_cpu_ms_per_call: +((gatewayCpu * 1000) / (ttfts.length + failed)).toFixed(3) }),
+    };
+    console.log(policy, JSON.stringify(figures));
+    return figures;
+  } finally {
+    await stop(sim.child);
+  }
+}
+
+/** Non-stream calls at 20/s to `chat-primary` for 10 s; its only replica is SIGKILLed at 3 s. */
+async function fallbackRun(db: pg.Pool, gatewayUrl: string) {
+  const [primary, backup] = [await startSim(["r-primary"], "chat-primary"), await startSim(["r-backup"], "chat-backup")];
+  try {
+    await repoint(db, { ...primary.urls, ...backup.urls });
+    const prompts = systemPrompts();
+    const calls: Promise<number>[] = [];
+    const t0 = performance.now();
+    setTimeout(() => primary.child.kill("SIGKILL"), 3000);
+    for (let i = 0; i < 200; i++) {
+      await new Promise((r) => setTimeout(r, Math.max(0, t0 + i * 50 - performance.now())));
+      const body = JSON.stringify({ model: "chat-primary", messages: [{ role: "system", content: prompts[i % 20]!.slice(0, 2000) }, { role: "user", content: `question ${i}` }], max_tokens: 8 });
+      calls.push(fetch(`${gatewayUrl}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json", ...auth }, body }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0));
+    }
+    const statuses = await Promise.all(calls);
+    const served = await db.query<{ n: string; chained: string }>(`SELECT count(*) AS n, count("fallbackChain") AS chained FROM "CallLog" WHERE "endpointId" = 'e-backup'`);
+    return { fallback_calls: statuses.length, fallback_failed_requests: statuses.filter((s) => s !== 200).length, fallback_served_by_backup: Number(served.rows[0]!.n), fallback_chain_logged: Number(served.rows[0]!.chained) };
+  } finally {
+    await Promise.all([stop(primary.child), stop(backup.child)]);
+  }
+}
+
+export async function benchRouting() {
+  const server = await resolveDatabaseUrl();
+  const databaseUrl = await createScratchDatabase(server.url, "kule_bench");
+  const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  let gateway: ChildProcess | null = null;
+  try {
+    await deployMigrations(databaseUrl);
+    await writeRoutingFixture(databaseUrl, REPLICAS);
+    const gw = await startProcess<{ url: string }>("bench/gateway-server.ts", { BENCH_DATABASE_URL: databaseUrl });
+    gateway = gw.child;
+    const figures: Record<string, unknown> = {};
+    for (const policy of ["round_robin", "least_outstanding", "prefix_aware"] as const) figures[policy] = await policyRun(db, gw.info.url, gw.child.pid!, policy);
+    const lo = figures.least_outstanding as { ttft_mean_ms: number; ttft_p99_ms: number };
+    const pa = figures.prefix_aware as { ttft_mean_ms: number; ttft_p99_ms: number };
+    Object.assign(figures, await fallbackRun(db, gw.info.url));
+    writeResult("routing", {
+      workload: `${SECONDS} s of chat conversations at ~${CALLS_PER_SECOND} calls/s (20 system prompts of 1-3k tokens, 3-8 turns, ${MAX_TOKENS} tokens out) on 4 replicas of a 30B bf16 model, H100 80 GB each (KV cache ~35k tokens)`,
+      ...figures,
+      prefix_aware_mean_ttft_ratio: +(pa.ttft_mean_ms / lo.ttft_mean_ms).toFixed(3),
+      target_mean_ttft_ratio: 0.5,
+      prefix_aware_p99_no_worse: pa.ttft_p99_ms <= lo.ttft_p99_ms,
+    });
+  } finally {
+    if (gateway) await stop(gateway);
+    await db.end();
+    await dropDatabase(databaseUrl).catch(() => {});
+  }
+}
+
