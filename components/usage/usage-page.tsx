@@ -11,6 +11,7 @@ import { useFormat } from "@/components/i18n/use-format";
 import { costRows, tokenRows, usageRows } from "./adapters";
 import { BudgetCard } from "./budget-card";
 import { RefusalsPanel } from "./refusals-panel";
+import { CostBySplit } from "./cost-by-split";
 import { PeriodSelect, type Period } from "./period-select";
 import { Invoices, StaffPicker } from "./invoices";
 import { PageHead } from "@/components/ui/page-head";
@@ -28,7 +29,7 @@ export function UsagePage({ tenantId, canSetBudget, staff }: { tenantId?: string
   const t = useTranslations("usage");
   const fmt = useFormat();
   const [days, setDays] = useState<Period>(30);
-  const [by, setBy] = useState<"endpoint" | "key" | "model">("endpoint");
+  const [by, setBy] = useState<"endpoint" | "key" | "model" | "class">("endpoint");
   const usage = useQuery(trpc.usage.tenant.queryOptions({ tenantId, days, by }, { refetchInterval: 15_000, enabled: !staff || !!tenantId }));
   if (staff && !tenantId) return <StaffPicker />;
   if (usage.isPending) return <Loading what={t("page.loading")} />;
@@ -50,6 +51,7 @@ export function UsagePage({ tenantId, canSetBudget, staff }: { tenantId?: string
             <select aria-label={t("page.splitBy")} value={by} onChange={(e) => setBy(e.target.value as typeof by)}>
               <option value="endpoint">{t("page.by.endpoint")}</option>
               <option value="model">{t("page.by.model")}</option>
+              <option value="class">{t("page.by.class")}</option>
               <option value="key">{t("page.by.key")}</option>
             </select>
           </div>
@@ -121,6 +123,7 @@ export function UsagePage({ tenantId, canSetBudget, staff }: { tenantId?: string
           </ChartPanel>
         </div>
       )}
+      <CostBySplit by={by} rows={u.costBySplit} money={money} />
       <div className="panel">
         <h2>{t("endpoints.title")}</h2>
         {u.endpoints.length === 0 ? (

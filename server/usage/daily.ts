@@ -11,7 +11,7 @@ export const markDayDirty = (db: Pick<PrismaClient, "$executeRaw">, t: Date) =>
 
 /**
  * Recomputes one UTC day of UsageDay from that day's hourly roll-ups and infrastructure cost, in
- * one statement: versions folded together, and each endpoint-hour's cost split between the
+ * one statement: versions folded together (request classes kept apart), and each endpoint-hour's cost split between the
  * tenants (and keys) that used it by their share of its tokens, or of its requests when it counts
  * no tokens. Endpoint-hours with cost and no calls stay unattributed: the cost pages show them as
  * idle. NUMERIC throughout.
@@ -30,13 +30,13 @@ export async function rollupDay(db: PrismaClient, day: Date, generation?: bigint
       ), tot AS (
         SELECT hour, "endpointId", sum("promptTokens" + "completionTokens") AS tok, sum(requests) AS req FROM h GROUP BY 1, 2
       )
-      INSERT INTO "UsageDay" (day, "tenantId", "apiKeyId", "endpointId", requests, errors, "promptTokens", "completionTokens", charged, "infraCost", "latencySumMs", "ttftSumMs", "ttftCount", "latencyBuckets", "ttftBuckets")
-      SELECT ${from}::date, h."tenantId", h."apiKeyId", h."endpointId", sum(h.requests)::int, sum(h.errors)::int, sum(h."promptTokens"), sum(h."completionTokens"), sum(h.charged),
+      INSERT INTO "UsageDay" (day, "tenantId", "apiKeyId", "endpointId", "requestClass", requests, errors, "promptTokens", "completionTokens", charged, "infraCost", "latencySumMs", "ttftSumMs", "ttftCount", "latencyBuckets", "ttftBuckets")
+      SELECT ${from}::date, h."tenantId", h."apiKeyId", h."endpointId", h."requestClass", sum(h.requests)::int, sum(h.errors)::int, sum(h."promptTokens"), sum(h."completionTokens"), sum(h.charged),
              round(coalesce(sum(c.cost * CASE WHEN tot.tok > 0 THEN (h."promptTokens" + h."completionTokens")::numeric / tot.tok ELSE h.requests::numeric / nullif(tot.req, 0) END), 0), 12),
              sum(h."latencySumMs"), sum(h."ttftSumMs"), sum(h."ttftCount")::int, kule_sum_buckets(h."latencyBuckets"), kule_sum_buckets(h."ttftBuckets")
         FROM h JOIN tot ON tot.hour = h.hour AND tot."endpointId" = h."endpointId"
         LEFT JOIN "CostHour" c ON c.hour = h.hour AND c.subject = h."endpointId"
-       GROUP BY 2, 3, 4`;
+       GROUP BY 2, 3, 4, 5`;
     if (generation !== undefined) await tx.$executeRaw`DELETE FROM "UsageDirtyDay" WHERE day = ${from}::date AND generation = ${generation}`;
     return inserted;
   });

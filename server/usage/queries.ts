@@ -28,7 +28,7 @@ const per1M = (amount: Prisma.Decimal, tokens: bigint | number) => (Number(token
 
 /**
  * A tenant's usage over `days`: a time series (hourly up to a week, daily beyond) split by
- * endpoint, key or model; totals; cost by day; and a table per endpoint with its SLA as served.
+ * endpoint, key, model or request class; totals; cost by day; and a table per endpoint with its SLA as served.
  */
 export async function tenantUsage(ctx: ActorContext, input: TenantUsageInput) {
   const { db } = ctx;
@@ -48,7 +48,9 @@ export async function tenantUsage(ctx: ActorContext, input: TenantUsageInput) {
   // Calls refused before routing (unknown model, a limit) have no endpoint, but they count.
   const unrouted = "refused before routing";
   const labelOf = (r: (typeof rows)[number]) =>
-    input.by === "key"
+    input.by === "class"
+      ? r.requestClass || "no class"
+      : input.by === "key"
       ? (keyById.get(r.apiKeyId)?.name ?? "no key")
       : input.by === "model"
         ? (endpointById.get(r.endpointId)?.model.name ?? unrouted)
@@ -56,12 +58,17 @@ export async function tenantUsage(ctx: ActorContext, input: TenantUsageInput) {
 
   const series = new Map<number, { t: number; values: Record<string, { requests: number; input: number; output: number }> }>();
   const costByDay = new Map<string, Prisma.Decimal>();
+  // What each label of the split (endpoint, key, model or request class) was charged over the period.
+  const costByLabel = new Map<string, { requests: number; charged: Prisma.Decimal }>();
   const perEndpoint = new Map<string, { requests: number; errors: number; input: bigint; output: bigint; charged: Prisma.Decimal; latency: number[]; ttft: number[]; ttftSum: bigint; ttftCount: number }>();
   let total = { requests: 0, errors: 0, input: 0n, output: 0n, charged: new D(0) };
   for (const r of rows) {
     const t = r.t.getTime();
     const point = series.get(t) ?? series.set(t, { t, values: {} }).get(t)!;
-    const v = (point.values[labelOf(r)] ??= { requests: 0, input: 0, output: 0 });
+    const label = labelOf(r);
+    const v = (point.values[label] ??= { requests: 0, input: 0, output: 0 });
+    const c = costByLabel.get(label) ?? { requests: 0, charged: new D(0) };
+    costByLabel.set(label, { requests: c.requests + r.requests, charged: c.charged.add(r.charged) });
     v.requests += r.requests;
     v.input += Number(r.promptTokens);
     v.output += Number(r.completionTokens);
@@ -89,6 +96,7 @@ export async function tenantUsage(ctx: ActorContext, input: TenantUsageInput) {
     seriesKeys: [...new Set(rows.map(labelOf))].sort(),
     totals: { requests: total.requests, errors: total.errors, inputTokens: Number(total.input), outputTokens: Number(total.output), charged: money(total.charged), costPer1MTokens: per1M(total.charged, total.input + total.output) },
     costByDay: [...costByDay].map(([day, amount]) => ({ day, amount: money(amount) })),
+    costBySplit: [...costByLabel].sort(([a], [b]) => a.localeCompare(b)).map(([label, c]) => ({ label, requests: c.requests, charged: money(c.charged) })),
     endpoints: [...perEndpoint].map(([id, e]) => {
       const ep = endpointById.get(id);
       const availability = e.requests ? (1 - e.errors / e.requests) * 100 : null;

@@ -11,17 +11,17 @@ const LATENCY_MS = `(EXTRACT(EPOCH FROM (c."endedAt" - c."startedAt")) * 1000)`;
 
 /**
  * The roll-up of every call-log hour from $1 through $2 (hour starts, inclusive): one row per
- * hour × tenant × key × endpoint × version. Each call's latency and charge are computed once, in
+ * hour × tenant × key × endpoint × version × request class. Each call's latency and charge are computed once, in
  * the inner query; the outer one only sums.
  */
-const ROLLUP_SQL = `INSERT INTO "UsageHour" (hour, "tenantId", "apiKeyId", "endpointId", "endpointVersionId", requests, errors, "promptTokens", "completionTokens", charged, currency, "latencySumMs", "ttftSumMs", "ttftCount", "latencyBuckets", "ttftBuckets")
-   SELECT c.hour, c."tenantId", c."apiKeyId", c."endpointId", c."versionId",
+const ROLLUP_SQL = `INSERT INTO "UsageHour" (hour, "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "requestClass", requests, errors, "promptTokens", "completionTokens", charged, currency, "latencySumMs", "ttftSumMs", "ttftCount", "latencyBuckets", "ttftBuckets")
+   SELECT c.hour, c."tenantId", c."apiKeyId", c."endpointId", c."versionId", c."requestClass",
           count(*)::int, count(*) FILTER (WHERE c.status >= 500)::int,
           sum(c."promptTokens"), sum(c."completionTokens"), sum(c.charge), min(c.currency),
           round(sum(c.lat))::bigint, coalesce(sum(c."ttftMs"), 0)::bigint, count(c."ttftMs")::int,
           ${bucketsSql("c.lat")}, ${bucketsSql(`c."ttftMs"`)}
      FROM (
-       SELECT date_trunc('hour', c."startedAt") AS hour, c."tenantId", coalesce(c."apiKeyId", '') AS "apiKeyId", coalesce(c."endpointId", '') AS "endpointId", coalesce(c."endpointVersionId", '') AS "versionId",
+       SELECT date_trunc('hour', c."startedAt") AS hour, c."tenantId", coalesce(c."apiKeyId", '') AS "apiKeyId", coalesce(c."endpointId", '') AS "endpointId", coalesce(c."endpointVersionId", '') AS "versionId", coalesce(c."requestClass", '') AS "requestClass",
               c.status, c."promptTokens", c."completionTokens", c."ttftMs", ${LATENCY_MS} AS lat, ${CHARGE_SQL} AS charge, coalesce(pl.currency, 'TRY') AS currency
          FROM "CallLog" c
          JOIN "Tenant" t ON t.id = c."tenantId"
@@ -29,7 +29,7 @@ const ROLLUP_SQL = `INSERT INTO "UsageHour" (hour, "tenantId", "apiKeyId", "endp
          LEFT JOIN LATERAL kule_price_at(t."pricePlanId", c."endpointId", c."startedAt") pp ON true
         WHERE c."startedAt" >= $1::timestamp AND c."startedAt" < $2::timestamp + interval '1 hour'
      ) c
-    GROUP BY 1, 2, 3, 4, 5`;
+    GROUP BY 1, 2, 3, 4, 5, 6`;
 
 /**
  * Recomputes one hour of roll-ups whole from the call log, in one transaction: running it twice

@@ -11,7 +11,7 @@ export const tenantUsageInput = z.object({
     .int()
     .refine((d) => (USAGE_DAYS as readonly number[]).includes(d), "1, 7, 30 or 90 days")
     .default(30),
-  by: z.enum(["endpoint", "key", "model"]).default("endpoint"),
+  by: z.enum(["endpoint", "key", "model", "class"]).default("endpoint"),
 });
 
 export const rangeInput = z.object({ days: tenantUsageInput.shape.days });

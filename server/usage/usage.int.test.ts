@@ -172,6 +172,28 @@ describe("hourly roll-ups", () => {
   });
 });
 
+describe("cost by request class", () => {
+  it("splits a tenant's charges by the class the gateway gave each call, calls of no class apart", async () => {
+    const model = await makeModelWithVersions(["1.0"]);
+    const pool = await testDb().nodePool.findFirstOrThrow({ where: { name: "cpu", cluster: { name: "test-sim" } } });
+    const endpoint = await testDb().endpoint.create({ data: { name: `E ${uid()}`, slug: `e-${uid()}`, modelId: model.id, engine: "vllm", nodePoolId: pool.id, sloAvailabilityPct: "99.9", sloP99LatencyMs: 2000, versions: { create: { modelVersionId: model.versions[0]!.id, weight: 100 } } }, include: { versions: true } });
+    const t = await tenantWithKey();
+    const plan = await planWithPrices([{ from: new Date(Date.UTC(2026, 0, 1)), input: "10", output: "30", perRequest: "0" }]);
+    await testDb().tenant.update({ where: { id: t.tenant.id }, data: { pricePlanId: plan.id } });
+    const at = new Date(Date.now() - 60_000);
+    for (const [cls, prompt] of [["long", 1_000_000], ["long", 1_000_000], [null, 100_000]] as const) {
+      await testDb().$executeRaw`INSERT INTO "CallLog" ("requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "startedAt", "endedAt", status, "promptTokens", "completionTokens", region, "requestClass")
+        VALUES (${randomUUID()}, ${t.tenant.id}, ${t.key.id}, ${endpoint.id}, ${endpoint.versions[0]!.id}, ${at}, ${at}, 200, ${prompt}, 0, 'tr-ist', ${cls})`;
+    }
+    await rollupDirtyHours(testDb());
+    const usage = await caller(await makeActor("tenant", t.tenant.id)).usage.tenant({ days: 1, by: "class" });
+    expect(usage.costBySplit).toEqual([
+      { label: "long", requests: 2, charged: "20.00" },
+      { label: "no class", requests: 1, charged: "1.00" },
+    ]);
+  });
+});
+
 describe("what it costs to run", () => {
   it("splits an endpoint's GPU cost 75/25 between tenants using it 3:1 by tokens; a MIG 3g instance costs 3/7 of its GPU", async () => {
     const db = testDb();

@@ -6,7 +6,7 @@ export const usage = {
     title: "Usage and cost",
     titleStaff: "Usage and cost: {tenant}",
     splitBy: "Split by",
-    by: { endpoint: "by endpoint", model: "by model", key: "by API key" },
+    by: { endpoint: "by endpoint", model: "by model", key: "by API key", class: "by request class" },
     plan: "{tenant} · plan {plan}",
     none: "none",
     turkeyOnly: "Turkey only",
@@ -22,7 +22,7 @@ export const usage = {
     emptyOwn: "Calls made with your <link>API keys</link> through the gateway show here within a minute.",
   },
   charts: {
-    requests: { endpoint: "Requests by endpoint", key: "Requests by key", model: "Requests by model" },
+    requests: { endpoint: "Requests by endpoint", key: "Requests by key", model: "Requests by model", class: "Requests by request class" },
     tokens: "Tokens in and out",
     tokensValue: "{count} tokens",
     input: "input",
@@ -58,6 +58,13 @@ export const usage = {
   staffPicker: {
     title: "Usage and cost of a tenant",
     hint: "Choose a tenant to see its portal as it sees it, or open <link>Costs</link> for every tenant ranked.",
+  },
+  bySplit: {
+    title: { endpoint: "Charged by endpoint", key: "Charged by API key", model: "Charged by model", class: "Charged by request class" },
+    column: { endpoint: "Endpoint", key: "API key", model: "Model", class: "Request class" },
+    classHint: "Request classes are set on an endpoint’s Routing panel; calls no class matched are “no class”.",
+    requests: "Requests",
+    charged: "Charged",
   },
   period: { label: "Period", day: "last 24 hours", days: "last {days} days" },
   budget: {

@@ -8,7 +8,7 @@ export const usage = {
     title: "Kullanım ve maliyet",
     titleStaff: "Kullanım ve maliyet: {tenant}",
     splitBy: "Kırılım",
-    by: { endpoint: "uç noktaya göre", model: "modele göre", key: "API anahtarına göre" },
+    by: { endpoint: "uç noktaya göre", model: "modele göre", key: "API anahtarına göre", class: "istek sınıfına göre" },
     plan: "{tenant} · fiyat planı {plan}",
     none: "yok",
     turkeyOnly: "Yalnızca Türkiye",
@@ -24,7 +24,7 @@ export const usage = {
     emptyOwn: "<link>API anahtarlarınızla</link> ağ geçidi üzerinden yaptığınız çağrılar bir dakika içinde burada görünür.",
   },
   charts: {
-    requests: { endpoint: "Uç noktaya göre istekler", key: "Anahtara göre istekler", model: "Modele göre istekler" },
+    requests: { endpoint: "Uç noktaya göre istekler", key: "Anahtara göre istekler", model: "Modele göre istekler", class: "İstek sınıfına göre istekler" },
     tokens: "Girdi ve çıktı token'ları",
     tokensValue: "{count} token",
     input: "girdi",
@@ -60,6 +60,13 @@ export const usage = {
   staffPicker: {
     title: "Bir kiracının kullanımı ve maliyeti",
     hint: "Portalını onun gördüğü gibi görmek için bir kiracı seçin ya da tüm kiracıları sıralı görmek için <link>Maliyetler</link> sayfasını açın.",
+  },
+  bySplit: {
+    title: { endpoint: "Uç noktaya göre ücret", key: "API anahtarına göre ücret", model: "Modele göre ücret", class: "İstek sınıfına göre ücret" },
+    column: { endpoint: "Uç nokta", key: "API anahtarı", model: "Model", class: "İstek sınıfı" },
+    classHint: "İstek sınıfları uç noktanın Yönlendirme panelinde tanımlanır; hiçbir sınıfa uymayan çağrılar “no class” olarak görünür.",
+    requests: "İstek",
+    charged: "Ücret",
   },
   period: { label: "Dönem", day: "son 24 saat", days: "son {days} gün" },
   budget: {
