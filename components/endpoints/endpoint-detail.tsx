@@ -18,6 +18,7 @@ import { EndpointSla } from "@/components/metrics/endpoint-sla";
 import { PageHead } from "@/components/ui/page-head";
 import { EndpointSettings } from "./endpoint-settings";
 import { AlertTable } from "@/components/alerts/alert-table";
+import { RoutingPanel } from "./routing-panel";
 
 export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean }) {
   const trpc = useTRPC();
@@ -70,6 +71,7 @@ export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean
       <AlertTable endpointId={e.id} title={t("alertHistory")} />
       <EndpointCharts endpointId={e.id} />
       <TrafficPanel endpoint={e} canWrite={canWrite} planRunning={planRunning} />
+      <RoutingPanel endpoint={e} canWrite={canWrite} />
       <CanaryPlan endpoint={e} canWrite={canWrite} />
       {canWrite && <DeployForm endpoint={e} />}
       <ReplicasPanel endpoint={e} canWrite={canWrite} />
