@@ -26,7 +26,7 @@ const MAX_TOKENS = 24;
  * ~15 calls of ~2.3k tokens at once; a cold call takes ~0.8 s (prefill of ~2.3k tokens at
  * 0.15 ms each, 24 tokens at ~15 ms), so 4 × 15 / 0.8 ≈ 75 calls/s, and 70% of that is ~52.
  */
-const CALLS_PER_SECOND = 52;
+const CALLS_PER_SECOND = Number(process.env.BENCH_ROUTING_RATE ?? 52);
 const auth = { authorization: `Bearer ${BENCH_KEY}` };
 
 async function metric(url: string, name: string): Promise<number> {
@@ -65,12 +65,23 @@ async function policyRun(db: pg.Pool, gatewayUrl: string, gatewayPid: number, po
     let next = 0;
     const meter = cpuMeter({ gateway: { root: gatewayPid } });
     const before = meter.read();
+    // The replicas' load while the calls arrive: mean KV-cache usage and sequences waiting, sampled each second.
+    const kv: number[] = [];
+    const waiting: number[] = [];
+    const sampler = setInterval(() => {
+      void Promise.all(urls.map((u) => Promise.all([metric(u, "vllm:kv_cache_usage_perc"), metric(u, "vllm:num_requests_waiting")]))).then((xs) => {
+        kv.push(xs.reduce((s, x) => s + x[0], 0) / xs.length);
+        waiting.push(xs.reduce((s, x) => s + x[1], 0));
+      });
+    }, 1000);
     const { ttfts, failed } = await play(conversations(CALLS_PER_SECOND / MEAN_TURNS, SECONDS), systemPrompts(), (messages) =>
       policy === "round_robin"
         ? streamChat(`${urls[next++ % urls.length]}/v1/chat/completions`, {}, "chat", messages, MAX_TOKENS)
         : streamChat(`${gatewayUrl}/v1/chat/completions`, auth, "chat", messages, MAX_TOKENS),
     );
+    clearInterval(sampler);
     const gatewayCpu = meter.since(before).gateway!;
+    const avg = (xs: number[]) => +(xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length)).toFixed(2);
     let hits = 0;
     let queries = 0;
     for (const u of urls) {
@@ -85,6 +96,8 @@ async function policyRun(db: pg.Pool, gatewayUrl: string, gatewayPid: number, po
       ttft_p50_ms: +percentile(ttfts, 50).toFixed(1),
       ttft_p99_ms: +percentile(ttfts, 99).toFixed(1),
       prefix_hit_rate: +(hits / queries).toFixed(3),
+      kv_cache_usage_mean: avg(kv),
+      waiting_mean: avg(waiting),
       ...(policy === "round_robin" ? {} : { gateway_cpu_ms_per_call: +((gatewayCpu * 1000) / (ttfts.length + failed)).toFixed(3) }),
     };
     console.log(policy, JSON.stringify(figures));

@@ -5,7 +5,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { formErrorOf } from "@/components/trpc/errors";
 import { useSaveOptions } from "@/components/ui/form-panel";
-import type { RequestClass } from "@/server/endpoints/request-classes";
+import type { RequestClass } from "@/server/endpoints/schemas";
 import { RoutingSettings } from "./routing-settings";
 
 interface Endpoint {

@@ -7,7 +7,7 @@ import { fieldErrorsOf } from "@/components/trpc/errors";
 import { Field } from "@/components/ui/field";
 import { FormActions } from "@/components/ui/page-head";
 import { FormPanel, useSaveOptions } from "@/components/ui/form-panel";
-import type { RequestClass } from "@/server/endpoints/request-classes";
+import type { RequestClass } from "@/server/endpoints/schemas";
 
 interface Routed {
   id: string;

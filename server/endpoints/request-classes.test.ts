@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { classify, requestClasses } from "./request-classes.ts";
+import { classify } from "./request-classes.ts";
+import { requestClasses } from "./schemas.ts";
 
 const classes = requestClasses.parse([
   { name: "tier-gold", match: { kind: "header", name: "X-Tier", value: "gold" }, endpointId: "cgold0000000000000000000" },

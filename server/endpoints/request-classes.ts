@@ -1,38 +1,10 @@
-import { z } from "zod";
-import { id } from "../schemas/common.ts";
-
 /**
- * Request classes: an endpoint's rules, tried in order, that send a call on to another endpoint —
- * long prompts to a large model, a header or a `metadata` field naming a tier. The first rule
- * that matches names the class (kept in the call log, so cost can be broken down by it).
+ * Request classes (their schema: `requestClasses` in schemas.ts): an endpoint's rules, tried in
+ * order, that send a call on to another endpoint — long prompts to a large model, a header or a
+ * `metadata` field naming a tier. The first rule that matches names the class (kept in the call
+ * log, so cost can be broken down by it).
  */
-export const requestClassMatch = z.discriminatedUnion("kind", [
-  /** Prompts of more than `tokens` tokens, estimated by the gateway as characters ÷ 4 (it does not tokenize). */
-  z.object({ kind: z.literal("prompt_tokens_over"), tokens: z.number().int("a whole number").min(1, "at least 1").max(10_000_000, "at most 10000000") }),
-  /** A request header equal to `value` (names are case-insensitive). */
-  z.object({
-    kind: z.literal("header"),
-    name: z.string().trim().toLowerCase().regex(/^[a-z0-9-]{1,64}$/, "a header name: letters, digits and -"),
-    value: z.string().min(1, "a value to match").max(200, "at most 200 characters"),
-  }),
-  /** The OpenAI `metadata` object's `key` equal to `value`. */
-  z.object({
-    kind: z.literal("metadata"),
-    key: z.string().trim().min(1, "a metadata key").max(64, "at most 64 characters"),
-    value: z.string().min(1, "a value to match").max(512, "at most 512 characters"),
-  }),
-]);
-
-export const requestClass = z.object({
-  name: z.string().trim().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, "lower-case letters, digits, _ and -, at most 32"),
-  match: requestClassMatch,
-  /** The endpoint the class's calls go to. */
-  endpointId: id,
-});
-
-export const requestClasses = z.array(requestClass).max(16, "at most 16 classes");
-
-export type RequestClass = z.infer<typeof requestClass>;
+import type { RequestClass } from "./schemas.ts";
 
 /** What a class rule looks at in a call: its headers, its body. */
 export interface ClassInput {

@@ -1,6 +1,6 @@
 import pg from "pg";
 import type { ReplicaChoice } from "./replica-choice.ts";
-import type { RequestClass } from "../endpoints/request-classes.ts";
+import type { RequestClass } from "../endpoints/schemas.ts";
 
 /** Everything a gateway needs to answer a request, held in memory (no database round trip per request). */
 export interface GatewayConfig {

@@ -81,6 +81,14 @@ export const EXACT_TR: Record<string, string> = {
   "The database is busy or unreachable, so nothing was changed. Try again in a moment.": "Veritabanı meşgul ya da erişilemiyor, bu yüzden hiçbir şey değiştirilmedi. Birazdan yeniden deneyin.",
   "Something went wrong on our side; it has been logged.": "Bizim tarafımızda bir sorun oluştu; kaydedildi.",
   "Searching by client IP shows IP addresses: say why you need them (the reason is recorded in the audit log).": "İstemci IP adresine göre arama IP adreslerini gösterir: neden gerektiğini yazın (gerekçe denetim kaydına yazılır).",
+  "a header name: letters, digits and -": "bir başlık adı: harfler, rakamlar ve -",
+  "a value to match": "eşleşecek bir değer",
+  "a metadata key": "bir metadata anahtarı",
+  "lower-case letters, digits, _ and -, at most 32": "küçük harfler, rakamlar, _ ve -, en fazla 32",
+  "at most 16 classes": "en fazla 16 sınıf",
+  "at most 4 fallbacks": "en fazla 4 yedek uç nokta",
+  "an endpoint only once": "bir uç nokta yalnızca bir kez",
+  "a whole percent": "tam bir yüzde",
 };
 
 /** Parenthesised asides of range messages ("at most 182 days (6 months, …)"). */
