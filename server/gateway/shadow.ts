@@ -13,8 +13,11 @@ export interface ShadowDeps {
   observe(endpoint: string, version: string, status: number, seconds: number, ttftS: number | null): void;
 }
 
-/** Each shadow version's running credit: its percent added per call, a call copied each time it reaches 100. */
-const credits = new WeakMap<VersionConfig, number>();
+/**
+ * Each shadow version's running credit, by version id (so a config reload keeps it): its percent
+ * added per call, a call copied each time it reaches 100. One entry per version ever shadowed.
+ */
+const credits = new Map<string, number>();
 
 /**
  * The version this call is also sent to as shadow traffic, if any: a version at weight 0 with a
@@ -23,8 +26,8 @@ const credits = new WeakMap<VersionConfig, number>();
 export function shadowVersionFor(e: EndpointConfig): VersionConfig | null {
   for (const v of e.versions) {
     if (v.shadowPercent <= 0 || v.weight > 0) continue;
-    const credit = (credits.get(v) ?? 0) + v.shadowPercent;
-    credits.set(v, credit >= 100 ? credit - 100 : credit);
+    const credit = (credits.get(v.id) ?? 0) + v.shadowPercent;
+    credits.set(v.id, credit >= 100 ? credit - 100 : credit);
     if (credit >= 100) return v;
   }
   return null;
