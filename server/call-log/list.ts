@@ -30,6 +30,10 @@ export interface CallRow {
   hasSubject: boolean;
   /** The call's OpenTelemetry trace id, when the gateway traced it. */
   traceId: string | null;
+  /** Why its replica: `affinity` (its prompt's prefix) or `load`; its request class; the endpoints that failed before, `slug:status>…`. */
+  routeReason: string | null;
+  requestClass: string | null;
+  fallbackChain: string | null;
 }
 
 /** The page of rows with names joined on; the rows are chosen first, so names cost one page's lookups. */
@@ -37,7 +41,8 @@ export const CALL_ROW_SQL = (inner: string) => `
   SELECT c."requestId", c."tenantId", t.slug AS "tenantSlug", c."apiKeyId", k.name AS "apiKeyName",
          c."endpointId", e.slug AS "endpointSlug", c."endpointVersionId" AS "versionId", mv.version AS "versionLabel",
          c.replica, c.region, c."clientIp", c."startedAt" AT TIME ZONE 'UTC' AS "startedAt", c."endedAt" AT TIME ZONE 'UTC' AS "endedAt",
-         c."ttftMs", c.status, c."errorClass", c."promptTokens", c."completionTokens", c."userHash" IS NOT NULL AS "hasSubject", c."traceId"
+         c."ttftMs", c.status, c."errorClass", c."promptTokens", c."completionTokens", c."userHash" IS NOT NULL AS "hasSubject", c."traceId",
+         c."routeReason", c."requestClass", c."fallbackChain"
     FROM (${inner}) c
     LEFT JOIN "Tenant" t ON t.id = c."tenantId"
     LEFT JOIN "ApiKey" k ON k.id = c."apiKeyId"

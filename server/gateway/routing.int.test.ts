@@ -72,6 +72,9 @@ describe("routing inside and across endpoints", () => {
       expect(answered.status).toBe(200);
       const [row] = await rows(t.tenant.id);
       expect(row).toMatchObject({ status: 200, endpointId: backup.endpoint.id, fallbackChain: `${primary.endpoint.slug}:500` });
+      // The call log's page shows the chain and why the replica was picked.
+      const shown = await caller(await makeActor("admin")).callLog.get({ requestId: row!.requestId });
+      expect(shown).toMatchObject({ endpointSlug: backup.endpoint.slug, fallbackChain: `${primary.endpoint.slug}:500`, routeReason: "load" });
 
       const narrow = await key({ allowedEndpointIds: [primary.endpoint.id] });
       expect((await post(narrow.secret, chat(primary.endpoint.slug, "hello"))).status).toBe(500);
