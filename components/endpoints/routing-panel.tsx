@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { formErrorOf } from "@/components/trpc/errors";
 import { useSaveOptions } from "@/components/ui/form-panel";
@@ -19,26 +20,29 @@ interface Endpoint {
   versions: { id: string; weight: number; state: string; shadowPercent: number; modelVersion: { version: string } }[];
 }
 
-function ruleText(c: RequestClass): string {
-  if (c.match.kind === "prompt_tokens_over") return `prompt over ${c.match.tokens} tokens`;
-  if (c.match.kind === "header") return `header ${c.match.name} = ${c.match.value}`;
-  return `metadata.${c.match.key} = ${c.match.value}`;
+/** A class's rule's two arguments: tokens; header name and value; metadata key and value. */
+function ruleArgs(c: RequestClass): { a: string; b: string } {
+  if (c.match.kind === "prompt_tokens_over") return { a: String(c.match.tokens), b: "" };
+  if (c.match.kind === "header") return { a: c.match.name, b: c.match.value };
+  return { a: c.match.key, b: c.match.value };
 }
 
 /** Shadow traffic for one version at weight 0: the share of calls copied to it (0 stops it). */
 function ShadowControl({ endpoint: e, version: v, canWrite }: { endpoint: Endpoint; version: Endpoint["versions"][number]; canWrite: boolean }) {
   const trpc = useTRPC();
+  const t = useTranslations("endpoints.routing");
   const saved = useSaveOptions();
   const [percent, setPercent] = useState(String(v.shadowPercent));
-  const set = useMutation(trpc.endpoint.setShadow.mutationOptions(saved({ refresh: trpc.endpoint.get.queryKey({ id: e.id }), toast: () => `v${v.modelVersion.version}: shadow traffic ${percent}%` })));
+  const version = v.modelVersion.version;
+  const set = useMutation(trpc.endpoint.setShadow.mutationOptions(saved({ refresh: trpc.endpoint.get.queryKey({ id: e.id }), toast: () => t("shadowSaved", { version, percent }) })));
   return (
     <li>
-      v{v.modelVersion.version}: {v.shadowPercent ? <b>{v.shadowPercent}% of calls copied</b> : "no shadow traffic"}
+      v{version}: {v.shadowPercent ? <b>{t("shadowOn", { percent: v.shadowPercent })}</b> : t("shadowOff")}
       {canWrite && (
         <span className="actions">
-          <input aria-label={`Shadow percent for v${v.modelVersion.version}`} type="number" min={0} max={100} value={percent} onChange={(ev) => setPercent(ev.target.value)} style={{ width: "5em" }} />
+          <input aria-label={t("shadowPercent", { version })} type="number" min={0} max={100} value={percent} onChange={(ev) => setPercent(ev.target.value)} style={{ width: "5em" }} />
           <button type="button" disabled={set.isPending} onClick={() => set.mutate({ endpointVersionId: v.id, expectedRevision: e.revision, percent: Number(percent) })}>
-            Set
+            {t("set")}
           </button>
         </span>
       )}
@@ -54,6 +58,7 @@ function ShadowControl({ endpoint: e, version: v, canWrite }: { endpoint: Endpoi
 /** The endpoint's routing at a glance — replica choice, fallbacks, classes, shadow traffic — and the form that changes it. */
 export function RoutingPanel({ endpoint: e, canWrite }: { endpoint: Endpoint; canWrite: boolean }) {
   const trpc = useTRPC();
+  const t = useTranslations("endpoints.routing");
   const [editing, setEditing] = useState(false);
   const list = useQuery(trpc.endpoint.list.queryOptions());
   const nameOf = (id: string) => list.data?.find((o) => o.id === id)?.name ?? id;
@@ -62,29 +67,27 @@ export function RoutingPanel({ endpoint: e, canWrite }: { endpoint: Endpoint; ca
   if (editing) return <RoutingSettings endpoint={e} onDone={() => setEditing(false)} />;
   return (
     <div className="panel">
-      <h2>Routing</h2>
+      <h2>{t("title")}</h2>
+      <p>{t.rich("choice", { choice: t(`choices.${e.replicaChoice}`), b: (c) => <b>{c}</b> })}</p>
       <p>
-        Replica choice: <b>{e.replicaChoice === "prefix_aware" ? "prefix-aware (cache affinity, bounded load)" : "least outstanding requests"}</b>
-      </p>
-      <p>
-        Fallbacks: {e.fallbackEndpointIds.length ? e.fallbackEndpointIds.map(nameOf).join(" → ") : <span className="muted">none — a failing call fails</span>}
+        {t("fallbacks")} {e.fallbackEndpointIds.length ? e.fallbackEndpointIds.map(nameOf).join(" → ") : <span className="muted">{t("noFallbacks")}</span>}
       </p>
       <div>
-        Request classes:{" "}
+        {t("classes")}{" "}
         {classes.length ? (
           <ul>
             {classes.map((c) => (
               <li key={c.name}>
-                <code>{c.name}</code>: {ruleText(c)} → {nameOf(c.endpointId)}
+                <code>{c.name}</code>: {t(`rule.${c.match.kind}`, ruleArgs(c))} → {nameOf(c.endpointId)}
               </li>
             ))}
           </ul>
         ) : (
-          <span className="muted">none — every call stays here</span>
+          <span className="muted">{t("noClasses")}</span>
         )}
       </div>
       <div>
-        Shadow traffic:{" "}
+        {t("shadow")}{" "}
         {candidates.length ? (
           <ul>
             {candidates.map((v) => (
@@ -92,13 +95,13 @@ export function RoutingPanel({ endpoint: e, canWrite }: { endpoint: Endpoint; ca
             ))}
           </ul>
         ) : (
-          <span className="muted">deploy a version at weight 0 to measure it on copies of real calls before it takes any</span>
+          <span className="muted">{t("noShadow")}</span>
         )}
       </div>
       {canWrite && !e.retiredAt && (
         <div className="actions">
           <button type="button" onClick={() => setEditing(true)}>
-            Edit routing…
+            {t("edit")}
           </button>
         </div>
       )}

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf } from "@/components/trpc/errors";
 import { Field } from "@/components/ui/field";
@@ -41,23 +42,24 @@ const toClass = (r: Row) => ({
   match: r.kind === "prompt_tokens_over" ? { kind: r.kind, tokens: Number(r.a) } : r.kind === "header" ? { kind: r.kind, name: r.a, value: r.b } : { kind: r.kind, key: r.a, value: r.b },
 });
 
-const KIND_LABEL: Record<Kind, string> = { prompt_tokens_over: "prompt longer than (tokens)", header: "header equals", metadata: "metadata field equals" };
+const KINDS: Kind[] = ["prompt_tokens_over", "header", "metadata"];
 
 /** How the endpoint routes: replica choice inside a version, fallback endpoints, request classes. Saved as one audited change. */
 export function RoutingSettings({ endpoint: e, onDone }: { endpoint: Routed; onDone: () => void }) {
   const trpc = useTRPC();
+  const t = useTranslations("endpoints.routing");
   const saved = useSaveOptions();
   const endpoints = useQuery(trpc.endpoint.list.queryOptions());
   const others = (endpoints.data ?? []).filter((o) => o.id !== e.id && !o.retiredAt);
   const [choice, setChoice] = useState(e.replicaChoice);
   const [fallbacks, setFallbacks] = useState<string[]>(e.fallbackEndpointIds);
   const [rows, setRows] = useState<Row[]>(((e.requestClasses ?? []) as RequestClass[]).map(toRow));
-  const update = useMutation(trpc.endpoint.update.mutationOptions(saved({ refresh: trpc.endpoint.get.queryKey({ id: e.id }), toast: () => `${e.name}: routing saved`, then: onDone })));
+  const update = useMutation(trpc.endpoint.update.mutationOptions(saved({ refresh: trpc.endpoint.get.queryKey({ id: e.id }), toast: () => t("saved", { name: e.name }), then: onDone })));
   const errors = fieldErrorsOf(update.error);
   const setRow = (i: number, patch: Partial<Row>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const endpointSelect = (value: string, onChange: (v: string) => void, label: string) => (
     <select aria-label={label} value={value} onChange={(ev) => onChange(ev.target.value)}>
-      <option value="">choose an endpoint…</option>
+      <option value="">{t("chooseEndpoint")}</option>
       {others.map((o) => (
         <option key={o.id} value={o.id}>
           {o.name} ({o.slug})
@@ -67,60 +69,60 @@ export function RoutingSettings({ endpoint: e, onDone }: { endpoint: Routed; onD
   );
   return (
     <FormPanel
-      title={`Routing of ${e.name}`}
+      title={t("formTitle", { name: e.name })}
       error={update.error}
       onSubmit={() => update.mutate({ id: e.id, expectedRevision: e.revision, replicaChoice: choice, fallbackEndpointIds: fallbacks.filter(Boolean), requestClasses: rows.map(toClass) as RequestClass[] })}
     >
-      <Field id="rs-choice" label="Replica choice inside a version" errors={errors.replicaChoice} hint="Prefix-aware sends calls that share a prompt's beginning (system prompt, earlier turns) to the replica that has it cached; a busy replica passes them on by load.">
+      <Field id="rs-choice" label={t("choiceLabel")} errors={errors.replicaChoice} hint={t("choiceHint")}>
         <select id="rs-choice" value={choice} onChange={(ev) => setChoice(ev.target.value as Routed["replicaChoice"])}>
-          <option value="least_outstanding">Least outstanding requests</option>
-          <option value="prefix_aware">Prefix-aware (cache affinity, bounded load)</option>
+          <option value="least_outstanding">{t("optionLeast")}</option>
+          <option value="prefix_aware">{t("optionPrefix")}</option>
         </select>
       </Field>
-      <Field id="rs-fallbacks" label="Fallback endpoints, in order" errors={errors.fallbackEndpointIds} hint="Tried on a 5xx, a 429 or no first byte in 10 s — never after a byte reached the client, never outside this endpoint's region rule or a key's allowed endpoints.">
+      <Field id="rs-fallbacks" label={t("fallbacksLabel")} errors={errors.fallbackEndpointIds} hint={t("fallbacksHint")}>
         <div className="stack" id="rs-fallbacks">
           {fallbacks.map((f, i) => (
             <div className="actions" key={i}>
-              {endpointSelect(f, (v) => setFallbacks(fallbacks.map((x, j) => (j === i ? v : x))), `Fallback ${i + 1}`)}
+              {endpointSelect(f, (v) => setFallbacks(fallbacks.map((x, j) => (j === i ? v : x))), t("fallbackN", { n: i + 1 }))}
               <button type="button" className="secondary" onClick={() => setFallbacks(fallbacks.filter((_, j) => j !== i))}>
-                Remove
+                {t("remove")}
               </button>
             </div>
           ))}
           {fallbacks.length < 4 && (
             <button type="button" className="secondary" onClick={() => setFallbacks([...fallbacks, ""])}>
-              Add a fallback
+              {t("addFallback")}
             </button>
           )}
         </div>
       </Field>
-      <Field id="rs-classes" label="Request classes (first match wins)" errors={errors.requestClasses} hint="A matching call goes on to the class's endpoint; the class is kept in the call log, so cost can be split by it.">
+      <Field id="rs-classes" label={t("classesLabel")} errors={errors.requestClasses} hint={t("classesHint")}>
         <div className="stack" id="rs-classes">
-          {!rows.length && <p className="muted">No classes: every call stays on this endpoint. Add one to send, say, long prompts to a larger model.</p>}
+          {!rows.length && <p className="muted">{t("classesEmpty")}</p>}
           {rows.map((r, i) => (
             <div className="actions" key={i}>
-              <input aria-label={`Class ${i + 1} name`} placeholder="name" value={r.name} onChange={(ev) => setRow(i, { name: ev.target.value })} />
-              <select aria-label={`Class ${i + 1} rule`} value={r.kind} onChange={(ev) => setRow(i, { kind: ev.target.value as Kind })}>
-                {(Object.keys(KIND_LABEL) as Kind[]).map((k) => (
+              <input aria-label={t("className", { n: i + 1 })} placeholder={t("namePlaceholder")} value={r.name} onChange={(ev) => setRow(i, { name: ev.target.value })} />
+              <select aria-label={t("classRule", { n: i + 1 })} value={r.kind} onChange={(ev) => setRow(i, { kind: ev.target.value as Kind })}>
+                {KINDS.map((k) => (
                   <option key={k} value={k}>
-                    {KIND_LABEL[k]}
+                    {t(`kinds.${k}`)}
                   </option>
                 ))}
               </select>
-              <input aria-label={`Class ${i + 1} ${r.kind === "prompt_tokens_over" ? "tokens" : r.kind === "header" ? "header name" : "metadata key"}`} placeholder={r.kind === "prompt_tokens_over" ? "2000" : r.kind === "header" ? "x-tier" : "workload"} value={r.a} onChange={(ev) => setRow(i, { a: ev.target.value })} />
-              {r.kind !== "prompt_tokens_over" && <input aria-label={`Class ${i + 1} value`} placeholder="value" value={r.b} onChange={(ev) => setRow(i, { b: ev.target.value })} />}
-              {endpointSelect(r.endpointId, (v) => setRow(i, { endpointId: v }), `Class ${i + 1} endpoint`)}
+              <input aria-label={t("classArg", { n: i + 1 })} placeholder={r.kind === "prompt_tokens_over" ? "2000" : r.kind === "header" ? "x-tier" : "workload"} value={r.a} onChange={(ev) => setRow(i, { a: ev.target.value })} />
+              {r.kind !== "prompt_tokens_over" && <input aria-label={t("classValue", { n: i + 1 })} placeholder={t("valuePlaceholder")} value={r.b} onChange={(ev) => setRow(i, { b: ev.target.value })} />}
+              {endpointSelect(r.endpointId, (v) => setRow(i, { endpointId: v }), t("classEndpoint", { n: i + 1 }))}
               <button type="button" className="secondary" onClick={() => setRows(rows.filter((_, j) => j !== i))}>
-                Remove
+                {t("remove")}
               </button>
             </div>
           ))}
           <button type="button" className="secondary" onClick={() => setRows([...rows, { name: "", kind: "prompt_tokens_over", a: "", b: "", endpointId: "" }])}>
-            Add a class
+            {t("addClass")}
           </button>
         </div>
       </Field>
-      <FormActions submit="Save routing" pending={update.isPending} onCancel={onDone} />
+      <FormActions submit={t("save")} pending={update.isPending} onCancel={onDone} />
     </FormPanel>
   );
 }
