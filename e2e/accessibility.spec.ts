@@ -25,7 +25,7 @@ for (const { who, locale } of RUNS) {
   test.describe(`${who} in ${locale}`, () => {
     test.use({ locale });
     test(`no serious or critical accessibility violation on ${who}'s pages`, async ({ page }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(300_000); // up to 16 pages, each rendered and analysed
       await signIn(page, who);
       const found: string[] = [];
       for (const path of ROLE_PAGES[who]) {
