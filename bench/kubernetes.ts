@@ -18,7 +18,7 @@ import { SimDriver } from "../server/cluster/sim-driver.ts";
 import { ExternalDriver } from "../server/cluster/external-driver.ts";
 import { discoverCluster, startClusterSync } from "../server/cluster/sync.ts";
 import { startReplica, stopReplica } from "../server/cluster/replicas.ts";
-import { freeDevices } from "../server/cluster/placement.ts";
+import { placeReplicas } from "../server/cluster/placement.ts";
 import { applyMigLayout } from "../server/cluster/operations.ts";
 import { KULE } from "../server/cluster/kubernetes/kube-types.ts";
 import { writeResult } from "./lib.ts";
@@ -79,8 +79,8 @@ export async function benchKubernetes() {
     const ids: string[] = [];
     for (let i = 0; i < REPLICAS; i++) {
       const v = versions[i % versions.length]!;
-      const [place] = await freeDevices(db, v.poolId, 9_600_000_000);
-      ids.push((await startReplica(ctx, { endpointVersionId: v.id, device: place!.device })).id);
+      const [place] = (await placeReplicas(db, v.id, 1)).chosen;
+      ids.push((await startReplica(ctx, { endpointVersionId: v.id, device: place!.device }, { placementReason: place!.reason })).id);
     }
     await until("every replica ready in the table", async () => (await db.replica.count({ where: { id: { in: ids }, state: "ready" } })) === REPLICAS);
     const startRequests = kubernetes.client.requests - requestsBefore;

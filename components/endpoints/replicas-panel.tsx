@@ -15,6 +15,7 @@ import { useToast } from "@/components/ui/toast";
 import { useUnits } from "@/components/models/units";
 import { useNow } from "@/components/ui/use-now";
 import { TURKEY_REGION_PREFIX } from "@/server/shared/regions";
+import { usableBytes } from "@/server/shared/memory-rule";
 
 type Endpoint = inferRouterOutputs<AppRouter>["endpoint"]["get"];
 type Version = Endpoint["versions"][number];
@@ -71,6 +72,7 @@ function ReplicaRow({ r }: { r: Version["replicas"][number] }) {
       {r.driver === "external" && <span className="badge">{t("external")}</span>}
       {eta !== null && <span className="muted"> {t("readyIn", { seconds: String(eta) })}</span>}
       {r.reason && <div className="error" style={{ fontSize: 12 }}>{r.reason}</div>}
+      {r.placementReason && <div className="muted" style={{ fontSize: 12 }} title={t("whyDevice")}>{r.placementReason}</div>}
     </div>
   );
 }
@@ -109,7 +111,7 @@ function StartReplica({ endpointId, version }: { endpointId: string; version: Ve
           <select aria-label={t("deviceFor", { version: version.modelVersion.version })} value={choice} onChange={(e) => setChoice(Number(e.target.value))}>
             {list.map((d, i) => (
               <option key={d.label} value={i}>
-                {d.label} — {gb(d.memoryBytes)}
+                {d.label} — {gb(d.memoryBytes)} ({t("usable", { size: gb(usableBytes(d.memoryBytes)) })})
               </option>
             ))}
           </select>

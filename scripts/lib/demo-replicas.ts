@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../../server/db/generated/client.ts";
 import { clusterDriver, type Drivers } from "../../server/cluster/drivers.ts";
 import type { Actor } from "../../server/auth/actor.ts";
-import { freeDevices } from "../../server/cluster/placement.ts";
+import { placeReplicas } from "../../server/cluster/placement.ts";
 import { applyReplicaStatus, startReplica } from "../../server/cluster/replicas.ts";
 
 /** Who the audit log shows for what the demo does by itself. */
@@ -19,9 +19,9 @@ export async function startDemoReplicas(db: PrismaClient, drivers: Drivers): Pro
   const started: string[] = [];
   const ids: string[] = [];
   for (const v of versions) {
-    const [place] = await freeDevices(db, v.endpoint.nodePoolId, Number(v.modelVersion.minGpuMemoryBytes));
+    const [place] = (await placeReplicas(db, v.id, 1)).chosen;
     if (!place) continue;
-    const r = await startReplica({ db, actor: DEMO, ip: null, drivers }, { endpointVersionId: v.id, device: place.device });
+    const r = await startReplica({ db, actor: DEMO, ip: null, drivers }, { endpointVersionId: v.id, device: place.device }, { placementReason: place.reason });
     ids.push(r.id);
     started.push(`${v.endpoint.slug} ${v.modelVersion.version} on ${place.label}`);
   }

@@ -39,6 +39,7 @@ describe("replicas through the control plane", () => {
     const r = await caller(operator).cluster.startReplica({ endpointVersionId: versionId, device: { kind: "gpu", gpuId: g.id } });
     expect(["loading", "pending"]).toContain(r.state);
     expect(r.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(r.placementReason).toMatch(/^llm-1 GPU 0: .* usable at 90% — needs .*; chosen by hand\.$/);
     await expect.poll(() => replicaState(r.id), { timeout: 10_000 }).toBe("ready");
     expect((await testDb().endpointVersion.findUniqueOrThrow({ where: { id: versionId } })).state).toBe("ready");
     const models = (await (await fetch(`${(await testDb().replica.findUniqueOrThrow({ where: { id: r.id } })).url}/v1/models`)).json()) as { data: unknown[] };
@@ -53,14 +54,16 @@ describe("replicas through the control plane", () => {
     await expect(fetch(`${r.url}/health`)).rejects.toThrow();
   });
 
-  it("a model too large for its MIG instance fails with the engine's out-of-memory reason", async () => {
+  it("a model too large for a MIG instance by the engine's memory rule is neither offered nor started there", async () => {
     const { versionId } = await endpointOn("llm", 70_000_000_000n);
     const g = await gpu("llm-2", 0);
-    const r = await caller(operator).cluster.startReplica({ endpointVersionId: versionId, device: { kind: "mig", gpuId: g.id, startSlot: 4 } });
-    await expect.poll(() => replicaState(r.id), { timeout: 10_000 }).toBe("failed");
-    const row = await testDb().replica.findUniqueOrThrow({ where: { id: r.id } });
-    expect(row.reason).toMatch(/CUDA out of memory/);
-    expect((await testDb().endpointVersion.findUniqueOrThrow({ where: { id: versionId } })).state).toBe("failed");
+    const offered = await caller(operator).cluster.freeDevices({ endpointVersionId: versionId });
+    expect(offered.devices.some((d) => d.device.kind === "mig" && d.device.gpuId === g.id)).toBe(false);
+    await expect(caller(operator).cluster.startReplica({ endpointVersionId: versionId, device: { kind: "mig", gpuId: g.id, startSlot: 4 } })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringMatching(/device: .* too small: version 1\.0 needs .*weights 65\.2 GiB \+ KV cache for 4096 tokens/),
+    });
+    expect(await testDb().replica.count({ where: { endpointVersionId: versionId } })).toBe(0);
   });
 
   it("refuses a device outside the endpoint's node pool, naming the field", async () => {

@@ -5,7 +5,8 @@ import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { loadEndpoint, type EndpointDetail } from "../endpoints/load.ts";
 import { deployableVersion } from "../models/deployable.ts";
 import { claimRevision, writeWeights } from "./weights.ts";
-import { freeDevices } from "../cluster/placement.ts";
+import { freeDevices, placementReason, unplaceableReason } from "../cluster/placement.ts";
+import { fitsDevice, memoryNeed } from "../shared/memory-rule.ts";
 import { startReplica } from "../cluster/replicas.ts";
 import { servedSplitOf } from "./served-split.ts";
 import type { BlueGreenInput, DeployInput, PromoteInput, RemoveVersionInput, RollbackInput } from "./schemas.ts";
@@ -14,8 +15,6 @@ import type { BlueGreenInput, DeployInput, PromoteInput, RemoveVersionInput, Rol
 type Endpoint = EndpointDetail;
 type Version = Endpoint["versions"][number];
 
-const GiB = 2 ** 30;
-const gib = (bytes: number) => `${(bytes / GiB).toFixed(1)} GiB`;
 
 function versionOf(e: Endpoint, endpointVersionId: string): Version {
   const v = e.versions.find((x) => x.id === endpointVersionId);
@@ -42,18 +41,13 @@ export async function deployVersion(ctx: ClusterContext, input: DeployInput) {
   const existing = endpoint.versions.find((v) => v.modelVersionId === mv.id);
   if (existing && existing.state === "draining") throw new ConflictError(`Version ${mv.version} is still draining: wait until it is retired, then deploy it again.`, { field: "modelVersionId" });
 
-  const need = Number(mv.minGpuMemoryBytes);
-  const all = await freeDevices(ctx.db, endpoint.nodePool.id, 0);
-  const fitting = all.filter((d) => d.memoryBytes >= need);
-  if (fitting.length < input.replicas) {
-    const largest = all.reduce((m, d) => Math.max(m, d.memoryBytes), 0);
-    const why =
-      all.length === 0
-        ? `every device of pool ${endpoint.nodePool.name} is taken or its nodes are down or cordoned`
-        : `version ${mv.version} needs ${gib(need)} for its weights (${gib(Number(mv.weightBytes))}) plus KV cache; pool ${endpoint.nodePool.name} has ${fitting.length} free device(s) that large (the largest free one has ${gib(largest)})`;
-    throw new InvalidInputError("replicas", `only ${fitting.length} of ${input.replicas} replica(s) fit: ${why}. Stop replicas, change a MIG layout or choose fewer replicas.`);
-  }
-  const devices = fitting.slice(0, input.replicas);
+  // The same rule a manual start and the autoscaler apply (placement.ts, memory-rule.ts).
+  const scope = { nodePoolId: endpoint.nodePool.id, poolName: endpoint.nodePool.name, regionConstraint: endpoint.regionConstraint };
+  const need = memoryNeed({ weightBytes: Number(mv.weightBytes), parameterCount: Number(mv.parameterCount), task: endpoint.model.task, declaredMinBytes: Number(mv.minGpuMemoryBytes) });
+  const all = await freeDevices(ctx.db, scope, 0);
+  const fitting = all.filter((d) => fitsDevice(d.memoryBytes, need.bytes));
+  if (fitting.length < input.replicas) throw new InvalidInputError("replicas", `${unplaceableReason(fitting.length, input.replicas, all, need, scope)}. Stop replicas, change a MIG layout or choose fewer replicas.`);
+  const devices = fitting.slice(0, input.replicas).map((d, i) => ({ ...d, reason: placementReason(d, need, scope, "auto", fitting.length - i - 1) }));
 
   const endpointVersionId = await ctx.db.$transaction(async (tx) => {
     await claimRevision(tx, endpoint.id, input.expectedRevision);
@@ -72,7 +66,7 @@ export async function deployVersion(ctx: ClusterContext, input: DeployInput) {
     return ev.id;
   });
   const started = [];
-  for (const d of devices) started.push(await startReplica(ctx, { endpointVersionId, device: d.device }));
+  for (const d of devices) started.push(await startReplica(ctx, { endpointVersionId, device: d.device }, { placementReason: d.reason }));
   return { endpoint: await loadEndpoint(ctx.db, endpoint.id), replicas: started };
 }
 

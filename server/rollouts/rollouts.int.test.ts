@@ -98,7 +98,7 @@ describe("deploy", () => {
     await db.modelVersion.update({ where: { id: model.versions[0]!.id }, data: { minGpuMemoryBytes: 200n * 2n ** 30n, weightBytes: 180n * 2n ** 30n } });
     const ep = await caller(operator).endpoint.create({ name: `Big ${uid()}`, slug: `big-${uid()}`, modelId: model.id, modelVersionId: model.versions[0]!.id, engine: "vllm", nodePoolId: pool.id, sloAvailabilityPct: 99.9, sloP99LatencyMs: 2000 });
     const err = await errorOf(caller(operator).rollout.deploy({ endpointId: ep.id, modelVersionId: model.versions[0]!.id, replicas: 1, expectedRevision: ep.revision }));
-    expect(err.message).toContain("needs 200.0 GiB for its weights (180.0 GiB) plus KV cache");
+    expect(err.message).toContain("needs 200.0 GiB (the version's stated minimum; weights 180.0 GiB + KV cache for 4096 tokens");
     expect(err.message).toContain("largest free one has");
   });
 });

@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { SimReplica } from "./replica.ts";
-import { coldStartMs, kvBytesPerToken, MIN_KV_TOKENS } from "./latency-model.ts";
+import { coldStartMs } from "./latency-model.ts";
+import { memoryNeed, MIN_KV_TOKENS, usableBytes } from "../../shared/memory-rule.ts";
 import { SimInventory } from "./inventory.ts";
 import { GpuReadings } from "./gpu-readings.ts";
 import { dcgmExposition } from "./dcgm-exporter.ts";
@@ -107,8 +108,8 @@ export class SimCluster {
 
     // vLLM takes 90% of the device's memory for weights plus KV cache; whatever else runs there
     // has already taken its share, so a second engine on one device runs out of memory.
-    const free = busy.length ? 0 : memoryBytes * 0.9;
-    const needed = spec.weightBytes + (spec.task === "llm" ? MIN_KV_TOKENS * kvBytesPerToken(spec.parameterCount) : 0);
+    const free = busy.length ? 0 : usableBytes(memoryBytes);
+    const needed = memoryNeed(spec).bytes;
     const fits = !gpu || needed <= free;
     // An engine that cannot fit fails when it allocates, partway through loading.
     setTimeout(() => void this.finishLoading(replica, fits, needed, memoryBytes, free), fits ? loadMs : Math.min(loadMs, loadMs * 0.6 + 200));

@@ -49,14 +49,8 @@ export function tpotMs(p: LatencyParams, batch: number): number {
   return p.scale * p.tpotBaseMs * (1 + p.batchPenalty * Math.max(0, batch - 1));
 }
 
-/** KV-cache bytes per token for a model of `params` parameters (a rough fit of Llama-class models). */
-export function kvBytesPerToken(params: number): number {
-  // Llama 3.1 8B (32 layers, 8 KV heads × 128, fp16): 2 × 32 × 1024 × 2 B = 128 KiB per token.
-  return Math.max(4096, Math.round((131072 * params) / 8e9));
-}
-
-/** The smallest KV cache a replica needs to start: room for one full 4k-token sequence. */
-export const MIN_KV_TOKENS = 4096;
+// The memory rule lives with placement, which must agree with it (server/shared/memory-rule.ts).
+export { kvBytesPerToken, MIN_KV_TOKENS } from "../../shared/memory-rule.ts";
 
 export function kvUsage(tokensInFlight: number, bytesPerToken: number, capacityBytes: number): number {
   if (capacityBytes <= 0) return 1;

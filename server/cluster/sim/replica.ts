@@ -1,5 +1,6 @@
 import type http from "node:http";
 import { BatchingEngine, type Sequence, type SequenceResult } from "./engine.ts";
+import { usableBytes } from "../../shared/memory-rule.ts";
 import { LLM_DEFAULTS, SINGLE_PASS_DEFAULTS, kvBytesPerToken, type LatencyParams } from "./latency-model.ts";
 import { vllmMetrics } from "./vllm-metrics.ts";
 import { tritonMetrics, type GpuView } from "./triton-metrics.ts";
@@ -50,7 +51,7 @@ export class SimReplica {
   ) {
     const base: LatencyParams = { ...(spec.task === "llm" ? LLM_DEFAULTS : SINGLE_PASS_DEFAULTS), scale: latencyScale };
     const bytesPerToken = kvBytesPerToken(spec.parameterCount);
-    const kvCapacity = Math.max(0, placement.deviceMemoryBytes * 0.9 - spec.weightBytes);
+    const kvCapacity = Math.max(0, usableBytes(placement.deviceMemoryBytes) - spec.weightBytes);
     this.engine = new BatchingEngine(base, { bytesPerToken, capacityBytes: kvCapacity });
     const numGpuBlocks = Math.floor(kvCapacity / bytesPerToken / KV_BLOCK_TOKENS);
     this.prefixCache = new PrefixCache(numGpuBlocks);
@@ -80,7 +81,7 @@ export class SimReplica {
   }
   /** KV-cache bytes held right now (framebuffer used beyond the weights). */
   get kvBytesInUse(): number {
-    return this.engine.kvCacheUsage * Math.max(0, this.placement.deviceMemoryBytes * 0.9 - this.spec.weightBytes);
+    return this.engine.kvCacheUsage * Math.max(0, usableBytes(this.placement.deviceMemoryBytes) - this.spec.weightBytes);
   }
 
   async listen(): Promise<void> {
