@@ -8,8 +8,10 @@ import { startAuditHousekeeping } from "./audit/housekeeping.ts";
 import { startUsageWorker } from "./usage/worker.ts";
 import { appAlertmanager, startAlertmanagerSync } from "./alerts/config-sync.ts";
 import { startStateAlerts } from "./alerts/state-alerts.ts";
+import { startAutoscaler } from "./autoscale/loop.ts";
+import { readSignal } from "./autoscale/signal.ts";
 
-const g = globalThis as unknown as { kuleBackground?: () => void; kuleRollouts?: unknown; kuleSloRules?: () => void; kuleAuditJobs?: () => void; kuleUsage?: unknown; kuleAlertmanager?: () => void; kuleStateAlerts?: () => void };
+const g = globalThis as unknown as { kuleBackground?: () => void; kuleRollouts?: unknown; kuleSloRules?: () => void; kuleAuditJobs?: () => void; kuleUsage?: unknown; kuleAlertmanager?: () => void; kuleStateAlerts?: () => void; kuleAutoscaler?: unknown };
 
 /**
  * Work the app server does beside answering requests: following the cluster's events, and the
@@ -29,4 +31,6 @@ export function startBackground() {
   g.kuleAlertmanager ??= startAlertmanagerSync(db());
   // Budgets at 80%/100%, failed replicas and MIG changes: posted to Alertmanager like Prometheus' alerts.
   g.kuleStateAlerts ??= startStateAlerts(db(), appAlertmanager());
+  // Replica counts follow each autoscaling policy's signal (server/autoscale/loop.ts).
+  g.kuleAutoscaler ??= startAutoscaler({ db: db(), drivers: appDrivers(), signal: (s, v, ready) => readSignal(appPrometheus(), s, v, ready) });
 }

@@ -92,3 +92,12 @@ export type RangeName = keyof typeof RANGES;
 export function stepFor(range: RangeName): number {
   return Math.max(5, Math.round(RANGES[range] / 120));
 }
+
+const ver = (versionId: string) => `kule_version_id=${labelValue(versionId)}`;
+
+/** The autoscaler's signals for one endpoint version, from its replicas' engines (server/autoscale/). */
+export const autoscaleQueries = {
+  waiting: (versionId: string) => `sum(vllm:num_requests_waiting{${ver(versionId)}})`,
+  inFlight: (versionId: string) => `sum(vllm:num_requests_running{${ver(versionId)}}) + sum(vllm:num_requests_waiting{${ver(versionId)}})`,
+  kvCache: (versionId: string) => `avg(vllm:kv_cache_usage_perc{${ver(versionId)}} or vllm:gpu_cache_usage_perc{${ver(versionId)}})`,
+} as const;

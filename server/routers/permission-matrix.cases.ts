@@ -204,6 +204,29 @@ export const MATRIX: Record<string, Case> = {
     },
     allowed: ["admin", "operator"],
   },
+  "autoscale.get": { input: (f) => ({ endpointVersionId: f.cpuVersionId }), allowed: ["admin", "operator", "auditor"] },
+  "autoscale.history": { input: (f) => ({ endpointId: f.cpuEndpointId }), allowed: ["admin", "operator", "auditor"] },
+  "autoscale.set": {
+    input: async (f) => ({
+      endpointVersionId: f.cpuVersionId,
+      enabled: false,
+      minReplicas: 1,
+      maxReplicas: 2,
+      signal: "in_flight_per_replica",
+      target: 4,
+      expectedRevision: (await testDb().autoscalePolicy.findUnique({ where: { endpointVersionId: f.cpuVersionId } }))?.revision,
+    }),
+    allowed: ["admin", "operator"],
+  },
+  "autoscale.remove": {
+    input: async (f) => {
+      const e = await f.twoReady();
+      await testDb().autoscalePolicy.create({ data: { endpointVersionId: e.canaryId, enabled: false, minReplicas: 1, maxReplicas: 2, signal: "waiting_per_replica", target: 4 } });
+      return { endpointVersionId: e.canaryId };
+    },
+    allowed: ["admin", "operator"],
+  },
+  "autoscale.setColdStart": { input: (f) => ({ endpointId: f.cpuEndpointId, coldStartQueueLimit: 100, coldStartTimeoutSeconds: 120 }), allowed: ["admin", "operator"] },
   "usage.tenant": { input: (f, a) => ({ tenantId: a.tenantId ?? f.tenantId, days: 7 }), allowed: ["admin", "operator", "tenant"] },
   "usage.invoice": { input: (f, a) => ({ tenantId: a.tenantId ?? f.tenantId, month: "2026-12" }), allowed: ["admin", "operator", "tenant"] },
   "usage.setBudget": { input: (f, a) => ({ tenantId: a.tenantId ?? f.tenantId, monthlyBudget: "1000", hardCap: false }), allowed: ["admin", "tenant"] },

@@ -14,6 +14,7 @@ import { callLogRouter } from "./call-log.ts";
 import { kvkkRouter } from "./kvkk.ts";
 import { alertRouter } from "./alert.ts";
 import { ssoRouter } from "./sso.ts";
+import { autoscaleRouter } from "./autoscale.ts";
 
 export const appRouter = router({
   model: modelRouter,
@@ -31,6 +32,7 @@ export const appRouter = router({
   kvkk: kvkkRouter,
   alert: alertRouter,
   sso: ssoRouter,
+  autoscale: autoscaleRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -21,6 +21,7 @@ CREATE TABLE "AutoscalePolicy" (
     "scaleDownWindowSeconds" INTEGER NOT NULL DEFAULT 300,
     "history" JSONB NOT NULL DEFAULT '[]',
     "lastDecision" JSONB,
+    "samples" JSONB NOT NULL DEFAULT '[]',
     "wakeRequestedAt" TIMESTAMP(3),
     "revision" INTEGER NOT NULL DEFAULT 1,
     "updatedById" TEXT,
