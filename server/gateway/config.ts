@@ -55,6 +55,8 @@ export interface EndpointConfig {
   fallbackIds: string[];
   /** Rules sending calls of a class on to another endpoint, first match wins. */
   classes: RequestClass[];
+  /** Scale from zero (cold-start.ts): calls held per gateway while no replica is ready, and how long each waits. */
+  coldStart?: { queueLimit: number; timeoutMs: number };
   versions: VersionConfig[];
 }
 
@@ -69,6 +71,11 @@ export interface VersionConfig {
   /** Percent of the endpoint's calls also sent here as shadow traffic (answers discarded). */
   shadowPercent: number;
   replicas: ReplicaConfig[];
+  /** Replicas pending or loading, and the earliest time one expects to be ready (ms; null: unknown). */
+  starting?: number;
+  startingReadyAt?: number | null;
+  /** An enabled autoscaling policy: with no replica running, a held call asks it for one. */
+  autoscaled?: boolean;
 }
 
 export interface ReplicaConfig {
@@ -79,9 +86,9 @@ export interface ReplicaConfig {
   verified: boolean;
 }
 
-/** Reads the whole configuration in five queries. */
+/** Reads the whole configuration in six queries. */
 export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayConfig> {
-  const [keys, tenants, endpoints, replicas, safeguards] = await Promise.all([
+  const [keys, tenants, endpoints, replicas, safeguards, starting] = await Promise.all([
     client.query<{ id: string; tenantId: string; secretHash: string; allowedEndpointIds: string[]; expiresAt: Date | null; revokedAt: Date | null; rpmLimit: number | null; tpmLimit: number | null }>(
       `SELECT id, "tenantId", "secretHash", "allowedEndpointIds", "expiresAt", "revokedAt", "rpmLimit", "tpmLimit" FROM "ApiKey"`,
     ),
@@ -91,12 +98,13 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
               CASE WHEN t."creditBlockedAt" IS NOT NULL THEN t."creditLimit"::text || ' ' || coalesce(p.currency, 'TRY') END AS credit
          FROM "Tenant" t LEFT JOIN "PricePlan" p ON p.id = t."pricePlanId"`,
     ),
-    client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; revision: number; sloP99LatencyMs: number; sloTtftMs: number | null; replicaChoice: ReplicaChoice; fallbackEndpointIds: string[]; requestClasses: RequestClass[]; versionId: string | null; label: string | null; weight: number | null; shadowPercent: number | null; contextTokens: number | null }>(
-      `SELECT e.id, e.slug, m.task, e."stickySessions", e."regionConstraint", e.revision, e."sloP99LatencyMs", e."sloTtftMs", e."replicaChoice", e."fallbackEndpointIds", e."requestClasses",
-              ev.id AS "versionId", mv.version AS label, ev.weight, ev."shadowPercent", mv."contextTokens"
+    client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; revision: number; sloP99LatencyMs: number; sloTtftMs: number | null; coldStartQueueLimit: number; coldStartTimeoutSeconds: number; replicaChoice: ReplicaChoice; fallbackEndpointIds: string[]; requestClasses: RequestClass[]; versionId: string | null; label: string | null; weight: number | null; shadowPercent: number | null; contextTokens: number | null; autoscaled: boolean | null }>(
+      `SELECT e.id, e.slug, m.task, e."stickySessions", e."regionConstraint", e.revision, e."sloP99LatencyMs", e."sloTtftMs", e."replicaChoice", e."fallbackEndpointIds", e."requestClasses", e."coldStartQueueLimit", e."coldStartTimeoutSeconds",
+              ev.id AS "versionId", mv.version AS label, ev.weight, ev."shadowPercent", mv."contextTokens", ap.enabled AS autoscaled
          FROM "Endpoint" e JOIN "Model" m ON m.id = e."modelId"
          LEFT JOIN "EndpointVersion" ev ON ev."endpointId" = e.id AND ev.state <> 'retired'
          LEFT JOIN "ModelVersion" mv ON mv.id = ev."modelVersionId"
+         LEFT JOIN "AutoscalePolicy" ap ON ap."endpointVersionId" = ev.id
         WHERE e."retiredAt" IS NULL
         ORDER BY e.id, ev."createdAt"`,
     ),
@@ -107,6 +115,9 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
     // In force now: signed (never in the future, the input refuses it) and not revoked.
     client.query<{ tenantId: string; destination: string }>(
       `SELECT DISTINCT "tenantId", destination FROM "TransferSafeguard" WHERE "revokedAt" IS NULL AND "signedAt" <= now() AT TIME ZONE 'UTC'`,
+    ),
+    client.query<{ endpointVersionId: string; n: number; readyAt: Date | null }>(
+      `SELECT "endpointVersionId", count(*)::int AS n, min("expectedReadyAt") AS "readyAt" FROM "Replica" WHERE state IN ('pending', 'loading') GROUP BY "endpointVersionId"`,
     ),
   ]);
   const cfg: GatewayConfig = { loadedAt: Date.now(), keysByHash: new Map(), tenants: new Map(), endpointsBySlug: new Map(), endpointsById: new Map() };
@@ -128,17 +139,21 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
     let e = cfg.endpointsBySlug.get(row.slug);
     if (!e) {
       e = { id: row.id, slug: row.slug, task: row.task, sticky: row.stickySessions, regionConstraint: row.regionConstraint, revision: row.revision, slo: { latencyMs: row.sloP99LatencyMs, ttftMs: row.sloTtftMs },
-        replicaChoice: row.replicaChoice, fallbackIds: row.fallbackEndpointIds ?? [], classes: row.requestClasses ?? [], versions: [] };
+        replicaChoice: row.replicaChoice, fallbackIds: row.fallbackEndpointIds ?? [], classes: row.requestClasses ?? [], coldStart: { queueLimit: row.coldStartQueueLimit, timeoutMs: row.coldStartTimeoutSeconds * 1000 }, versions: [] };
       cfg.endpointsBySlug.set(row.slug, e);
       cfg.endpointsById.set(row.id, e);
     }
     if (row.versionId) {
-      const v: VersionConfig = { id: row.versionId, label: row.label ?? "?", weight: row.weight ?? 0, credit: 0, shadowPercent: row.shadowPercent ?? 0, contextTokens: row.contextTokens, replicas: [] };
+      const v: VersionConfig = { id: row.versionId, label: row.label ?? "?", weight: row.weight ?? 0, credit: 0, shadowPercent: row.shadowPercent ?? 0, contextTokens: row.contextTokens, replicas: [], starting: 0, startingReadyAt: null, autoscaled: row.autoscaled === true };
       e.versions.push(v);
       versions.set(v.id, v);
     }
   }
   for (const r of replicas.rows) versions.get(r.endpointVersionId)?.replicas.push({ id: r.id, url: r.url, region: r.region, verified: r.verified });
+  for (const s of starting.rows) {
+    const v = versions.get(s.endpointVersionId);
+    if (v) Object.assign(v, { starting: s.n, startingReadyAt: s.readyAt?.getTime() ?? null });
+  }
   return cfg;
 }
 

@@ -5,6 +5,7 @@ import type pg from "pg";
 import { DomainError, httpStatusOf, isDomainError, NotFoundError, UnavailableError } from "../errors.ts";
 import { hashSubject, subjectHashKey } from "../call-log/subject-hash.ts";
 import { ConfigStore, type GatewayConfig } from "./config.ts";
+import { ColdStartGate } from "./cold-start.ts";
 import { MemoryLimiter, type Limiter } from "./limits.ts";
 import { CallLogThread } from "./call-log-thread.ts";
 import { gatewayMetrics } from "./metrics.ts";
@@ -58,6 +59,7 @@ export class Gateway {
   readonly metrics: ReturnType<typeof gatewayMetrics>;
   private readonly limiter: Limiter;
   private readonly health: ReplicaHealth;
+  private readonly coldStart: ColdStartGate;
   private readonly trustedProxies: TrustedProxies;
   /** What the KServe v2 routes beside infer need; model routes log no endpoint, so they are never charged. */
   private readonly kserveDeps: KserveDeps;
@@ -76,6 +78,7 @@ export class Gateway {
 
   constructor(private readonly opts: GatewayOptions) {
     this.config = new ConfigStore(opts.pool, opts.databaseUrl);
+    this.coldStart = new ColdStartGate(this.config, opts.pool);
     this.callLog = new CallLogThread({ databaseUrl: opts.databaseUrl, spoolDir: opts.spoolDir, connectTimeoutMs: opts.pool.options.connectionTimeoutMillis || 1000 });
     this.limiter = opts.limiter ?? new MemoryLimiter();
     this.health = new ReplicaHealth(opts.cooldown);
@@ -162,6 +165,11 @@ export class Gateway {
       if (route.kind === "infer") validateInfer(body);
       else validateOpenAi(route.kind, body, call.endpoint);
       await checkLimits(this.limiter, call);
+      if (!(await this.coldStart.hold(call, abortOnClose(res)))) {
+        call.status = 499;
+        call.errorClass = "client_closed";
+        return;
+      }
       await serveCall({ upstream: this.upstream, health: this.health, record: this.record, observe: this.metrics.observeShadow }, this.cfg, call, { req, res, kind: route.kind, body, raw, path }, this.opts.fallbackFirstByteMs ?? 10_000);
     } catch (e) {
       this.refuse(res, call, e);
@@ -253,4 +261,13 @@ export class Gateway {
       .query(`UPDATE "ApiKey" k SET "lastUsedAt" = v.at FROM (VALUES ${values}) AS v(id, at) WHERE k.id = v.id AND (k."lastUsedAt" IS NULL OR k."lastUsedAt" < v.at)`, entries.flatMap(([id, at]) => [id, new Date(at)]))
       .catch(() => entries.forEach(([id, at]) => this.lastUsed.set(id, Math.max(at, this.lastUsed.get(id) ?? 0))));
   }
+}
+
+/** Aborted when the client goes away before its answer started (a call held for a cold start then leaves the queue). */
+function abortOnClose(res: http.ServerResponse): AbortSignal {
+  const ac = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) ac.abort();
+  });
+  return ac.signal;
 }

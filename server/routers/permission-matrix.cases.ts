@@ -207,15 +207,8 @@ export const MATRIX: Record<string, Case> = {
   "autoscale.get": { input: (f) => ({ endpointVersionId: f.cpuVersionId }), allowed: ["admin", "operator", "auditor"] },
   "autoscale.history": { input: (f) => ({ endpointId: f.cpuEndpointId }), allowed: ["admin", "operator", "auditor"] },
   "autoscale.set": {
-    input: async (f) => ({
-      endpointVersionId: f.cpuVersionId,
-      enabled: false,
-      minReplicas: 1,
-      maxReplicas: 2,
-      signal: "in_flight_per_replica",
-      target: 4,
-      expectedRevision: (await testDb().autoscalePolicy.findUnique({ where: { endpointVersionId: f.cpuVersionId } }))?.revision,
-    }),
+    // A fresh version: the matrix registers an external server for the CPU one, which refuses a policy.
+    input: async (f) => ({ endpointVersionId: (await f.twoReady()).canaryId, enabled: false, minReplicas: 1, maxReplicas: 2, signal: "in_flight_per_replica", target: 4 }),
     allowed: ["admin", "operator"],
   },
   "autoscale.remove": {
