@@ -13,6 +13,7 @@ import { CanaryPlan } from "./canary-plan";
 import { DeployForm } from "./deploy-form";
 import { RolloutHistory } from "./rollout-history";
 import { ReplicasPanel } from "./replicas-panel";
+import { AutoscalePanel } from "./autoscale-panel";
 import { EndpointCharts, usePrefetchEndpointCharts } from "@/components/metrics/endpoint-charts";
 import { EndpointSla } from "@/components/metrics/endpoint-sla";
 import { PageHead } from "@/components/ui/page-head";
@@ -75,6 +76,7 @@ export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean
       <CanaryPlan endpoint={e} canWrite={canWrite} />
       {canWrite && <DeployForm endpoint={e} />}
       <ReplicasPanel endpoint={e} canWrite={canWrite} />
+      <AutoscalePanel endpointId={e.id} canWrite={canWrite && !e.retiredAt} />
       <RolloutHistory endpointId={e.id} />
     </>
   );

@@ -1,0 +1,35 @@
+/** The autoscaling panel's chart data, shaped apart from drawing (tests beside it). */
+
+export interface SampleLike {
+  at: number;
+  ready: number;
+  starting: number;
+  value: number | null;
+}
+
+export interface DecisionLike {
+  at: string;
+  action: string;
+  desired: number;
+}
+
+export type SignalKind = "waiting_per_replica" | "kv_cache_usage" | "in_flight_per_replica";
+
+export const SIGNAL_LABEL: Record<SignalKind, string> = {
+  waiting_per_replica: "Waiting requests per replica (vllm:num_requests_waiting)",
+  kv_cache_usage: "KV-cache use, 0–1 (vllm:kv_cache_usage_perc)",
+  in_flight_per_replica: "Requests in flight per replica (running + waiting)",
+};
+
+/** Rows for the replica chart and the signal chart; an unknown signal is a gap, never a zero. KV-cache use is drawn in %. */
+export function autoscaleRows(samples: SampleLike[], signal: SignalKind, target: number) {
+  const pct = signal === "kv_cache_usage" ? 100 : 1;
+  const replicas = samples.map((s) => ({ t: s.at, ready: s.ready, starting: s.starting }));
+  const signalRows = samples.map((s) => ({ t: s.at, signal: s.value === null ? null : s.value * pct, target: target * pct }));
+  return { replicas, signal: signalRows, unit: signal === "kv_cache_usage" ? "%" : "per replica" };
+}
+
+/** Each scale-up or scale-down as a mark on the chart: "↑3", "↓1". */
+export function decisionMarks(points: DecisionLike[]) {
+  return points.filter((p) => p.action !== "hold").map((p) => ({ t: Date.parse(p.at), label: `${p.action === "scale_up" ? "↑" : "↓"}${p.desired}` }));
+}
