@@ -10,8 +10,9 @@ import { appAlertmanager, startAlertmanagerSync } from "./alerts/config-sync.ts"
 import { startStateAlerts } from "./alerts/state-alerts.ts";
 import { startAutoscaler } from "./autoscale/loop.ts";
 import { readSignal } from "./autoscale/signal.ts";
+import { startMigChangeWorker } from "./cluster/mig-change.ts";
 
-const g = globalThis as unknown as { kuleBackground?: () => void; kuleRollouts?: unknown; kuleSloRules?: () => void; kuleAuditJobs?: () => void; kuleUsage?: unknown; kuleAlertmanager?: () => void; kuleStateAlerts?: () => void; kuleAutoscaler?: unknown };
+const g = globalThis as unknown as { kuleBackground?: () => void; kuleRollouts?: unknown; kuleSloRules?: () => void; kuleAuditJobs?: () => void; kuleUsage?: unknown; kuleAlertmanager?: () => void; kuleStateAlerts?: () => void; kuleAutoscaler?: unknown; kuleMigChanges?: unknown };
 
 /**
  * Work the app server does beside answering requests: following the cluster's events, and the
@@ -33,4 +34,6 @@ export function startBackground() {
   g.kuleStateAlerts ??= startStateAlerts(db(), appAlertmanager());
   // Replica counts follow each autoscaling policy's signal (server/autoscale/loop.ts).
   g.kuleAutoscaler ??= startAutoscaler({ db: db(), drivers: appDrivers(), signal: (s, v, ready) => readSignal(appPrometheus(), s, v, ready) });
+  // MIG changes of busy GPUs, step by step (server/cluster/mig-change.ts).
+  g.kuleMigChanges ??= startMigChangeWorker({ db: db(), drivers: appDrivers() });
 }

@@ -78,3 +78,16 @@ export const nodeListInput = z.object({
   limit: z.number().int().min(1).max(100).default(25),
 });
 export type NodeListInput = z.input<typeof nodeListInput>;
+
+export const migChangeInput = z.object({
+  changes: z
+    .array(z.object({ gpuId: id, layout: migLayoutInput.shape.layout }))
+    .min(1, "choose at least one GPU")
+    .max(16, "at most 16 GPUs at once")
+    .refine((c) => new Set(c.map((x) => x.gpuId)).size === c.length, "each GPU once"),
+  /** After the re-partition, start the moved replicas on the new layout and drain the temporary ones. */
+  moveBack: z.boolean().default(false),
+});
+export type MigChangeInput = z.infer<typeof migChangeInput>;
+export const migChangeRefInput = z.object({ id });
+export type MigChangeRefInput = z.infer<typeof migChangeRefInput>;

@@ -181,6 +181,17 @@ export const MATRIX: Record<string, Case> = {
   "cluster.registerExternal": { input: (f) => ({ endpointVersionId: f.cpuVersionId, url: `http://127.0.0.1:${1000 + ++externalPort}`, region: "tr-ist" }), allowed: ["admin", "operator"] },
   "cluster.stopReplica": { input: async (f) => ({ replicaId: await f.failedReplicaId() }), allowed: ["admin", "operator"] },
   "cluster.applyMig": { input: (f) => ({ gpuId: f.fraGpuId, layout: [] }), allowed: ["admin", "operator"] },
+  "cluster.previewMigChange": { input: (f) => ({ changes: [{ gpuId: f.fraGpuId, layout: [] }] }), allowed: ["admin", "operator"] },
+  "cluster.startMigChange": {
+    input: async (f) => {
+      // One change per GPU at a time: end the previous role's first (no worker runs here).
+      await testDb().migChange.updateMany({ where: { state: "running", changes: { array_contains: [{ gpuId: f.fraGpuId }] } }, data: { state: "cancelled" } });
+      return { changes: [{ gpuId: f.fraGpuId, layout: [] }] };
+    },
+    allowed: ["admin", "operator"],
+  },
+  "cluster.cancelMigChange": { input: async (f) => ({ id: (await testDb().migChange.create({ data: { changes: [{ gpuId: f.fraGpuId, layout: [] }], plan: {} } })).id }), allowed: ["admin", "operator"] },
+  "cluster.migChanges": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
   "cluster.setCordon": { input: (f) => ({ nodeId: f.fraNodeId, cordoned: false }), allowed: ["admin", "operator"] },
   "cluster.injectFault": { input: (f) => ({ type: "version-errors", endpointVersionId: f.cpuVersionId, share: 0 }), allowed: ["admin", "operator"] },
   "cluster.clearFaults": { input: () => undefined, allowed: ["admin", "operator"] },

@@ -96,6 +96,8 @@ export function badInputs(fx: Fixtures): BadInput[] {
     c("cluster.registerExternal", "with a region that is not one", "region", { endpointVersionId: fx.versionId, url: "http://10.0.0.5:8000", region: "Istanbul" }),
     c("cluster.registerExternal", "with a metrics URL that is not http(s)", "metricsUrl", { endpointVersionId: fx.versionId, url: "http://10.0.0.5:8000", metricsUrl: "file:///etc/passwd", region: "tr-ist" }),
     c("cluster.stopReplica", "with a drain of a day", "drainSeconds", { replicaId: "r1", drainSeconds: 86_400 }),
+    c("cluster.startMigChange", "of no GPU", "changes", { changes: [] }),
+    c("cluster.cancelMigChange", "of an empty id", "id", { id: "" }),
     c("cluster.applyMig", "with a profile that is not one", "layout", { gpuId: "g1", layout: [{ profile: "9x.1tb", startSlot: 0 }] }),
     c("cluster.setCordon", "with cordoned as a word", "cordoned", { nodeId: "n1", cordoned: "yes" }),
     c("cluster.injectFault", "slowing a replica 500 times", "factor", { type: "slow-replica", replicaId: "r1", factor: 500 }),
