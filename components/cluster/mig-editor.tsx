@@ -10,6 +10,7 @@ import { useToast } from "@/components/ui/toast";
 import { MIG_SLOTS, profilesFor } from "./mig";
 import type { GpuView, NodeView } from "./types";
 import styles from "./cluster.module.css";
+import { MigChangePreview } from "./mig-change-preview";
 
 interface Row {
   key: number;
@@ -28,6 +29,7 @@ export function MigEditor({ gpu, node, onDone }: { gpu: GpuView; node: NodeView;
   const profiles = profilesFor(gpu.memoryGiB);
   const [rows, setRows] = useState<Row[]>(() => gpu.migInstances.map((m, i) => ({ key: i, profile: m.profile, startSlot: m.startSlot })));
   const [nextKey, setNextKey] = useState(gpu.migInstances.length);
+  const [previewing, setPreviewing] = useState(false);
   const apply = useMutation(
     trpc.cluster.applyMig.mutationOptions({
       meta: { handlesErrors: true },
@@ -51,6 +53,8 @@ export function MigEditor({ gpu, node, onDone }: { gpu: GpuView; node: NodeView;
   };
   const error = apply.error ? Object.values(fieldErrorsOf(apply.error)).flat().join(" ") || formErrorOf(apply.error) : null;
   const label = tg("label", { index: String(gpu.index), host: node.hostname });
+  const layout = rows.map(({ profile, startSlot }) => ({ profile, startSlot }));
+  if (previewing) return <MigChangePreview gpuId={gpu.id} layout={layout} onDone={onDone} />;
   return (
     <div className={styles.editor}>
       <b>{t("layoutOf", { label })}</b>
@@ -89,8 +93,12 @@ export function MigEditor({ gpu, node, onDone }: { gpu: GpuView; node: NodeView;
         <button type="button" onClick={add} disabled={rows.length >= 7}>
           {t("add")}
         </button>
-        <button type="button" className="primary" disabled={apply.isPending} onClick={() => apply.mutate({ gpuId: gpu.id, layout: rows.map(({ profile, startSlot }) => ({ profile, startSlot })) })}>
+        <button type="button" className="primary" disabled={apply.isPending} onClick={() => apply.mutate({ gpuId: gpu.id, layout })}>
           {t("apply")}
+        </button>
+        {/* A GPU that serves: its replicas move first, then it is re-partitioned. */}
+        <button type="button" onClick={() => setPreviewing(true)}>
+          {t("previewMoves")}
         </button>
         <button type="button" onClick={onDone}>
           {t("cancel")}

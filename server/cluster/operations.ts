@@ -31,7 +31,7 @@ export async function applyMigLayout(ctx: ClusterContext, input: MigLayoutInput)
   const problems = validateMigLayout(Number(gpu.memoryBytes) / GiB, input.layout);
   if (problems.length) throw new InvalidInputError("layout", problems.join("; "));
   const busy = await ctx.db.replica.count({ where: { gpuId: gpu.id, state: { in: ["pending", "loading", "ready", "draining"] } } });
-  if (busy) throw new InvalidInputError("layout", `GPU ${gpu.index} of ${gpu.node.hostname} runs ${busy} replica(s): stop or drain them first (a layout change needs an idle GPU)`);
+  if (busy) throw new InvalidInputError("layout", `GPU ${gpu.index} of ${gpu.node.hostname} runs ${busy} replica(s), and a layout change needs an idle GPU: preview moving its replicas (they move elsewhere first, then it is re-partitioned), or stop them first`);
   const progress = await clusterDriver(ctx.drivers).applyMigLayout(gpu.uuid, input.layout);
   const layoutText = input.layout.map((m) => `${m.profile}@${m.startSlot}`);
   if (progress) {

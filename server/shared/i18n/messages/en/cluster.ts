@@ -83,6 +83,7 @@ export const cluster = {
     remove: "Remove",
     add: "Add instance",
     apply: "Apply",
+    previewMoves: "Preview moving its replicas…",
     cancel: "Cancel",
     config: "MIG config {config}",
     applied: "MIG applied",

@@ -85,6 +85,7 @@ export const cluster = {
     remove: "Kaldır",
     add: "Örnek ekle",
     apply: "Uygula",
+    previewMoves: "Replikalarının taşınmasını önizle…",
     cancel: "Vazgeç",
     config: "MIG yapılandırması {config}",
     applied: "MIG uygulandı",
