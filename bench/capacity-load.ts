@@ -1,0 +1,95 @@
+/**
+ * The capacity bench's load: an open loop of chat calls (request i leaves at start + i/rate,
+ * whatever earlier ones did) through the gateway, with TTFT measured at the client from the
+ * first content chunk of a stream, and what the answers say about where and how they ran.
+ */
+export interface CallResult {
+  sentAt: number;
+  status: number;
+  ttftMs: number | null;
+}
+
+export type RateAt = (tMs: number) => number;
+
+async function oneCall(url: string, secret: string, slug: string, stream: boolean): Promise<CallResult> {
+  const sentAt = Date.now();
+  try {
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: slug, messages: [{ role: "user", content: "Summarise the capacity plan in one line." }], max_tokens: stream ? 64 : 8, stream }),
+    });
+    if (!stream || res.status !== 200 || !res.body) {
+      await res.arrayBuffer();
+      return { sentAt, status: res.status, ttftMs: null };
+    }
+    let ttftMs: number | null = null;
+    const decoder = new TextDecoder();
+    const reader = res.body.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      if (ttftMs === null && decoder.decode(r.value).includes('"content"')) ttftMs = Date.now() - sentAt;
+    }
+    return { sentAt, status: res.status, ttftMs };
+  } catch {
+    return { sentAt, status: 0, ttftMs: null };
+  }
+}
+
+/** Sends at `rate(t)` calls per second for `seconds`; resolves with every call's result once all have answered. */
+export async function openLoop(opts: { url: string; secret: string; slug: string; seconds: number; rate: RateAt; stream: boolean }): Promise<CallResult[]> {
+  const start = Date.now();
+  const calls: Promise<CallResult>[] = [];
+  let due = start;
+  while (due < start + opts.seconds * 1000) {
+    const wait = due - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    calls.push(oneCall(opts.url, opts.secret, opts.slug, opts.stream));
+    due += 1000 / Math.max(0.1, opts.rate(due - start));
+  }
+  return Promise.all(calls);
+}
+
+function p99(xs: number[]): number | null {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)]!;
+}
+
+/**
+ * Seconds from `stepAt` until TTFT p99, over a sliding 10 s window of calls sent, is back under
+ * the SLO for good (0 when it never left it).
+ */
+export function backInSlo(results: CallResult[], stepAt: number, endAt: number, sloMs: number): { seconds: number; worstP99Ms: number } {
+  let lastBad = stepAt;
+  let worst = 0;
+  for (let t = stepAt; t + 10_000 <= endAt; t += 1000) {
+    const w = results.filter((r) => r.sentAt >= t && r.sentAt < t + 10_000 && r.ttftMs !== null).map((r) => r.ttftMs!);
+    const p = p99(w);
+    if (p === null) continue;
+    worst = Math.max(worst, p);
+    if (p > sloMs) lastBad = t + 10_000;
+  }
+  return { seconds: (lastBad - stepAt) / 1000, worstP99Ms: worst };
+}
+
+/** Changes of direction among the scale events of one steady stretch of load. */
+export function oscillations(actions: string[]): number {
+  let n = 0;
+  for (let i = 1; i < actions.length; i++) if (actions[i] !== actions[i - 1]) n++;
+  return n;
+}
+
+/** The version's replicas (ready or starting), sampled: GPU-seconds and the peak. */
+export class FleetMeter {
+  private last = Date.now();
+  gpuSeconds = 0;
+  peak = 0;
+  constructor(private readonly count: () => Promise<number>) {}
+  async sample() {
+    const n = await this.count();
+    const now = Date.now();
+    this.gpuSeconds += (n * (now - this.last)) / 1000;
+    this.last = now;
+    this.peak = Math.max(this.peak, n);
+  }
+}

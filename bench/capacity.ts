@@ -1,0 +1,175 @@
+/**
+ * Capacity: the autoscaler under a 1× → 5× load step, scale from zero, and a MIG change of a busy
+ * GPU, on the simulator (real latency model, scale 1; cold starts shortened by a small model:
+ * 4 GB of weights at 4 GB/s, about 1.5 s) with a gateway and the control plane's loops in this
+ * process. Writes bench/results/capacity.json. The autoscaler reads its signal from the
+ * replicas' own vLLM /metrics here (no Prometheus between: a scrape interval would add to it).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { resolveDatabaseUrl } from "../server/db/url.ts";
+import { createDb } from "../server/db/client.ts";
+import { deployMigrations } from "../scripts/migrate.ts";
+import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts";
+import { SimCluster } from "../server/cluster/sim/cluster.ts";
+import { startControlServer } from "../server/cluster/sim/control-server.ts";
+import { smallTopology } from "../server/cluster/sim/fixtures.ts";
+import { SimDriver } from "../server/cluster/sim-driver.ts";
+import { ExternalDriver } from "../server/cluster/external-driver.ts";
+import { discoverCluster, startClusterSync } from "../server/cluster/sync.ts";
+import { Gateway } from "../server/gateway/server.ts";
+import { apiKeyRecord } from "../server/auth/api-key-secret.ts";
+import { startAutoscaler, type SignalReader } from "../server/autoscale/loop.ts";
+import { setPolicy } from "../server/autoscale/policy.ts";
+import { startReplica, stopReplica } from "../server/cluster/replicas.ts";
+import { MigChangeWorker, startMigChange } from "../server/cluster/mig-change.ts";
+import type { PrismaClient } from "../server/db/generated/client.ts";
+import { backInSlo, FleetMeter, openLoop, oscillations } from "./capacity-load.ts";
+import { writeResult } from "./lib.ts";
+
+const SECRET = "kule_benchcapacitycapacitycapacity0000000";
+const ACTOR = { userId: "bench", email: "bench@kule.local", name: "Bench", role: "operator" as const, tenantId: null };
+const TTFT_SLO_MS = 500;
+const BASE_RPS = 8;
+const [LOW_S, HIGH_S, AFTER_S] = [30, 150, 120];
+
+/** The signal straight from each ready replica's vLLM exposition: running + waiting. */
+function replicaSignal(db: PrismaClient): SignalReader {
+  return async (signal, versionId, ready) => {
+    if (!ready) return null;
+    const rows = await db.replica.findMany({ where: { endpointVersionId: versionId, state: "ready" }, select: { url: true } });
+    let total = 0;
+    for (const r of rows) {
+      const text = await (await fetch(`${r.url}/metrics`)).text();
+      const read = (name: string) => Number(new RegExp(`^vllm:${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1] ?? 0);
+      total += read("num_requests_waiting") + (signal === "in_flight_per_replica" ? read("num_requests_running") : 0);
+    }
+    return total / ready;
+  };
+}
+
+async function endpoint(db: PrismaClient, slug: string) {
+  const pool = await db.nodePool.findFirstOrThrow({ where: { name: "llm" } });
+  const model = await db.model.create({ data: { name: `bench-${slug}`, task: "llm", versions: { create: { version: "1.0", artifactUri: "s3://bench/1", format: "vllm", precision: "fp8", parameterCount: 1_000_000_000n, weightBytes: 4_000_000_000n, minGpuMemoryBytes: 4_800_000_000n } } }, include: { versions: true } });
+  const e = await db.endpoint.create({ data: { name: slug, slug, modelId: model.id, engine: "vllm", nodePoolId: pool.id, sloAvailabilityPct: "99.9", sloP99LatencyMs: 10_000, sloTtftMs: TTFT_SLO_MS, versions: { create: { modelVersionId: model.versions[0]!.id, weight: 100, state: "pending", lastFullAt: new Date() } } }, include: { versions: true } });
+  return { endpointId: e.id, versionId: e.versions[0]!.id };
+}
+
+const policy = (endpointVersionId: string, over: { enabled: boolean; minReplicas: number; maxReplicas: number; expectedRevision?: number }) => ({ endpointVersionId, signal: "in_flight_per_replica" as const, target: 12, scaleUpWindowSeconds: 0, scaleDownWindowSeconds: 30, ...over });
+
+const live = (db: PrismaClient, versionId: string) => db.replica.count({ where: { endpointVersionId: versionId, state: { in: ["pending", "loading", "ready"] } } });
+const until = async (what: string, ok: () => Promise<boolean>, ms = 60_000) => {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 200))) if (await ok()) return;
+  throw new Error(`timed out waiting: ${what}`);
+};
+
+export async function benchCapacity() {
+  const server = await resolveDatabaseUrl();
+  const databaseUrl = await createScratchDatabase(server.url, "kule_bench_capacity");
+  const cluster = new SimCluster(smallTopology(), { storageBandwidth: 4e9, latencyScale: 1 });
+  const sim = await startControlServer(cluster, 0);
+  const db = createDb(databaseUrl);
+  const drivers = { sim: new SimDriver(sim.url), external: new ExternalDriver() };
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 8 });
+  let stopSync = () => {};
+  let autoscaler: ReturnType<typeof startAutoscaler> | null = null;
+  const gateway = new Gateway({ pool, databaseUrl, spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-bench-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 } });
+  try {
+    await deployMigrations(databaseUrl);
+    await discoverCluster(db, drivers);
+    stopSync = startClusterSync(db, drivers);
+    const tenant = await db.tenant.create({ data: { name: "Bench", slug: "bench" } });
+    await db.apiKey.create({ data: { tenantId: tenant.id, name: "bench", prefix: apiKeyRecord(SECRET).prefix, secretHash: apiKeyRecord(SECRET).hash } });
+    const url = await gateway.listen(0);
+    const ctx = { db, actor: ACTOR, ip: null, drivers };
+    autoscaler = startAutoscaler({ db, drivers, signal: replicaSignal(db) }, 1000);
+
+    // 1. The load step, autoscaler on with a warm floor of 1.
+    const step = await endpoint(db, "step");
+    await setPolicy(ctx, policy(step.versionId, { enabled: true, minReplicas: 1, maxReplicas: 4 }));
+    await until("the warm floor ready", async () => (await db.replica.count({ where: { endpointVersionId: step.versionId, state: "ready" } })) === 1);
+    await gateway.config.reload();
+    const meter = new FleetMeter(() => live(db, step.versionId));
+    const metering = setInterval(() => void meter.sample(), 1000);
+    const t0 = Date.now();
+    const results = await openLoop({ url, secret: SECRET, slug: "step", seconds: LOW_S + HIGH_S + AFTER_S, stream: true, rate: (t) => (t >= LOW_S * 1000 && t < (LOW_S + HIGH_S) * 1000 ? 5 * BASE_RPS : BASE_RPS) });
+    clearInterval(metering);
+    const stepAt = t0 + LOW_S * 1000;
+    const decisions = await db.auditEvent.findMany({ where: { action: "autoscale.decision", targetId: step.versionId }, orderBy: { at: "asc" } });
+    const acts = decisions.map((d) => ({ at: d.at.getTime(), action: (d.after as { action: string }).action }));
+    const inPhase = (a: number, b: number) => acts.filter((x) => x.at >= a && x.at < b).map((x) => x.action);
+    // Steady load: the high stretch after its first minute, and the low stretch after the scale-down window.
+    const steady = oscillations(inPhase(stepAt + 60_000, stepAt + HIGH_S * 1000)) + oscillations(inPhase(stepAt + (HIGH_S + 45) * 1000, t0 + (LOW_S + HIGH_S + AFTER_S) * 1000));
+    const slo = backInSlo(results, stepAt, stepAt + HIGH_S * 1000, TTFT_SLO_MS);
+    const runS = (Date.now() - t0) / 1000;
+    await setPolicy(ctx, policy(step.versionId, { enabled: false, minReplicas: 0, maxReplicas: 4, expectedRevision: 1 }));
+    for (const r of await db.replica.findMany({ where: { endpointVersionId: step.versionId, state: { not: "stopped" } } })) await stopReplica(ctx, { replicaId: r.id });
+
+    // 2. Scale from zero: 50 calls at once to a version with no replica.
+    const zero = await endpoint(db, "zero");
+    await setPolicy(ctx, policy(zero.versionId, { enabled: true, minReplicas: 0, maxReplicas: 1 }));
+    await gateway.config.reload();
+    const z0 = Date.now();
+    const zr = await Promise.all(Array.from({ length: 50 }, async () => {
+      const res = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" }, body: JSON.stringify({ model: "zero", messages: [{ role: "user", content: "hi" }], max_tokens: 4 }) });
+      await res.arrayBuffer();
+      return { status: res.status, ms: Date.now() - z0 };
+    }));
+    await setPolicy(ctx, policy(zero.versionId, { enabled: false, minReplicas: 0, maxReplicas: 1, expectedRevision: 1 }));
+    for (const r of await db.replica.findMany({ where: { endpointVersionId: zero.versionId, state: { not: "stopped" } } })) await stopReplica(ctx, { replicaId: r.id });
+
+    // 3. A MIG change of a GPU serving two replicas under 300 req/s.
+    const mig = await endpoint(db, "mig");
+    const gpu = await db.gpu.findFirstOrThrow({ where: { node: { hostname: "llm-2" }, index: 0 } });
+    for (const startSlot of [0, 4]) await startReplica(ctx, { endpointVersionId: mig.versionId, device: { kind: "mig", gpuId: gpu.id, startSlot } });
+    await until("both MIG replicas ready", async () => (await db.replica.count({ where: { endpointVersionId: mig.versionId, state: "ready" } })) === 2);
+    await gateway.config.reload();
+    const worker = new MigChangeWorker({ db, drivers });
+    const load = openLoop({ url, secret: SECRET, slug: "mig", seconds: 25, stream: false, rate: () => 300 });
+    await new Promise((r) => setTimeout(r, 3000));
+    const m0 = Date.now();
+    const change = await startMigChange(ctx, { changes: [{ gpuId: gpu.id, layout: [{ profile: "7g.80gb", startSlot: 0 }] }], moveBack: false });
+    for (let state = "running"; state === "running"; state = (await db.migChange.findUniqueOrThrow({ where: { id: change.id } })).state) {
+      await worker.tick();
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const migSeconds = (Date.now() - m0) / 1000;
+    const migResults = await load;
+
+    writeResult("capacity", {
+      latency_scale: 1,
+      cold_start_s: 1.5,
+      load_step: { base_rps: BASE_RPS, peak_rps: 5 * BASE_RPS, seconds: { before: LOW_S, at_5x: HIGH_S, after: AFTER_S }, ttft_slo_ms: TTFT_SLO_MS, policy: "in-flight per replica, target 12, 1–4 replicas, scale-down window 30 s" },
+      ttft_p99_back_in_slo_s: slo.seconds,
+      ttft_p99_worst_ms: Math.round(slo.worstP99Ms),
+      requests: results.length,
+      failed_requests: results.filter((r) => r.status !== 200).length,
+      scale_events: acts.filter((a) => a.action !== "hold").length,
+      oscillations: steady,
+      gpu_hours_ratio: Number((meter.gpuSeconds / (meter.peak * runS)).toFixed(3)),
+      peak_replicas: meter.peak,
+      scale_from_zero_calls: zr.length,
+      scale_from_zero_failed: zr.filter((r) => r.status !== 200).length,
+      scale_from_zero_first_ms: Math.min(...zr.filter((r) => r.status === 200).map((r) => r.ms)),
+      mig_change_rps: 300,
+      mig_change_requests: migResults.length,
+      mig_change_failed_requests: migResults.filter((r) => r.status !== 200).length,
+      mig_change_seconds: Number(migSeconds.toFixed(1)),
+      targets: { ttft_p99_back_in_slo_s: "≤ cold start + 60", failed_requests: 0, oscillations: 0, gpu_hours_ratio: 0.6, scale_from_zero_failed: 0, mig_change_failed_requests: 0 },
+      note: "One process: simulator (latency model at real speed), gateway, autoscaler (1 s ticks, signal from the replicas' /metrics), MIG change worker and the load generator share the machine's cores. gpu_hours_ratio is over this run's shape (30 s at 1×, 150 s at 5×, 120 s at 1×) against a fixed fleet of the peak size, not over a daily shape.",
+    });
+  } finally {
+    await autoscaler?.stop();
+    stopSync();
+    await gateway.close().catch(() => {});
+    await pool.end().catch(() => {});
+    await cluster.shutdown();
+    await new Promise((r) => sim.server.close(r));
+    drivers.external.close();
+    await db.$disconnect();
+    await dropDatabase(databaseUrl).catch(() => {});
+    await server.stop();
+  }
+}
