@@ -89,6 +89,18 @@ export const EXACT_TR: Record<string, string> = {
   "at most 4 fallbacks": "en fazla 4 yedek uç nokta",
   "an endpoint only once": "bir uç nokta yalnızca bir kez",
   "a whole percent": "tam bir yüzde",
+  // Capacity (autoscaling, scale from zero, MIG changes).
+  "0 or more": "0 ya da daha fazla",
+  "0 or more seconds": "0 ya da daha fazla saniye",
+  "0 or more (0 refuses at once)": "0 ya da daha fazla (0: hemen reddeder)",
+  "at most an hour": "en fazla bir saat",
+  "at least 1 second": "en az 1 saniye",
+  "greater than 0": "0'dan büyük",
+  "at least the minimum": "en az alt sınır kadar",
+  "KV-cache use is a share: a target between 0 and 1, such as 0.8": "KV önbellek kullanımı bir orandır: 0 ile 1 arasında bir hedef, ör. 0.8",
+  "choose at least one GPU": "en az bir GPU seçin",
+  "at most 16 GPUs at once": "bir seferde en fazla 16 GPU",
+  "each GPU once": "her GPU bir kez",
 };
 
 /** Parenthesised asides of range messages ("at most 182 days (6 months, …)"). */

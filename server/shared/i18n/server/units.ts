@@ -40,6 +40,8 @@ export const THINGS_TR: Record<string, string> = {
   "Simulated replica": "Benzetilen replika",
   Route: "Yol",
   Rollout: "Dağıtım",
+  "Autoscaling policy": "Otomatik ölçekleme politikası",
+  "MIG change": "MIG değişikliği",
   "Policy entry": "Politika kaydı",
   "Model version": "Model sürümü",
   "Legal hold": "Hukuki muhafaza",
