@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useTranslations } from "use-intl";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/routers/root";
@@ -10,7 +11,7 @@ import { Field } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { PANEL_QUERY } from "@/components/ui/query-state";
 import { LineChartCard } from "@/components/metrics/line-chart-card";
-import { autoscaleRows, decisionMarks, SIGNAL_LABEL, type SampleLike, type SignalKind } from "./autoscale-view";
+import { autoscaleRows, decisionMarks, SIGNAL_KEY, type SampleLike, type SignalKind } from "./autoscale-view";
 import { ColdStartSettings } from "./cold-start-settings";
 
 type History = inferRouterOutputs<AppRouter>["autoscale"]["history"];
@@ -19,17 +20,18 @@ type VersionRow = History["versions"][number];
 /** Per version: the autoscaling policy's form, its last decision, and replicas and signal over time with each decision marked. */
 export function AutoscalePanel({ endpointId, canWrite }: { endpointId: string; canWrite: boolean }) {
   const trpc = useTRPC();
+  const t = useTranslations("endpoints.autoscale");
   const history = useQuery(trpc.autoscale.history.queryOptions({ endpointId }, { ...PANEL_QUERY, refetchInterval: 5000 }));
   if (!history.data) return null;
   const h = history.data;
   return (
     <div className="panel">
-      <h2>Autoscaling</h2>
+      <h2>{t("title")}</h2>
       <p className="muted" style={{ marginTop: 0 }}>
-        The replica count of a version follows a signal from its engines, between a warm floor (0 scales to zero: the gateway holds calls while a replica starts) and a ceiling. New replicas are placed by the same memory rule as a manual start.
+        {t("intro")}
       </p>
       {canWrite && <ColdStartSettings endpointId={endpointId} current={h.coldStart} />}
-      {h.versions.length === 0 && <p className="muted">No version to scale: deploy one first.</p>}
+      {h.versions.length === 0 && <p className="muted">{t("noVersion")}</p>}
       {h.versions.map((v) => (
         <VersionAutoscale key={v.id} endpointId={endpointId} version={v} points={h.points.filter((p) => p.versionId === v.id)} canWrite={canWrite} />
       ))}
@@ -38,23 +40,24 @@ export function AutoscalePanel({ endpointId, canWrite }: { endpointId: string; c
 }
 
 function VersionAutoscale({ endpointId, version, points, canWrite }: { endpointId: string; version: VersionRow; points: History["points"]; canWrite: boolean }) {
+  const t = useTranslations("endpoints.autoscale");
   const p = version.policy;
   const last = p?.lastDecision as { reason: string; at: string; poolLimited?: boolean } | null | undefined;
   const chart = p ? autoscaleRows(p.samples as unknown as SampleLike[], p.signal, p.target) : null;
   return (
-    <section aria-label={`Autoscaling of ${version.label}`} style={{ borderTop: "1px solid #eef1f5", paddingTop: 8, marginTop: 8 }}>
+    <section aria-label={t("sectionLabel", { version: version.label })} style={{ borderTop: "1px solid #eef1f5", paddingTop: 8, marginTop: 8 }}>
       <h3 style={{ fontSize: 14 }}>
-        Version {version.label} {p ? <span className="badge">{p.enabled ? `${p.minReplicas}–${p.maxReplicas} replicas` : "paused"}</span> : <span className="muted">not autoscaled</span>}
+        {t("version", { version: version.label })} {p ? <span className="badge">{p.enabled ? t("range", { min: String(p.minReplicas), max: String(p.maxReplicas) }) : t("paused")}</span> : <span className="muted">{t("notScaled")}</span>}
       </h3>
       {last && (
         <p role="status" className={last.poolLimited ? "error" : "muted"} style={{ fontSize: 13 }}>
-          Last decision ({new Date(last.at).toISOString().slice(11, 19)} UTC): {last.reason}
+          {t("lastDecision", { time: new Date(last.at).toISOString().slice(11, 19), reason: last.reason })}
         </p>
       )}
       {chart && (
         <div className="grid-2" style={{ display: "grid", gridTemplateColumns: "1fr 1fr", gap: 8 }}>
-          <LineChartCard title={`Replicas of ${version.label}`} unit="replicas" rows={chart.replicas} series={["ready", "starting"]} events={decisionMarks(points)} />
-          <LineChartCard title={`Signal of ${version.label}`} unit={chart.unit} rows={chart.signal} series={["signal", "target"]} note={SIGNAL_LABEL[p!.signal]} />
+          <LineChartCard title={t("replicasChart", { version: version.label })} unit={t("replicasUnit")} rows={chart.replicas} series={["ready", "starting"]} events={decisionMarks(points)} />
+          <LineChartCard title={t("signalChart", { version: version.label })} unit={chart.unit === "%" ? "%" : t("perReplica")} rows={chart.signal} series={["signal", "target"]} note={t(SIGNAL_KEY[p!.signal])} />
         </div>
       )}
       {canWrite && <PolicyForm endpointId={endpointId} version={version} />}
@@ -65,6 +68,7 @@ function VersionAutoscale({ endpointId, version, points, canWrite }: { endpointI
 const num = (v: string) => (v.trim() === "" ? NaN : Number(v));
 
 function PolicyForm({ endpointId, version }: { endpointId: string; version: VersionRow }) {
+  const t = useTranslations("endpoints.autoscale");
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
@@ -80,15 +84,15 @@ function PolicyForm({ endpointId, version }: { endpointId: string; version: Vers
     scaleDownWindowSeconds: String(p?.scaleDownWindowSeconds ?? 300),
   });
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.autoscale.history.queryKey({ endpointId }) });
-  const save = useMutation(trpc.autoscale.set.mutationOptions({ meta: { handlesErrors: true }, onSuccess: () => (void refresh(), setOpen(false), toast.success(`Autoscaling of ${version.label} saved`)) }));
-  const remove = useMutation(trpc.autoscale.remove.mutationOptions({ onSuccess: () => (void refresh(), toast.success(`Autoscaling of ${version.label} removed; its replicas stay as they are`)) }));
+  const save = useMutation(trpc.autoscale.set.mutationOptions({ meta: { handlesErrors: true }, onSuccess: () => (void refresh(), setOpen(false), toast.success(t("saved", { version: version.label }))) }));
+  const remove = useMutation(trpc.autoscale.remove.mutationOptions({ onSuccess: () => (void refresh(), toast.success(t("removed", { version: version.label }))) }));
   if (!open)
     return (
       <div className="actions">
-        <button onClick={() => setOpen(true)}>{p ? "Edit policy" : "Autoscale this version…"}</button>
+        <button onClick={() => setOpen(true)}>{p ? t("edit") : t("create")}</button>
         {p && (
           <button className="danger" disabled={remove.isPending} onClick={() => remove.mutate({ endpointVersionId: version.id })}>
-            Stop autoscaling
+            {t("stop")}
           </button>
         )}
       </div>
@@ -105,39 +109,39 @@ function PolicyForm({ endpointId, version }: { endpointId: string; version: Vers
       }}
     >
       {save.error && !Object.keys(errors).length && <div className="form-error" style={{ gridColumn: "1 / -1" }}>{formErrorOf(save.error)}</div>}
-      <Field id={id("min")} label="Minimum replicas (warm floor)" hint="0 scales to zero when idle" errors={errors.minReplicas}>
+      <Field id={id("min")} label={t("min")} hint={t("minHint")} errors={errors.minReplicas}>
         <input id={id("min")} inputMode="numeric" value={f.minReplicas} onChange={set("minReplicas")} aria-invalid={!!errors.minReplicas} />
       </Field>
-      <Field id={id("max")} label="Maximum replicas" errors={errors.maxReplicas}>
+      <Field id={id("max")} label={t("max")} errors={errors.maxReplicas}>
         <input id={id("max")} inputMode="numeric" value={f.maxReplicas} onChange={set("maxReplicas")} aria-invalid={!!errors.maxReplicas} />
       </Field>
-      <Field id={id("signal")} label="Signal" errors={errors.signal}>
+      <Field id={id("signal")} label={t("signal")} errors={errors.signal}>
         <select id={id("signal")} value={f.signal} onChange={set("signal")}>
-          {(Object.keys(SIGNAL_LABEL) as SignalKind[]).map((s) => (
+          {(Object.keys(SIGNAL_KEY) as SignalKind[]).map((s) => (
             <option key={s} value={s}>
-              {SIGNAL_LABEL[s]}
+              {t(SIGNAL_KEY[s])}
             </option>
           ))}
         </select>
       </Field>
-      <Field id={id("target")} label="Target per replica" hint={f.signal === "kv_cache_usage" ? "a share, such as 0.8" : "such as 4"} errors={errors.target}>
+      <Field id={id("target")} label={t("target")} hint={f.signal === "kv_cache_usage" ? t("targetHintKv") : t("targetHint")} errors={errors.target}>
         <input id={id("target")} inputMode="decimal" value={f.target} onChange={set("target")} aria-invalid={!!errors.target} />
       </Field>
-      <Field id={id("up")} label="Scale-up window (s)" hint="the signal must ask for more this long" errors={errors.scaleUpWindowSeconds}>
+      <Field id={id("up")} label={t("up")} hint={t("upHint")} errors={errors.scaleUpWindowSeconds}>
         <input id={id("up")} inputMode="numeric" value={f.scaleUpWindowSeconds} onChange={set("scaleUpWindowSeconds")} aria-invalid={!!errors.scaleUpWindowSeconds} />
       </Field>
-      <Field id={id("down")} label="Scale-down window (s)" hint="the signal must ask for fewer this long" errors={errors.scaleDownWindowSeconds}>
+      <Field id={id("down")} label={t("down")} hint={t("downHint")} errors={errors.scaleDownWindowSeconds}>
         <input id={id("down")} inputMode="numeric" value={f.scaleDownWindowSeconds} onChange={set("scaleDownWindowSeconds")} aria-invalid={!!errors.scaleDownWindowSeconds} />
       </Field>
       <label style={{ gridColumn: "1 / -1" }}>
-        <input type="checkbox" checked={f.enabled} onChange={(e) => setF({ ...f, enabled: e.target.checked })} /> Enabled (paused: the policy is kept, nothing is scaled)
+        <input type="checkbox" checked={f.enabled} onChange={(e) => setF({ ...f, enabled: e.target.checked })} /> {t("enabled")}
       </label>
       <div className="actions" style={{ gridColumn: "1 / -1" }}>
         <button className="primary" type="submit" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : "Save policy"}
+          {save.isPending ? t("saving") : t("save")}
         </button>
         <button type="button" onClick={() => (setOpen(false), save.reset())}>
-          Cancel
+          {t("cancel")}
         </button>
       </div>
     </form>

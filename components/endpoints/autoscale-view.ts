@@ -15,11 +15,12 @@ export interface DecisionLike {
 
 export type SignalKind = "waiting_per_replica" | "kv_cache_usage" | "in_flight_per_replica";
 
-export const SIGNAL_LABEL: Record<SignalKind, string> = {
-  waiting_per_replica: "Waiting requests per replica (vllm:num_requests_waiting)",
-  kv_cache_usage: "KV-cache use, 0–1 (vllm:kv_cache_usage_perc)",
-  in_flight_per_replica: "Requests in flight per replica (running + waiting)",
-};
+/** Each signal's name on the page, as a key of the endpoints.autoscale messages. */
+export const SIGNAL_KEY = {
+  waiting_per_replica: "signalWaiting",
+  kv_cache_usage: "signalKv",
+  in_flight_per_replica: "signalInFlight",
+} as const satisfies Record<SignalKind, string>;
 
 /** Rows for the replica chart and the signal chart; an unknown signal is a gap, never a zero. KV-cache use is drawn in %. */
 export function autoscaleRows(samples: SampleLike[], signal: SignalKind, target: number) {
