@@ -33,7 +33,7 @@ const SECRET = "kule_benchcapacitycapacitycapacity0000000";
 const ACTOR = { userId: "bench", email: "bench@kule.local", name: "Bench", role: "operator" as const, tenantId: null };
 const TTFT_SLO_MS = 500;
 const BASE_RPS = 8;
-const [LOW_S, HIGH_S, AFTER_S] = [30, 150, 120];
+const [LOW_S, HIGH_S, AFTER_S] = [20, 120, 80];
 
 /** The signal straight from each ready replica's vLLM exposition: running + waiting. */
 function replicaSignal(db: PrismaClient): SignalReader {
@@ -158,7 +158,7 @@ export async function benchCapacity() {
       mig_change_failed_requests: migResults.filter((r) => r.status !== 200).length,
       mig_change_seconds: Number(migSeconds.toFixed(1)),
       targets: { ttft_p99_back_in_slo_s: "≤ cold start + 60", failed_requests: 0, oscillations: 0, gpu_hours_ratio: 0.6, scale_from_zero_failed: 0, mig_change_failed_requests: 0 },
-      note: "One process: simulator (latency model at real speed), gateway, autoscaler (1 s ticks, signal from the replicas' /metrics), MIG change worker and the load generator share the machine's cores. gpu_hours_ratio is over this run's shape (30 s at 1×, 150 s at 5×, 120 s at 1×) against a fixed fleet of the peak size, not over a daily shape.",
+      note: `One process: simulator (latency model at real speed), gateway, autoscaler (1 s ticks, signal from the replicas' /metrics), MIG change worker and the load generator share the machine's cores. gpu_hours_ratio is over this run's shape (${LOW_S} s at 1×, ${HIGH_S} s at 5×, ${AFTER_S} s at 1×) against a fixed fleet of the peak size, not over a daily shape.`,
     });
   } finally {
     await autoscaler?.stop();
