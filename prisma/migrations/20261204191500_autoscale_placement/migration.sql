@@ -37,5 +37,5 @@ CREATE UNIQUE INDEX "AutoscalePolicy_endpointVersionId_key" ON "AutoscalePolicy"
 -- AddForeignKey
 ALTER TABLE "AutoscalePolicy" ADD CONSTRAINT "AutoscalePolicy_endpointVersionId_fkey" FOREIGN KEY ("endpointVersionId") REFERENCES "EndpointVersion"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- A gateway holds calls for a version that may scale to zero: it reloads when a policy says so.
-CREATE TRIGGER "AutoscalePolicy_notify_config" AFTER INSERT OR UPDATE OF "enabled", "minReplicas" OR DELETE ON "AutoscalePolicy" FOR EACH STATEMENT EXECUTE FUNCTION kule_notify_config();
+-- A gateway holds calls for a version that may scale to zero: it reloads when a policy says so (per changed row, as the other config triggers since 20261204190400).
+CREATE TRIGGER "AutoscalePolicy_notify_config" AFTER INSERT OR UPDATE OF "enabled", "minReplicas" OR DELETE ON "AutoscalePolicy" FOR EACH ROW EXECUTE FUNCTION kule_notify_config();
