@@ -22,7 +22,7 @@ export async function loginAction(_prev: LoginState, form: FormData): Promise<Lo
       return { error: t("login.errors.throttled"), email };
     }
     if (e instanceof CredentialsSignin && e.code === "passwords_off") {
-      return { error: "Local passwords are turned off: sign in with single sign-on.", email };
+      return { error: t("login.errors.passwordsOff"), email };
     }
     if (e instanceof AuthError) return { error: t("login.errors.wrong"), email };
     throw e; // the redirect after a successful sign-in travels as an exception

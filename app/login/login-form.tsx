@@ -33,7 +33,7 @@ export function LoginForm({ sso, localPasswords, refusal }: { sso: string | null
       {sso && (
         <form action={ssoAction}>
           <button className="primary" type="submit" style={{ width: "100%" }}>
-            Continue with {sso}
+            {t("sso.continueWith", { name: sso })}
           </button>
         </form>
       )}
@@ -41,7 +41,7 @@ export function LoginForm({ sso, localPasswords, refusal }: { sso: string | null
         passwordForm
       ) : (
         <details>
-          <summary>Administrator sign-in with password (break-glass)</summary>
+          <summary>{t("sso.breakGlass")}</summary>
           {passwordForm}
         </details>
       )}

@@ -13,8 +13,9 @@ export const generateMetadata = titled("signIn");
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ code?: string; error?: string }> }) {
   if ((await auth())?.user) redirect("/");
   const settings = await authSettings(db());
-  const refusal = signInMessage(await searchParams);
+  const message = signInMessage(await searchParams);
   const t = await serverTranslator();
+  const refusal = message && t(`login.${message}`);
   return (
     <main className="login">
       <div className="card">

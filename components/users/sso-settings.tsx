@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { fieldErrorsOf } from "@/components/trpc/errors";
 import { Empty, Field } from "@/components/ui/field";
@@ -18,6 +19,9 @@ export function SsoSettings() {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const t = useTranslations("users");
+  const roleName = useTranslations("shell.roles");
+  const common = useTranslations("common");
   const settings = useQuery(trpc.sso.settings.queryOptions(undefined, PANEL_QUERY));
   const rules = useQuery(trpc.sso.rules.queryOptions(undefined, PANEL_QUERY));
   const tenants = useQuery(trpc.tenant.list.queryOptions());
@@ -29,25 +33,21 @@ export function SsoSettings() {
     trpc.sso.setSettings.mutationOptions({
       onSuccess: (s) => {
         void qc.invalidateQueries({ queryKey: trpc.sso.settings.queryKey() });
-        toast.success(s.localPasswords ? "Local passwords work again" : "Local passwords are off: people sign in with single sign-on (admins keep a break-glass password)");
+        toast.success(s.localPasswords ? t("sso.passwordsOn") : t("sso.passwordsOff"));
       },
     }),
   );
   return (
     <>
       <div className="panel" data-testid="sso-settings">
-        <PanelHead title="Single sign-on" />
-        <QueryState query={settings} what="sign-in settings">
+        <PanelHead title={t("sso.title")} />
+        <QueryState query={settings} what={t("sso.loading")}>
           {(s) => (
             <div className="stack">
               <p>
-                {s.sso ? (
-                  <>
-                    Signing in with <strong>{s.sso.name}</strong> (OpenID Connect, issuer <code>{s.sso.issuer}</code>). A person&apos;s first sign-in creates their account, with the role of the first rule below that matches them; later sign-ins follow the rules again.
-                  </>
-                ) : (
-                  <>Single sign-on is not configured. Set KULE_OIDC_ISSUER, KULE_OIDC_CLIENT_ID and KULE_OIDC_CLIENT_SECRET (the callback to register at the provider is /api/auth/callback/oidc) and restart.</>
-                )}
+                {s.sso
+                  ? t.rich("sso.configured", { name: s.sso.name, issuer: s.sso.issuer, strong: (c) => <strong>{c}</strong>, code: (c) => <code>{c}</code> })
+                  : t("sso.notConfigured")}
               </p>
               <label>
                 <input
@@ -56,33 +56,33 @@ export function SsoSettings() {
                   disabled={setSettings.isPending}
                   onChange={(e) => setSettings.mutate({ localPasswords: e.target.checked, expectedVersion: s.version })}
                 />{" "}
-                Local passwords work (off: only single sign-on, except admins&apos; break-glass sign-in)
+                {t("sso.localPasswords")}
               </label>
             </div>
           )}
         </QueryState>
       </div>
       <div className="panel">
-        <PanelHead title="Sign-in rules">
+        <PanelHead title={t("sso.rules.title")}>
           {!adding && (
             <button className="primary" onClick={() => setAdding(true)}>
-              New rule
+              {t("sso.rules.new")}
             </button>
           )}
         </PanelHead>
         {adding && <RuleForm tenants={tenants.data ?? []} onDone={() => setAdding(false)} />}
-        <QueryState query={rules} what="sign-in rules" empty={<Empty title="No sign-in rules">Nobody can sign in with single sign-on until a rule gives them a role: add one, such as groups = kule-operators → operator.</Empty>}>
+        <QueryState query={rules} what={t("sso.rules.loading")} empty={<Empty title={t("sso.rules.emptyTitle")}>{t("sso.rules.emptyHint")}</Empty>}>
           {(data) => (
             <table>
-              <caption className="muted">Tried in order; the first whose claim holds the value gives the role.</caption>
+              <caption className="muted">{t("sso.rules.caption")}</caption>
               <thead>
                 <tr>
                   <th>#</th>
-                  <th>When the claim</th>
-                  <th>holds</th>
-                  <th>Role</th>
-                  <th>Tenant</th>
-                  <th>Actions</th>
+                  <th>{t("sso.rules.whenClaim")}</th>
+                  <th>{t("sso.rules.holds")}</th>
+                  <th>{t("role")}</th>
+                  <th>{t("tenant")}</th>
+                  <th>{t("sso.rules.actions")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -95,17 +95,17 @@ export function SsoSettings() {
                     <td>
                       <code>{r.value}</code>
                     </td>
-                    <td>{r.role}</td>
+                    <td>{roleName(r.role)}</td>
                     <td>{r.tenant?.name ?? <span className="muted">—</span>}</td>
                     <td className="actions">
-                      <button disabled={i === 0 || move.isPending} aria-label={`Move rule ${r.claim} = ${r.value} up`} onClick={() => move.mutate({ id: r.id, expectedVersion: r.version, direction: "up" })}>
+                      <button disabled={i === 0 || move.isPending} aria-label={t("sso.rules.moveUp", { claim: r.claim, value: r.value })} onClick={() => move.mutate({ id: r.id, expectedVersion: r.version, direction: "up" })}>
                         ↑
                       </button>
-                      <button disabled={i === data.length - 1 || move.isPending} aria-label={`Move rule ${r.claim} = ${r.value} down`} onClick={() => move.mutate({ id: r.id, expectedVersion: r.version, direction: "down" })}>
+                      <button disabled={i === data.length - 1 || move.isPending} aria-label={t("sso.rules.moveDown", { claim: r.claim, value: r.value })} onClick={() => move.mutate({ id: r.id, expectedVersion: r.version, direction: "down" })}>
                         ↓
                       </button>
-                      <button disabled={remove.isPending} onClick={() => confirm(`Delete the rule ${r.claim} = ${r.value}?`) && remove.mutate({ id: r.id, expectedVersion: r.version })}>
-                        Delete
+                      <button disabled={remove.isPending} onClick={() => confirm(t("sso.rules.confirmDelete", { claim: r.claim, value: r.value })) && remove.mutate({ id: r.id, expectedVersion: r.version })}>
+                        {common("delete")}
                       </button>
                     </td>
                   </tr>
@@ -122,29 +122,34 @@ export function SsoSettings() {
 function RuleForm({ tenants, onDone }: { tenants: { id: string; name: string }[]; onDone: () => void }) {
   const trpc = useTRPC();
   const saved = useSaveOptions();
+  const t = useTranslations("users");
+  const roleName = useTranslations("shell.roles");
+  const common = useTranslations("common");
   const [f, setF] = useState({ claim: "groups", value: "", role: "operator" as RoleName, tenantId: "" });
-  const create = useMutation(trpc.sso.createRule.mutationOptions(saved({ refresh: trpc.sso.rules.queryKey(), toast: (r) => `Rule added: ${r.claim} = ${r.value} → ${r.role}`, then: onDone })));
+  const create = useMutation(trpc.sso.createRule.mutationOptions(saved({ refresh: trpc.sso.rules.queryKey(), toast: (r) => t("sso.form.added", { claim: r.claim, value: r.value, role: roleName(r.role) }), then: onDone })));
   const errors = fieldErrorsOf(create.error);
   return (
-    <FormPanel title="New sign-in rule" error={create.error} onSubmit={() => create.mutate({ ...f, tenantId: f.role === "tenant" ? f.tenantId || null : null })}>
+    <FormPanel title={t("sso.form.title")} error={create.error} onSubmit={() => create.mutate({ ...f, tenantId: f.role === "tenant" ? f.tenantId || null : null })}>
       <div className="form-row">
-        <Field id="sso-claim" label="Claim" hint="The ID token claim to read: groups, roles, hd, email…" errors={errors.claim}>
+        <Field id="sso-claim" label={t("sso.form.claim")} hint={t("sso.form.claimHint")} errors={errors.claim}>
           <input id="sso-claim" value={f.claim} onChange={(e) => setF({ ...f, claim: e.target.value })} aria-invalid={!!errors.claim} />
         </Field>
-        <Field id="sso-value" label="Value" hint="Exactly as the provider sends it" errors={errors.value}>
+        <Field id="sso-value" label={t("sso.form.value")} hint={t("sso.form.valueHint")} errors={errors.value}>
           <input id="sso-value" value={f.value} onChange={(e) => setF({ ...f, value: e.target.value })} aria-invalid={!!errors.value} />
         </Field>
-        <Field id="sso-role" label="Role" errors={errors.role}>
+        <Field id="sso-role" label={t("role")} errors={errors.role}>
           <select id="sso-role" value={f.role} onChange={(e) => setF({ ...f, role: e.target.value as RoleName })}>
             {ROLES.map((r) => (
-              <option key={r}>{r}</option>
+              <option key={r} value={r}>
+                {roleName(r)}
+              </option>
             ))}
           </select>
         </Field>
         {f.role === "tenant" && (
-          <Field id="sso-tenant" label="Tenant" errors={errors.tenantId}>
+          <Field id="sso-tenant" label={t("tenant")} errors={errors.tenantId}>
             <select id="sso-tenant" value={f.tenantId} onChange={(e) => setF({ ...f, tenantId: e.target.value })} aria-invalid={!!errors.tenantId}>
-              <option value="">Choose a tenant…</option>
+              <option value="">{t("create.chooseTenant")}</option>
               {tenants.map((t) => (
                 <option key={t.id} value={t.id}>
                   {t.name}
@@ -156,10 +161,10 @@ function RuleForm({ tenants, onDone }: { tenants: { id: string; name: string }[]
       </div>
       <div className="actions">
         <button className="primary" type="submit" disabled={create.isPending}>
-          Add rule
+          {t("sso.form.submit")}
         </button>
         <button type="button" onClick={onDone}>
-          Cancel
+          {common("cancel")}
         </button>
       </div>
     </FormPanel>

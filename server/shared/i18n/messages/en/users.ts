@@ -1,4 +1,4 @@
-/** Users and their roles (components/users); the roles' own names are shell.roles. */
+/** Users and their roles (components/users); the roles' own names are shell.roles. Single sign-on's panel is `sso`. */
 export const users = {
   title: "Users & roles",
   new: "New user",
@@ -25,5 +25,39 @@ export const users = {
     passwordHint: "At least 10 characters",
     chooseTenant: "Choose a tenant…",
     submit: "Create user",
+  },
+  sso: {
+    title: "Single sign-on",
+    loading: "sign-in settings",
+    configured:
+      "Signing in with <strong>{name}</strong> (OpenID Connect, issuer <code>{issuer}</code>). A person's first sign-in creates their account, with the role of the first rule below that matches them; later sign-ins follow the rules again.",
+    notConfigured:
+      "Single sign-on is not configured. Set KULE_OIDC_ISSUER, KULE_OIDC_CLIENT_ID and KULE_OIDC_CLIENT_SECRET (the callback to register at the provider is /api/auth/callback/oidc) and restart.",
+    localPasswords: "Local passwords work (off: only single sign-on, except admins' break-glass sign-in)",
+    passwordsOn: "Local passwords work again",
+    passwordsOff: "Local passwords are off: people sign in with single sign-on (admins keep a break-glass password)",
+    rules: {
+      title: "Sign-in rules",
+      new: "New rule",
+      loading: "sign-in rules",
+      emptyTitle: "No sign-in rules",
+      emptyHint: "Nobody can sign in with single sign-on until a rule gives them a role: add one, such as groups = kule-operators → operator.",
+      caption: "Tried in order; the first whose claim holds the value gives the role.",
+      whenClaim: "When the claim",
+      holds: "holds",
+      actions: "Actions",
+      moveUp: "Move rule {claim} = {value} up",
+      moveDown: "Move rule {claim} = {value} down",
+      confirmDelete: "Delete the rule {claim} = {value}?",
+    },
+    form: {
+      title: "New sign-in rule",
+      added: "Rule added: {claim} = {value} → {role}",
+      claim: "Claim",
+      claimHint: "The ID token claim to read: groups, roles, hd, email…",
+      value: "Value",
+      valueHint: "Exactly as the provider sends it",
+      submit: "Add rule",
+    },
   },
 };

@@ -28,4 +28,38 @@ export const users = {
     chooseTenant: "Bir kiracı seçin…",
     submit: "Kullanıcı oluştur",
   },
+  sso: {
+    title: "Çoklu oturum açma (SSO)",
+    loading: "oturum açma ayarları",
+    configured:
+      "Oturumlar <strong>{name}</strong> ile açılıyor (OpenID Connect, yayımlayıcı <code>{issuer}</code>). Bir kişinin hesabı ilk oturum açışında oluşturulur ve aşağıdaki kurallardan kendisiyle eşleşen ilkinin rolünü alır; sonraki oturum açışlarda kurallar yeniden uygulanır.",
+    notConfigured:
+      "Çoklu oturum açma yapılandırılmamış. KULE_OIDC_ISSUER, KULE_OIDC_CLIENT_ID ve KULE_OIDC_CLIENT_SECRET değişkenlerini ayarlayın (sağlayıcıya kaydedilecek geri dönüş adresi /api/auth/callback/oidc) ve yeniden başlatın.",
+    localPasswords: "Yerel parolalar geçerli (kapalıyken: yöneticilerin acil durum girişi dışında yalnızca çoklu oturum açma)",
+    passwordsOn: "Yerel parolalar yeniden geçerli",
+    passwordsOff: "Yerel parolalar kapalı: kullanıcılar çoklu oturum açma ile giriş yapar (yöneticilerin acil durum parolası geçerli kalır)",
+    rules: {
+      title: "Oturum açma kuralları",
+      new: "Yeni kural",
+      loading: "oturum açma kuralları",
+      emptyTitle: "Oturum açma kuralı yok",
+      emptyHint: "Bir kural rol vermedikçe kimse çoklu oturum açma ile giriş yapamaz: groups = kule-operators → operatör gibi bir kural ekleyin.",
+      caption: "Sırayla denenir; talebinde bu değer bulunan ilk kural rolü verir.",
+      whenClaim: "Talep",
+      holds: "şu değeri içerirse",
+      actions: "İşlemler",
+      moveUp: "{claim} = {value} kuralını yukarı taşı",
+      moveDown: "{claim} = {value} kuralını aşağı taşı",
+      confirmDelete: "{claim} = {value} kuralı silinsin mi?",
+    },
+    form: {
+      title: "Yeni oturum açma kuralı",
+      added: "Kural eklendi: {claim} = {value} → {role}",
+      claim: "Talep",
+      claimHint: "ID token içinde okunacak talep (claim): groups, roles, hd, email…",
+      value: "Değer",
+      valueHint: "Sağlayıcının gönderdiği biçimde, birebir",
+      submit: "Kural ekle",
+    },
+  },
 } satisfies Translation<Messages["users"]>;
