@@ -13,6 +13,7 @@ test.describe("in a browser set to Turkish", () => {
   test.use({ locale: "tr-TR" });
 
   test("the sign-in page and the shell speak Turkish, and no page shows an untranslated key", async ({ page }) => {
+    test.setTimeout(240_000); // the admin's 16 pages
     await page.goto("/login");
     await expect(page.locator("html")).toHaveAttribute("lang", "tr");
     await expect(page).toHaveTitle("Giriş · Kule");

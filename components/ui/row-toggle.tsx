@@ -13,13 +13,14 @@ export function RowToggle({ open, onToggle, label, children }: { open: boolean; 
       type="button"
       className="row-toggle"
       aria-expanded={open}
-      aria-label={label}
       onClick={(e) => {
         e.stopPropagation();
         onToggle();
       }}
     >
-      <span aria-hidden="true">{open ? "▾" : "▸"}</span> {children}
+      {/* Its name is the label then the visible text, so a voice command saying what is seen still finds it. */}
+      <span aria-hidden="true">{open ? "▾" : "▸"}</span> <span className="sr-only">{label}: </span>
+      {children}
     </button>
   );
 }
