@@ -10,7 +10,9 @@ const LocaleInput = z.enum(LOCALES);
 
 /** The language switch: kept on the user (it follows them to any browser) and in a cookie (before sign-in). */
 export async function setLocaleAction(value: string): Promise<void> {
-  const locale = LocaleInput.parse(value);
+  const parsed = LocaleInput.safeParse(value);
+  if (!parsed.success) return; // only the switch calls this; anything else changes nothing
+  const locale = parsed.data;
   const jar = await cookies();
   jar.set(LOCALE_COOKIE, locale, { path: "/", sameSite: "lax", maxAge: 60 * 60 * 24 * 365 });
   const userId = (await auth())?.user?.id;
