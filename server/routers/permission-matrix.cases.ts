@@ -1,6 +1,7 @@
 import type { Actor } from "../auth/actor.ts";
 import type { Role } from "../db/generated/enums.ts";
 import { makeEndpoint, makeModelWithVersions, makeTenant, testDb, uid } from "../test/harness.ts";
+import { application, breach, callLogRow, safeguard, ssoRule, subjectRequest } from "./permission-matrix.rows.ts";
 
 /* The permission matrix's cases (permission-matrix.int.test.ts runs them): every procedure with the roles that may call it. */
 
@@ -271,38 +272,3 @@ export const MATRIX: Record<string, Case> = {
 };
 
 let externalPort = 0;
-
-/** A call-log row of the tenant, as the gateway writes it. */
-async function callLogRow(tenantId: string) {
-  const requestId = `matrix-${uid()}`;
-  await testDb().$executeRaw`INSERT INTO "CallLog" ("requestId", "tenantId", "startedAt", "endedAt", status) VALUES (${requestId}, ${tenantId}, now(), now(), 200)`;
-  return requestId;
-}
-
-async function subjectRequest(tenantId: string, actor: Actor | undefined) {
-  const r = await testDb().dataSubjectRequest.create({ data: { subjectHash: "0".repeat(64), tenantId, rowsFound: 0, requestedById: actor?.userId ?? "x", requestedByEmail: "x" } });
-  return r.id;
-}
-
-function breach() {
-  return testDb().breachIncident.create({ data: { title: "Matrix incident", detector: "manual", awareAt: new Date(), boardDueAt: new Date(Date.now() + 72 * 3_600_000), description: "For the permission matrix" } });
-}
-
-/** An application to the fixture tenant, as received. */
-function application(tenantId: string) {
-  return testDb().dataSubjectRequest.create({ data: { subjectHash: "f".repeat(64), tenantId, rowsFound: 0, requestedById: "x", requestedByEmail: "x", channel: "written", receivedAt: new Date(), identityCheck: "ID seen", right: "erasure", dueAt: new Date(Date.now() + 30 * 86_400_000) } });
-}
-
-/** A standard contract signed an hour ago for a country no replica is in, so it routes nothing. */
-function safeguard(tenantId: string) {
-  return testDb().transferSafeguard.create({ data: { tenantId, destination: "zz", importer: "Matrix Ltd", mechanism: "standard_contract", reference: "M-1", signedAt: new Date(Date.now() - 3_600_000), createdByEmail: "x" } });
-}
-
-/** A fresh sign-in rule (after at least one other, so it can move up), as its id and version. */
-async function ssoRule() {
-  const db = testDb();
-  const last = await db.ssoRule.aggregate({ _max: { position: true } });
-  const r = await db.ssoRule.create({ data: { claim: "groups", value: `m-${uid()}`, role: "auditor", position: (last._max.position ?? 0) + 2 } });
-  if (!last._max.position) await db.ssoRule.create({ data: { claim: "groups", value: `m-${uid()}`, role: "auditor", position: 1 } });
-  return { id: r.id, expectedVersion: r.version };
-}
