@@ -6,10 +6,12 @@ import { auth } from "./next-auth.ts";
 import { loadActor } from "../trpc/context.ts";
 import type { Actor } from "./actor.ts";
 
-/** The signed-in actor for a page (once per request); signed-out visitors go to the login page. */
+/** The signed-in actor of this request, or null (loaded once per request: the layout's language reads it too). */
+export const currentActor = cache(async (): Promise<Actor | null> => loadActor(db(), (await auth())?.user?.id));
+
+/** The signed-in actor for a page; signed-out visitors go to the login page. */
 export const requireActor = cache(async (): Promise<Actor> => {
-  const session = await auth();
-  const actor = await loadActor(db(), session?.user?.id);
+  const actor = await currentActor();
   if (!actor) redirect("/login");
   return actor;
 });
