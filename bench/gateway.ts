@@ -19,7 +19,6 @@ import { spawn, execFileSync } from "node:child_process";
 import pg from "pg";
 import { cores, cpuMeter, median, startProcess, writeResult } from "./lib.ts";
 import { BENCH_KEY, writeGatewayFixture } from "./gateway-fixture.ts";
-import { otlpSink } from "./otlp-sink.ts";
 import { resolveDatabaseUrl } from "../server/db/url.ts";
 import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts";
 import { deployMigrations } from "../scripts/migrate.ts";
@@ -210,10 +209,10 @@ export async function benchGateway() {
     stops.push(workers.stop);
     const single = await startGateway(databaseUrl, {});
     stops.push(single.stop);
-    // The same, tracing every call to an OTLP/HTTP sink that takes and drops the batches.
-    const sink = await otlpSink();
-    stops.push(sink.stop);
-    const traced = await startGateway(databaseUrl, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, KULE_OTEL_SAMPLE_RATIO: "1" });
+    // The same, tracing every call and exporting its GenAI metrics to an OTLP/HTTP sink (bench/otlp-sink.ts) that takes and drops them.
+    const sink = await startProcess<{ url: string }>("bench/otlp-sink.ts");
+    stops.push(() => sink.child.kill("SIGTERM"));
+    const traced = await startGateway(databaseUrl, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.info.url, KULE_OTEL_SAMPLE_RATIO: "1", OTEL_METRIC_EXPORT_INTERVAL: "5000" });
     stops.push(traced.stop);
     const auth = { authorization: `Bearer ${BENCH_KEY}` };
     // `pid`: the process (and its children) whose CPU a round is charged to; none when direct.
@@ -251,6 +250,7 @@ export async function benchGateway() {
       { name: "gateway", url: workers.grpc, headers: auth, pid: workers.pid },
       { name: "gateway_one_process", url: single.grpc, headers: auth, pid: single.pid },
     ]);
+    const otlp = (await (await fetch(`${sink.info.url}/counts`)).json()) as { spans: number; metricPoints: number };
     const ingestResult = await ingest(databaseUrl);
     // SIGKILL a one-process gateway at 1,000 req/s, start it again on its spool: every answered call must have one row.
     const crashPort = 19000 + Math.floor(Math.random() * 1000);
@@ -272,11 +272,13 @@ export async function benchGateway() {
       target_workers_cpu_ratio: 1.15,
       otel_cpu_ratio: +(even.gateway_one_process_traced.cpu_ms_per_request / even.gateway_one_process.cpu_ms_per_request).toFixed(2),
       target_otel_cpu_ratio: 1.1,
-      otel_spans_received: sink.spans(),
+      otel_spans_received: otlp.spans,
+      otel_metric_points_received: otlp.metricPoints,
+      otel_sample_ratio: 1,
       bursts,
       grpc,
       note:
-        "Top level: requests evenly spaced at 1,000/s by bench/open-loop.ts in its own process (open loop: a slow answer delays no other send; a plain-socket client, so the generator's own CPU disturbs the targets as little as it can). `bursts`: Debian's hey with 50 workers × 20 req/s, whose tickers line up, so 50 requests arrive at once every 50 ms. Targets alternate each round; medians of the rounds. `gateway` is `npm run gateway` with Redis: one worker process per core. cpu_ms_per_request: CPU of the target's processes (threads included) per request sent; postgres_cpu_ms_per_request: PostgreSQL's meanwhile (the gateway's call log). `grpc`: KServe v2 ModelInfer (a 1×64 UINT8 tensor) evenly spaced at the same rate by bench/grpc-open-loop.ts over one HTTP/2 channel, through the gateway's gRPC port (which sends it on as KServe v2 REST) against the vision replica's own gRPC port (`direct`).",
+        "Top level: requests evenly spaced at 1,000/s by bench/open-loop.ts in its own process (open loop: a slow answer delays no other send; a plain-socket client, so the generator's own CPU disturbs the targets as little as it can). `bursts`: Debian's hey with 50 workers × 20 req/s, whose tickers line up, so 50 requests arrive at once every 50 ms. Targets alternate each round; medians of the rounds. `gateway` is `npm run gateway` with Redis: one worker process per core. `gateway_one_process_traced`: one process tracing every call (sample ratio 1) and exporting its GenAI metrics every 5 s over OTLP/HTTP to a sink in its own process; otel_cpu_ratio is its CPU per request over `gateway_one_process`'s. cpu_ms_per_request: CPU of the target's processes (threads included) per request sent; postgres_cpu_ms_per_request: PostgreSQL's meanwhile (the gateway's call log). `grpc`: KServe v2 ModelInfer (a 1×64 UINT8 tensor) evenly spaced at the same rate by bench/grpc-open-loop.ts over one HTTP/2 channel, through the gateway's gRPC port (which sends it on as KServe v2 REST) against the vision replica's own gRPC port (`direct`).",
     });
   } finally {
     for (const stop of stops) stop();

@@ -1,17 +1,24 @@
+/**
+ * An OTLP/HTTP endpoint that counts the spans and metric data points it is sent and keeps nothing:
+ * the traced gateway's collector in bench/gateway.ts. A process of its own, as a collector is: the
+ * bench's own process blocks while a load generator runs, and a sink in it would leave every
+ * export of a round waiting (and timing out, and being retried) on the gateway's side.
+ * Prints {"url"} once listening; GET /counts answers {"spans", "metricPoints"}.
+ */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-/** An OTLP/HTTP endpoint that counts the spans it is sent and keeps nothing (the traced gateway's collector). */
-export async function otlpSink() {
-  let spans = 0;
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      spans += (body.match(/"spanId"/g) ?? []).length;
-      res.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
+let spans = 0;
+let metricPoints = 0;
+const server = http.createServer((req, res) => {
+  if (req.method === "GET") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ spans, metricPoints }));
+  let body = "";
+  req.on("data", (c) => (body += c));
+  req.on("end", () => {
+    if (req.url === "/v1/traces") spans += (body.match(/"spanId"/g) ?? []).length;
+    if (req.url === "/v1/metrics") metricPoints += (body.match(/"bucketCounts"/g) ?? []).length;
+    res.writeHead(200, { "content-type": "application/json" }).end("{}");
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans: () => spans, stop: () => server.close() };
-}
+});
+server.listen(0, "127.0.0.1", () => console.log(JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+process.on("SIGTERM", () => server.close(() => process.exit(0)));
