@@ -4,6 +4,7 @@ import { NotFoundError, UnavailableError, UpstreamError } from "../errors.ts";
 import type { GatewayCall } from "./call.ts";
 import type { EndpointConfig, GatewayConfig } from "./config.ts";
 import type { ReplicaHealth } from "./replica-health.ts";
+import type { AttemptDeps } from "./replica-attempts.ts";
 import { pickReplica, usableReplicas } from "./routing.ts";
 
 /**
@@ -24,12 +25,11 @@ export function kserveGetRoute(path: string): KserveGet | null {
   return m ? { kind: m[2] ? "model-ready" : "model", slug: decodeURIComponent(m[1]!) } : null;
 }
 
-export interface KserveDeps {
+export interface KserveDeps extends AttemptDeps {
   config: () => GatewayConfig | null;
   /** Authenticates the call and finds the endpoint its key may call (a 401 or 404 otherwise). */
   endpointFor: (call: GatewayCall, slug: string) => EndpointConfig;
   upstream: (url: string) => UpstreamPool;
-  health: ReplicaHealth;
   /** Hands the call's row to the journal; called before the answer's last bytes go out. */
   record: (call: GatewayCall) => void;
 }

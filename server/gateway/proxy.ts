@@ -1,19 +1,19 @@
 import type http from "node:http";
 import type { Pool as UpstreamPool } from "undici";
-import { UnavailableError, UpstreamError } from "../errors.ts";
+import { UnavailableError } from "../errors.ts";
 import type { GatewayCall } from "./call.ts";
 import type { VersionConfig } from "./config.ts";
 import type { Kind } from "./request.ts";
 import type { ReplicaHealth } from "./replica-health.ts";
 import { chooseVersion, nextWeighted, stickyPoint, usableReplicas } from "./routing.ts";
-import { chooseReplica, prefixHash } from "./replica-choice.ts";
+import { prefixHash } from "./replica-choice.ts";
+import { attemptReplicas, RETRY, type AttemptDeps } from "./replica-attempts.ts";
 import { UpstreamCall } from "./upstream-call.ts";
 import { FIRST_TOKEN, readSseUsage, readUsage } from "./usage.ts";
 import { TURKEY_REGION_PREFIX } from "../shared/regions.ts";
 
-export interface ProxyDeps {
+export interface ProxyDeps extends AttemptDeps {
   upstream(url: string): UpstreamPool;
-  health: ReplicaHealth;
   /** Hands the call's row to the journal; called before the answer's last bytes go out, so an answered call always has its row. */
   record(call: GatewayCall): void;
 }
@@ -60,8 +60,8 @@ export function chooseCallVersion(health: ReplicaHealth, call: GatewayCall, sess
 }
 
 /**
- * Picks a version by weight and a replica by the endpoint's replica choice; retries once elsewhere
- * on a connect failure or 503. With a `fallback` window, a 5xx, a 429 or no first byte in time
+ * Picks a version by weight and a replica by the endpoint's replica choice, once more elsewhere
+ * on a connect failure or 503 (replica-attempts.ts). With a `fallback` window, a 5xx, a 429 or no first byte in time
  * ends the call before anything reached the client, as "fallback" (fallbacks.ts takes it on).
  */
 export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequest, fallback: FallbackWindow | null = null): Promise<ProxyOutcome> {
@@ -83,32 +83,14 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
     clientGone = true;
     upstreamCall?.abort(clientGoneError());
   });
-  const tried = new Set<string>();
   const prefix = e.replicaChoice === "prefix_aware" ? prefixHash(body) : null;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const chosen = chooseReplica(e.replicaChoice, usableReplicas(version, call.tenant!, e), prefix, deps.health.load, (id) => tried.has(id) || deps.health.coolingDown(id));
-    if (!chosen) break;
-    const replica = chosen.replica;
-    tried.add(replica.id);
-    call.replica = replica;
-    call.routeReason = chosen.reason;
-    deps.health.begin(replica.id);
+  return attemptReplicas(deps, call, prefix, async (a): Promise<ProxyOutcome | typeof RETRY> => {
+    const replica = a.replica;
     const up = (upstreamCall = new UpstreamCall());
-    // The replica's share of the call, from sending to the end of its answer (the gateway's own time is the rest).
-    const sent = performance.now();
-    const span = call.trace?.attempt(replica, e.slug) ?? null;
-    let measured = false;
-    const upstreamDone = (error?: string) => {
-      if (!measured) {
-        call.upstreamMs += performance.now() - sent;
-        span?.end(up.status, error);
-      }
-      measured = true;
-    };
     try {
       if (clientGone) throw clientGoneError(); // left while the last attempt failed: the catch logs 499
       const upHeaders = ["content-type", "application/json", "x-kule-request-id", call.requestId];
-      if (span) upHeaders.push("traceparent", span.traceparent);
+      if (a.traceparent) upHeaders.push("traceparent", a.traceparent);
       deps.upstream(replica.url).dispatch({ path: p.path, method: "POST", headers: upHeaders, body: upstreamBody }, up);
       if (fallback && !(await firstByteWithin(up, stream, fallback.firstByteMs))) {
         up.abort(new Error("no first byte in time"));
@@ -118,10 +100,9 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
         return "fallback";
       }
       await up.started;
-      if (up.status === 503 && attempt === 0) {
+      if (a.retries(up.status)) {
         await up.body();
-        deps.health.failed(replica.id);
-        continue; // nothing reached the client yet: try another replica
+        return RETRY; // nothing reached the client yet: try another replica
       }
       if (fallback && (up.status >= 500 || up.status === 429)) {
         await up.body();
@@ -143,7 +124,7 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
         await pipeStream(up, res, call, clientWantsUsage, deps.record);
       } else {
         const buf = await up.body();
-        upstreamDone();
+        a.ended(up.status);
         if (up.status === 200 && kind !== "infer") readUsage(buf.toString("utf8"), call);
         headers.push("content-length", String(buf.length));
         res.writeHead(up.status, headers);
@@ -152,28 +133,23 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
       }
       return "answered";
     } catch (err) {
-      upstreamDone((err as Error).name || "error");
+      a.ended(up.status, (err as Error).name || "error");
       if (clientGone) {
         call.status = 499;
         call.errorClass = "client_closed";
         return "answered";
       }
+      if (!res.headersSent) throw err; // before any byte: attemptReplicas tries elsewhere, or fails the call
       deps.health.failed(replica.id);
-      if (res.headersSent) {
-        call.status = 502;
-        call.errorClass = "upstream_broken";
-        deps.record(call);
-        res.end();
-        return "answered";
-      }
-      if (attempt === 1) throw new UpstreamError(`The replica serving ${e.slug} failed: ${(err as Error).message}`);
+      call.status = 502;
+      call.errorClass = "upstream_broken";
+      deps.record(call);
+      res.end();
+      return "answered";
     } finally {
-      upstreamDone();
-      deps.health.end(replica.id);
+      a.ended(up.status);
     }
-  }
-  call.errorClass = "no_ready_replica";
-  throw new UnavailableError(`No replica of ${e.slug} could take the request. Try again shortly.`);
+  });
 }
 
 /** Whether the replica began its answer within `ms` (for a stream: sent its first chunk); a refused connection counts as begun, and fails as before. */

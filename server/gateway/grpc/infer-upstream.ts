@@ -1,13 +1,11 @@
 import type { Pool as UpstreamPool } from "undici";
-import { errorFromStatus, UnavailableError, UpstreamError } from "../../errors.ts";
+import { errorFromStatus, UpstreamError } from "../../errors.ts";
 import type { GatewayCall } from "../call.ts";
-import type { ReplicaHealth } from "../replica-health.ts";
 import { chooseCallVersion } from "../proxy.ts";
-import { pickReplica, usableReplicas } from "../routing.ts";
+import { attemptReplicas, RETRY, type AttemptDeps } from "../replica-attempts.ts";
 
-export interface InferUpstreamDeps {
+export interface InferUpstreamDeps extends AttemptDeps {
   upstream(url: string): UpstreamPool;
-  health: ReplicaHealth;
 }
 
 /** The message of a replica's error answer ({"error": "…"} in KServe v2), else its status. */
@@ -24,61 +22,36 @@ function errorMessage(text: string, status: number): string {
 
 /**
  * A gRPC ModelInfer sent on as KServe v2 REST infer, which every replica Kule runs speaks: the
- * version by the endpoint's split (KVKK applied), the replica by least outstanding requests, and
- * one more replica tried on a refused connection or a 503, as proxy.ts does for HTTP (whose loop
- * writes straight into an HTTP response, so it cannot serve here). Resolves with the replica's
- * JSON answer; a replica's refusal is thrown as the typed error of its status.
+ * version by the endpoint's split (KVKK applied), the replica and the retry as for HTTP
+ * (replica-attempts.ts). Resolves with the replica's JSON answer; a replica's refusal is thrown as
+ * the typed error of its status.
  */
 export async function inferUpstream(deps: InferUpstreamDeps, call: GatewayCall, body: Record<string, unknown>, session: string | undefined): Promise<unknown> {
   const e = call.endpoint!;
-  const version = chooseCallVersion(deps.health, call, session);
-  call.version = version;
+  call.version = chooseCallVersion(deps.health, call, session);
   const payload = JSON.stringify(body);
-  const tried = new Set<string>();
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const replica = pickReplica(usableReplicas(version, call.tenant!, e), deps.health.load, (id) => tried.has(id) || deps.health.coolingDown(id));
-    if (!replica) break;
-    tried.add(replica.id);
-    call.replica = replica;
-    deps.health.begin(replica.id);
-    const sent = performance.now();
-    let answer: { status: number; text: string };
-    try {
-      const res = await deps.upstream(replica.url).request({
-        method: "POST",
-        path: `/v2/models/${encodeURIComponent(e.slug)}/infer`,
-        headers: { "content-type": "application/json", "x-kule-request-id": call.requestId },
-        body: payload,
-      });
-      answer = { status: res.statusCode, text: await res.body.text() };
-    } catch (err) {
-      deps.health.failed(replica.id);
-      if (attempt === 1) throw new UpstreamError(`The replica serving ${e.slug} failed: ${(err as Error).message}`);
-      continue;
-    } finally {
-      // The replica's share of the call: the gateway's own time is the rest (kule_gateway_overhead_seconds).
-      call.upstreamMs += performance.now() - sent;
-      deps.health.end(replica.id);
-    }
-    if (answer.status === 503 && attempt === 0) {
-      deps.health.failed(replica.id);
-      continue; // nothing reached the client yet: try another replica
-    }
-    if (answer.status >= 500) deps.health.failed(replica.id);
-    else deps.health.succeeded(replica.id);
-    if (answer.status !== 200) {
-      call.status = answer.status;
-      call.errorClass = answer.status >= 500 ? "upstream_error" : "upstream_rejected";
-      throw errorFromStatus(answer.status, `The replica serving ${e.slug} refused the call: ${errorMessage(answer.text, answer.status)}`);
-    }
-    try {
-      return JSON.parse(answer.text) as unknown;
-    } catch {
-      call.status = 502;
-      call.errorClass = "upstream_broken";
-      throw new UpstreamError(`The replica serving ${e.slug} answered with a body that is not JSON.`);
-    }
+  const path = `/v2/models/${encodeURIComponent(e.slug)}/infer`;
+  const answer = await attemptReplicas(deps, call, null, async (a) => {
+    const headers: Record<string, string> = { "content-type": "application/json", "x-kule-request-id": call.requestId };
+    if (a.traceparent) headers.traceparent = a.traceparent;
+    const res = await deps.upstream(a.replica.url).request({ method: "POST", path, headers, body: payload });
+    const text = await res.body.text();
+    a.ended(res.statusCode);
+    if (a.retries(res.statusCode)) return RETRY;
+    if (res.statusCode >= 500) deps.health.failed(a.replica.id);
+    else deps.health.succeeded(a.replica.id);
+    return { status: res.statusCode, text };
+  });
+  if (answer.status !== 200) {
+    call.status = answer.status;
+    call.errorClass = answer.status >= 500 ? "upstream_error" : "upstream_rejected";
+    throw errorFromStatus(answer.status, `The replica serving ${e.slug} refused the call: ${errorMessage(answer.text, answer.status)}`);
   }
-  call.errorClass = "no_ready_replica";
-  throw new UnavailableError(`No replica of ${e.slug} could take the request. Try again shortly.`);
+  try {
+    return JSON.parse(answer.text) as unknown;
+  } catch {
+    call.status = 502;
+    call.errorClass = "upstream_broken";
+    throw new UpstreamError(`The replica serving ${e.slug} answered with a body that is not JSON.`);
+  }
 }
