@@ -80,9 +80,12 @@ const schema = z.object({
   KULE_GATEWAY_GRPC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   KULE_GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   KULE_GATEWAY_SPOOL_DIR: z.string().optional(),
-  /** OpenTelemetry: the OTLP/HTTP endpoint traces go to (standard names; the traces one wins); unset = tracing off. */
+  /** OpenTelemetry: the OTLP/HTTP endpoint traces and metrics go to (standard names; a signal's own one wins); unset = off. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: z.url().optional(),
+  /** Milliseconds between OTLP metric exports (OpenTelemetry's standard variable and default). */
+  OTEL_METRIC_EXPORT_INTERVAL: z.coerce.number().int().min(100).default(60_000),
   /** The traces' service.name; unset: kule-gateway for the gateway, kule-app for the app. */
   OTEL_SERVICE_NAME: z.string().optional(),
   /** Share of calls traced when the caller sent no sampling decision (a caller's `traceparent` decides for its calls). */

@@ -35,6 +35,8 @@ export interface GatewayCall {
   userHash: string | null;
   /** Its row went to the journal (before the answer's last bytes): once per call. */
   recorded: boolean;
+  /** The GenAI operation (`gen_ai.operation.name`) of an inference call; null for the other routes. */
+  operation: string | null;
   /** Its OpenTelemetry trace, when tracing is on. */
   trace: CallTrace | null;
   /** Why its replica was chosen (replica-choice.ts). */
@@ -65,6 +67,7 @@ export function newCall(api: Api, clientIp: string | null): GatewayCall {
     clientIp,
     userHash: null,
     recorded: false,
+    operation: null,
     trace: null,
     routeReason: null,
     requestClass: null,

@@ -13,7 +13,8 @@ import { resolveDatabaseUrl } from "../db/url.ts";
 import { Gateway } from "./server.ts";
 import { SharedLimiter } from "./shared-limits.ts";
 import { GatewayTracing } from "./tracing.ts";
-import { tracesUrl } from "../telemetry/tracer-provider.ts";
+import { GenAiMetrics } from "./genai-metrics.ts";
+import { otlpUrl } from "../telemetry/otlp-url.ts";
 import { trustedProxiesOf } from "../http/client-ip.ts";
 import { clusterMetricsText, joinSupervisor, superviseWorkers, workerCount } from "./workers.ts";
 
@@ -37,7 +38,8 @@ async function serve(databaseUrl: string, opts: { slot: number | null; stopDatab
     limiter,
     metricsText: opts.slot === null ? undefined : clusterMetricsText,
     trustedProxies: trustedProxiesOf(env.KULE_TRUSTED_PROXIES),
-    tracing: tracesUrl() ? GatewayTracing.create({ url: tracesUrl()!, serviceName: env.OTEL_SERVICE_NAME ?? "kule-gateway", sampleRatio: env.KULE_OTEL_SAMPLE_RATIO }) : undefined,
+    tracing: otlpUrl("traces") ? GatewayTracing.create({ url: otlpUrl("traces"), serviceName: env.OTEL_SERVICE_NAME ?? "kule-gateway", sampleRatio: env.KULE_OTEL_SAMPLE_RATIO }) : undefined,
+    genAi: otlpUrl("metrics") ? GenAiMetrics.create({ url: otlpUrl("metrics"), serviceName: env.OTEL_SERVICE_NAME ?? "kule-gateway", intervalMs: env.OTEL_METRIC_EXPORT_INTERVAL }) : undefined,
     grpcPort: env.KULE_GATEWAY_GRPC_PORT,
   });
   const url = await gateway.listen(env.KULE_GATEWAY_PORT, env.KULE_GATEWAY_HOST, {

@@ -21,7 +21,8 @@ import { ReplicaHealth } from "./replica-health.ts";
 import { routeByClass, serveCall } from "./endpoint-chain.ts";
 import { startAdminServer, type AdminOptions } from "./admin-server.ts";
 import { TrustedProxies } from "../http/client-ip.ts";
-import type { GatewayTracing } from "./tracing.ts";
+import { genAiOperation, type GatewayTracing } from "./tracing.ts";
+import type { GenAiMetrics } from "./genai-metrics.ts";
 import { startGrpcServer, type GrpcDeps } from "./grpc/service.ts";
 
 export interface GatewayOptions {
@@ -40,6 +41,8 @@ export interface GatewayOptions {
   trustedProxies?: TrustedProxies;
   /** OpenTelemetry traces of inference calls (tracing.ts); none = off. The gateway shuts it down on close. */
   tracing?: GatewayTracing;
+  /** OpenTelemetry GenAI metrics of inference calls (genai-metrics.ts); none = off. Shut down on close, like tracing. */
+  genAi?: GenAiMetrics;
   /** Set: the Open Inference Protocol's gRPC service is served on this port too (grpc/service.ts); 0 is any free port. */
   grpcPort?: number;
   /** How long a replica may take to its first byte before an endpoint with fallbacks moves the call on (10 s by default). */
@@ -83,7 +86,7 @@ export class Gateway {
     this.limiter = opts.limiter ?? new MemoryLimiter();
     this.health = new ReplicaHealth(opts.cooldown);
     this.trustedProxies = opts.trustedProxies ?? new TrustedProxies([]);
-    this.kserveDeps = { config: () => this.config.current, endpointFor: (call, slug) => endpointFor(this.cfg, call.key!, slug), upstream: (url) => this.upstream(url), health: this.health, record: this.record };
+    this.kserveDeps = { config: () => this.config.current, endpointFor: (call, slug) => endpointFor(this.cfg, call.key!, slug), upstream: (url) => this.upstream(url), health: this.health, genAi: opts.genAi ?? null, record: this.record };
     this.subjectKey = opts.subjectHashKey ?? subjectHashKey();
     this.metrics = gatewayMetrics({ inFlight: () => this.inFlight, callLog: this.callLog, configAge: () => this.config.ageSeconds, limitsShared: this.limiter.shared });
     // `last used at` is kept in memory and written once every 30 s, not once per request.
@@ -123,6 +126,7 @@ export class Gateway {
     await this.config.close();
     await Promise.all([...this.upstreams.values()].map((p) => p.close()));
     await this.opts.tracing?.shutdown();
+    await this.opts.genAi?.shutdown();
   }
 
   private get cfg(): GatewayConfig {
@@ -147,7 +151,7 @@ export class Gateway {
     if (kserve && (kserve.kind === "live" || kserve.kind === "ready" || kserve.kind === "server")) return serveKserveGet(kserve, null, res, this.kserveDeps);
     const route = inferenceRoute(req.method, path);
     const call = newCall(route?.kind === "infer" || kserve ? "kserve" : "openai", this.trustedProxies.clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]));
-    if (route && this.opts.tracing) call.trace = this.opts.tracing.begin(req.headers, route.kind, route.slug ?? null, call.started);
+    if (route) this.inference(call, req.headers, route.kind, route.slug ?? null);
     this.inFlight++;
     try {
       if (req.method === "GET" && path === "/v1/models") return this.listModels(req, res, call);
@@ -170,7 +174,7 @@ export class Gateway {
         call.errorClass = "client_closed";
         return;
       }
-      await serveCall({ upstream: this.upstream, health: this.health, record: this.record, observe: this.metrics.observeShadow }, this.cfg, call, { req, res, kind: route.kind, body, raw, path }, this.opts.fallbackFirstByteMs ?? 10_000);
+      await serveCall({ upstream: this.upstream, health: this.health, genAi: this.opts.genAi ?? null, record: this.record, observe: this.metrics.observeShadow }, this.cfg, call, { req, res, kind: route.kind, body, raw, path }, this.opts.fallbackFirstByteMs ?? 10_000);
     } catch (e) {
       this.refuse(res, call, e);
     } finally {
@@ -197,6 +201,12 @@ export class Gateway {
     sendError(res, call.api, err, call.status);
   }
 
+  /** Marks `call` an inference call of route `kind`, for its OpenTelemetry span and GenAI metrics; HTTP and gRPC alike. */
+  private inference(call: GatewayCall, carrier: Record<string, string | string[] | undefined>, kind: string, model: string | null) {
+    call.operation = genAiOperation(kind);
+    if (this.opts.tracing) call.trace = this.opts.tracing.begin(carrier, call.operation, model, call.started);
+  }
+
   private authenticate(req: http.IncomingMessage, call: GatewayCall) {
     this.signIn(call, req.headers.authorization);
   }
@@ -215,6 +225,7 @@ export class Gateway {
       authenticate: (call, authorization) => this.signIn(call, authorization),
       checkLimits: (call) => checkLimits(this.limiter, call),
       clientIp: (remote, forwardedFor) => this.trustedProxies.clientIp(remote, forwardedFor),
+      inference: (call, traceparent, model) => this.inference(call, { traceparent }, "infer", model),
       enter: () => void this.inFlight++,
       leave: (call) => {
         this.inFlight--;
@@ -246,8 +257,13 @@ export class Gateway {
   private finish(call: GatewayCall) {
     this.record(call);
     call.trace?.end(call);
+    const durationS = (Date.now() - call.started) / 1000;
+    const genAi = this.opts.genAi;
+    if (genAi && call.operation) {
+      genAi.call(call, durationS);
+      genAi.tokens(call);
+    }
     if (call.endpoint) {
-      const durationS = (Date.now() - call.started) / 1000;
       this.metrics.observe({ endpoint: call.endpoint.slug, version: call.version?.label ?? "none", tenant: call.tenant?.slug ?? "unknown", status: call.status }, durationS, call.ttftMs === null ? null : call.ttftMs / 1000, call.promptTokens, call.completionTokens, call.endpoint.slo, overheadSeconds(call));
     }
   }

@@ -6,6 +6,7 @@ import { testDb, testDrivers } from "../test/harness.ts";
 import { servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
 import { startClusterSync } from "../cluster/sync.ts";
 import { GatewayTracing } from "./tracing.ts";
+import { GenAiMetrics } from "./genai-metrics.ts";
 
 interface OtlpSpan {
   traceId: string;
@@ -16,9 +17,16 @@ interface OtlpSpan {
   attributes: { key: string; value: { stringValue?: string; intValue?: string | number; doubleValue?: number } }[];
 }
 
-/** An OTLP/HTTP receiver (JSON, as the exporter sends it): every span it was sent. */
+interface OtlpHistogram {
+  name: string;
+  unit: string;
+  histogram: { dataPoints: { attributes: OtlpSpan["attributes"]; count: string | number; sum: number }[] };
+}
+
+/** An OTLP/HTTP receiver (JSON, as the exporters send it): every span and metric it was sent. */
 async function otlpReceiver() {
   const spans: OtlpSpan[] = [];
+  const metrics: OtlpHistogram[] = [];
   const server = http.createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
@@ -26,14 +34,18 @@ async function otlpReceiver() {
       if (req.url === "/v1/traces") {
         for (const rs of JSON.parse(body).resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) spans.push(...(ss.spans ?? []));
       }
+      if (req.url === "/v1/metrics") {
+        for (const rm of JSON.parse(body).resourceMetrics ?? []) for (const sm of rm.scopeMetrics ?? []) metrics.push(...(sm.metrics ?? []));
+      }
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`, spans, close: () => new Promise((r) => server.close(r)) };
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: `${base}/v1/traces`, metricsUrl: `${base}/v1/metrics`, spans, metrics, close: () => new Promise((r) => server.close(r)) };
 }
 
-const attr = (s: OtlpSpan, key: string) => {
+const attr = (s: Pick<OtlpSpan, "attributes">, key: string) => {
   const v = s.attributes.find((a) => a.key === key)?.value;
   return v?.stringValue ?? (v?.intValue !== undefined ? Number(v.intValue) : v?.doubleValue);
 };
@@ -88,7 +100,8 @@ describe("OpenTelemetry traces of inference calls", () => {
   it("trace a refusal too, with its error type, and start a trace of their own for a caller who sent none", async () => {
     const receiver = await otlpReceiver();
     const tracing = GatewayTracing.create({ url: receiver.url, serviceName: "kule-gateway-test", sampleRatio: 1 });
-    const gw = await startTestGateway({ tracing });
+    const genAi = GenAiMetrics.create({ url: receiver.metricsUrl, serviceName: "kule-gateway-test", intervalMs: 60_000 });
+    const gw = await startTestGateway({ tracing, genAi });
     try {
       const res = await fetch(`${gw.base}/v1/embeddings`, { method: "POST", headers: { authorization: "Bearer kule_not_a_key_at_all_000000000000000000" }, body: JSON.stringify({ model: "embed", input: "x" }) });
       expect(res.status).toBe(401);
@@ -98,6 +111,69 @@ describe("OpenTelemetry traces of inference calls", () => {
       expect(span.parentSpanId ?? "").toBe("");
       expect(attr(span, "gen_ai.operation.name")).toBe("embeddings");
       expect(attr(span, "error.type")).toBe("auth");
+      await genAi.flush();
+      const duration = receiver.metrics.find((m) => m.name === "gen_ai.server.request.duration")!;
+      expect(duration.histogram.dataPoints.map((p) => [attr(p, "gen_ai.operation.name"), attr(p, "error.type"), Number(p.count)])).toEqual([["embeddings", "auth", 1]]);
+      // It reached no replica: no client-side metrics.
+      expect(receiver.metrics.map((m) => m.name)).not.toContain("gen_ai.client.operation.duration");
+    } finally {
+      await gw.close();
+      await receiver.close();
+    }
+  });
+
+  it("report GenAI metrics over OTLP: the gateway's time per call and per replica attempt, tokens by type, and a stream's first token and time per token", async () => {
+    const ep = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }]);
+    const t = await tenantWithKey();
+    const receiver = await otlpReceiver();
+    const genAi = GenAiMetrics.create({ url: receiver.metricsUrl, serviceName: "kule-gateway-test", intervalMs: 60_000 });
+    const gw = await startTestGateway({ genAi });
+    try {
+      const chat = (stream: boolean) =>
+        fetch(`${gw.base}/v1/chat/completions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${t.secret}` },
+          body: JSON.stringify({ model: ep.endpoint.slug, messages: [{ role: "user", content: "Ankara'dan bir fıkra anlat." }], max_tokens: 16, stream, ...(stream ? { stream_options: { include_usage: true } } : {}) }),
+        });
+      const whole = await chat(false);
+      expect(whole.status).toBe(200);
+      // No traces configured: metrics alone, and no traceparent on the answer.
+      expect(whole.headers.get("traceparent")).toBeNull();
+      const usage = (await whole.json()).usage;
+      const streamed = await chat(true);
+      const events = await streamed.text();
+      const streamUsage = JSON.parse(events.split("\n\n").find((e) => e.includes('"usage":{'))!.slice("data: ".length)).usage;
+      await genAi.flush();
+
+      const metric = (name: string) => receiver.metrics.find((m) => m.name === name)!;
+      const version = whole.headers.get("x-kule-version");
+      const server = metric("gen_ai.server.request.duration");
+      expect(server.unit).toBe("s");
+      expect(server.histogram.dataPoints).toHaveLength(1);
+      const [call] = server.histogram.dataPoints;
+      expect(Number(call!.count)).toBe(2);
+      expect([attr(call!, "gen_ai.operation.name"), attr(call!, "gen_ai.request.model"), attr(call!, "gen_ai.response.model"), attr(call!, "error.type")]).toEqual(["chat", ep.endpoint.slug, `${ep.endpoint.slug}@${version}`, undefined]);
+
+      const attempt = metric("gen_ai.client.operation.duration");
+      expect(attempt.unit).toBe("s");
+      const [a] = attempt.histogram.dataPoints;
+      expect(Number(a!.count)).toBe(2);
+      expect([attr(a!, "gen_ai.operation.name"), attr(a!, "gen_ai.request.model"), attr(a!, "server.address")]).toEqual(["chat", ep.endpoint.slug, "127.0.0.1"]);
+      expect(attr(a!, "server.port")).toBeGreaterThan(0);
+      // The replica's share of a call is part of the call's time.
+      expect(a!.sum).toBeLessThanOrEqual(call!.sum);
+
+      const tokens = metric("gen_ai.client.token.usage");
+      expect(tokens.unit).toBe("{token}");
+      const byType = Object.fromEntries(tokens.histogram.dataPoints.map((p) => [attr(p, "gen_ai.token.type"), p.sum]));
+      expect(byType).toEqual({ input: usage.prompt_tokens + streamUsage.prompt_tokens, output: usage.completion_tokens + streamUsage.completion_tokens });
+
+      // Only the stream has a first token; time per output token needs two or more of them.
+      const ttft = metric("gen_ai.server.time_to_first_token");
+      expect([ttft.unit, Number(ttft.histogram.dataPoints[0]!.count)]).toEqual(["s", 1]);
+      expect(ttft.histogram.dataPoints[0]!.sum).toBeLessThanOrEqual(call!.sum);
+      const tpot = metric("gen_ai.server.time_per_output_token");
+      expect([tpot.unit, Number(tpot.histogram.dataPoints[0]!.count)]).toEqual(["s", 1]);
     } finally {
       await gw.close();
       await receiver.close();

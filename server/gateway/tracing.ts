@@ -1,5 +1,4 @@
-import type { IncomingHttpHeaders } from "node:http";
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, defaultTextMapGetter, defaultTextMapSetter, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, defaultTextMapGetter, trace, type Attributes, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import type { SpanExporter, TracerProvider } from "@opentelemetry/sdk-trace";
 import { tracerProvider } from "../telemetry/tracer-provider.ts";
@@ -18,14 +17,105 @@ const propagator = new W3CTraceContextPropagator();
 /** The GenAI operation of each gateway route (KServe v2 inference is not a GenAI operation: `infer`). */
 const OPERATIONS: Record<string, string> = { chat: "chat", completions: "text_completion", embeddings: "embeddings", infer: "infer" };
 
-export interface CallTrace {
-  traceId: string;
-  /** The server span's context, for the answer's `traceparent` header. */
-  traceparent: string;
-  /** Starts the span of one attempt at a replica of `model` (the endpoint); returns the `traceparent` to send it and how to end it. */
-  attempt(replica: { id: string; url: string }, model: string): { traceparent: string; end: (status: number, error?: string) => void };
+/** The GenAI operation name (`gen_ai.operation.name`) of a call that came in on route `kind`. */
+export function genAiOperation(kind: string): string {
+  return OPERATIONS[kind] ?? kind;
+}
+
+/** A replica's `server.address` and `server.port`, parsed once per replica URL (a URL parse per attempt showed in profiles). */
+const addresses = new Map<string, { address: string; port: number }>();
+export function replicaAddress(url: string): { address: string; port: number } {
+  let a = addresses.get(url);
+  if (!a) {
+    const u = new URL(url);
+    addresses.set(url, (a = { address: u.hostname, port: Number(u.port || (u.protocol === "https:" ? 443 : 80)) }));
+  }
+  return a;
+}
+
+/** A span's context as a W3C `traceparent` value, written directly (the propagator's carrier and context cost more per call). */
+function traceparentOf(span: Span): string {
+  const c = span.spanContext();
+  return `00-${c.traceId}-${c.spanId}-${c.traceFlags & TraceFlags.SAMPLED ? "01" : "00"}`;
+}
+
+/** The error type of an attempt that failed (thrown, or a 5xx answer); null when it did not. */
+export function attemptErrorType(status: number, error?: string): string | null {
+  return error ?? (status >= 500 ? String(status) : null);
+}
+
+/*
+ * Spans and their handles are class instances rather than objects of closures: the gateway runs
+ * under tsx, whose keep-names helper renames every closure created per call, which showed in the
+ * profile of a traced gateway.
+ */
+
+/** One attempt at a replica: a CLIENT span, child of the call's. */
+export class AttemptSpan {
+  readonly traceparent: string;
+  constructor(private readonly span: Span) {
+    this.traceparent = traceparentOf(span);
+  }
+
+  end(status: number, error?: string) {
+    const span = this.span;
+    span.setAttribute("http.response.status_code", status);
+    const errorType = attemptErrorType(status, error);
+    if (errorType) {
+      span.setAttribute("error.type", errorType);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    span.end();
+  }
+}
+
+/** The call's SERVER span: its trace id (for the call-log row), its `traceparent` (for the answer) and its attempts' spans. */
+export class CallTrace {
+  readonly traceId: string;
+  readonly traceparent: string;
+  private ctx: Context | null = null;
+
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly span: Span,
+    private readonly parent: Context,
+    private readonly operation: string,
+  ) {
+    this.traceId = span.spanContext().traceId;
+    this.traceparent = traceparentOf(span);
+  }
+
+  /** Starts the span of one attempt at a replica of `model` (the endpoint). */
+  attempt(replica: { id: string; url: string }, model: string): AttemptSpan {
+    this.ctx ??= trace.setSpan(this.parent, this.span);
+    const { address, port } = replicaAddress(replica.url);
+    const attributes = { "gen_ai.operation.name": this.operation, "gen_ai.request.model": model, "server.address": address, "server.port": port, "kule.replica": replica.id };
+    return new AttemptSpan(this.tracer.startSpan(`${this.operation} ${model}`, { kind: SpanKind.CLIENT, attributes }, this.ctx));
+  }
+
   /** Ends the call's span with what the call did. */
-  end(call: GatewayCall): void;
+  end(call: GatewayCall) {
+    const span = this.span;
+    if (call.endpoint) {
+      span.updateName(`${this.operation} ${call.endpoint.slug}`);
+      span.setAttribute("gen_ai.request.model", call.endpoint.slug);
+      if (call.version) {
+        span.setAttribute("gen_ai.response.model", `${call.endpoint.slug}@${call.version.label}`);
+        span.setAttribute("kule.version", call.version.label);
+      }
+    }
+    span.setAttribute("http.response.status_code", call.status);
+    span.setAttribute("gen_ai.usage.input_tokens", call.promptTokens);
+    span.setAttribute("gen_ai.usage.output_tokens", call.completionTokens);
+    if (call.tenant) span.setAttribute("kule.tenant", call.tenant.slug);
+    if (call.ttftMs !== null) span.setAttribute("gen_ai.server.time_to_first_token", call.ttftMs / 1000);
+    span.setAttribute("kule.request_id", call.requestId);
+    if (call.status >= 400) {
+      span.setAttribute("error.type", call.errorClass ?? String(call.status));
+      if (call.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    span.end();
+  }
 }
 
 export class GatewayTracing {
@@ -40,33 +130,14 @@ export class GatewayTracing {
     return new GatewayTracing(provider, provider.getTracer("kule-gateway"));
   }
 
-  begin(headers: IncomingHttpHeaders, kind: string, model: string | null, startTime: number): CallTrace {
-    const parent = propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
-    const operation = OPERATIONS[kind] ?? kind;
-    const span = this.tracer.startSpan(model ? `${operation} ${model}` : operation, { kind: SpanKind.SERVER, startTime, attributes: { "gen_ai.operation.name": operation, ...(model ? { "gen_ai.request.model": model } : {}) } }, parent);
-    const ctx = trace.setSpan(parent, span);
-    return {
-      traceId: span.spanContext().traceId,
-      traceparent: traceparentOf(ctx),
-      attempt: (replica, endpoint) => this.attempt(ctx, operation, endpoint, replica),
-      end: (call) => endCall(span, operation, call),
-    };
-  }
-
-  private attempt(ctx: Context, operation: string, model: string, replica: { id: string; url: string }) {
-    const url = new URL(replica.url);
-    const span = this.tracer.startSpan(`${operation} ${model}`, { kind: SpanKind.CLIENT, attributes: { "gen_ai.operation.name": operation, "gen_ai.request.model": model, "server.address": url.hostname, "server.port": Number(url.port || 80), "kule.replica": replica.id } }, ctx);
-    return {
-      traceparent: traceparentOf(trace.setSpan(ctx, span)),
-      end: (status: number, error?: string) => {
-        span.setAttribute("http.response.status_code", status);
-        if (error || status >= 500) {
-          span.setAttribute("error.type", error ?? String(status));
-          span.setStatus({ code: SpanStatusCode.ERROR });
-        }
-        span.end();
-      },
-    };
+  /** The call's span, continuing the caller's `traceparent` (HTTP headers, gRPC metadata) if it sent one. */
+  begin(carrier: Record<string, string | string[] | undefined>, operation: string, model: string | null, startTime: number): CallTrace {
+    // Only a caller's traceparent has anything to extract (tracestate alone continues nothing).
+    const parent = carrier.traceparent ? propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter) : ROOT_CONTEXT;
+    const attributes: Attributes = { "gen_ai.operation.name": operation };
+    if (model) attributes["gen_ai.request.model"] = model;
+    const span = this.tracer.startSpan(model ? `${operation} ${model}` : operation, { kind: SpanKind.SERVER, startTime, attributes }, parent);
+    return new CallTrace(this.tracer, span, parent, operation);
   }
 
   async shutdown() {
@@ -76,31 +147,4 @@ export class GatewayTracing {
   async flush() {
     await this.provider.forceFlush();
   }
-}
-
-function traceparentOf(ctx: Context): string {
-  const carrier: Record<string, string> = {};
-  propagator.inject(ctx, carrier, defaultTextMapSetter);
-  return carrier.traceparent ?? "";
-}
-
-function endCall(span: Span, operation: string, call: GatewayCall) {
-  if (call.endpoint) {
-    span.updateName(`${operation} ${call.endpoint.slug}`);
-    span.setAttribute("gen_ai.request.model", call.endpoint.slug);
-  }
-  span.setAttributes({
-    "http.response.status_code": call.status,
-    "gen_ai.usage.input_tokens": call.promptTokens,
-    "gen_ai.usage.output_tokens": call.completionTokens,
-    ...(call.version ? { "gen_ai.response.model": `${call.endpoint!.slug}@${call.version.label}`, "kule.version": call.version.label } : {}),
-    ...(call.tenant ? { "kule.tenant": call.tenant.slug } : {}),
-    ...(call.ttftMs !== null ? { "gen_ai.server.time_to_first_token": call.ttftMs / 1000 } : {}),
-    "kule.request_id": call.requestId,
-  });
-  if (call.status >= 400) {
-    span.setAttribute("error.type", call.errorClass ?? String(call.status));
-    if (call.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-  }
-  span.end();
 }

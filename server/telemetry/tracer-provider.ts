@@ -1,12 +1,10 @@
 import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { env } from "../env.ts";
+import { otlpUrl } from "./otlp-url.ts";
 
-/** Where traces go, by OpenTelemetry's own variables: the traces endpoint as given, or the base one's /v1/traces; undefined = tracing off. */
-export function tracesUrl(): string | undefined {
-  return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT ? `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, "")}/v1/traces` : undefined);
-}
+/** Where traces go (otlp-url.ts); undefined = tracing off. */
+export const tracesUrl = () => otlpUrl("traces");
 
 /**
  * The one way Kule's processes (the gateway, the app) set up OpenTelemetry tracing: spans

@@ -12,6 +12,7 @@ import type { CallLogRow } from "../gateway/call-log.ts";
 import { caller, makeActor, makeModelWithVersions, testDb, uid } from "./harness.ts";
 import { apiKeyRecord } from "../auth/api-key-secret.ts";
 import type { Actor } from "../auth/actor.ts";
+import type { GenAiMetrics } from "../gateway/genai-metrics.ts";
 import type { GatewayTracing } from "../gateway/tracing.ts";
 
 /**
@@ -64,7 +65,7 @@ export async function databaseProxy(): Promise<CuttableProxy> {
   return proxy;
 }
 
-export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter; trustedProxies?: TrustedProxies; admin?: AdminOptions; tracing?: GatewayTracing; grpcPort?: number } = {}) {
+export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter; trustedProxies?: TrustedProxies; admin?: AdminOptions; tracing?: GatewayTracing; genAi?: GenAiMetrics; grpcPort?: number } = {}) {
   const url = new URL(inject("databaseUrl"));
   if (opts.viaProxy) {
     url.hostname = "127.0.0.1";
@@ -72,7 +73,7 @@ export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter
   }
   const pool = new pg.Pool({ connectionString: url.toString(), max: 4, connectionTimeoutMillis: 500 });
   pool.on("error", () => {});
-  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 }, limiter: opts.limiter, trustedProxies: opts.trustedProxies, tracing: opts.tracing, grpcPort: opts.grpcPort });
+  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 }, limiter: opts.limiter, trustedProxies: opts.trustedProxies, tracing: opts.tracing, genAi: opts.genAi, grpcPort: opts.grpcPort });
   const base = await gateway.listen(0, "127.0.0.1", opts.admin);
   return {
     gateway,

@@ -15,6 +15,8 @@ export interface GrpcDeps extends KserveDeps {
   authenticate(call: GatewayCall, authorization: string | undefined): void;
   checkLimits(call: GatewayCall): Promise<void>;
   clientIp(remote: string | undefined, forwardedFor: string | undefined): string | null;
+  /** Marks the call an inference call (its span, continuing the caller's `traceparent`; its GenAI metrics). */
+  inference(call: GatewayCall, traceparent: string | undefined, model: string): void;
   /** A call begins (in flight) and ends (its row if not yet written, its metrics). */
   enter(): void;
   leave(call: GatewayCall): void;
@@ -43,6 +45,7 @@ function callMetadata(call: GatewayCall): grpc.Metadata {
     md.set("x-kule-endpoint-revision", String(call.endpoint!.revision));
   }
   if (call.replica) md.set("x-kule-replica-region", call.replica.region);
+  if (call.trace) md.set("traceparent", call.trace.traceparent);
   return md;
 }
 
@@ -91,6 +94,7 @@ export function inferenceService(deps: GrpcDeps): grpc.UntypedServiceImplementat
     }),
     ModelMetadata: modelCall(deps, async (call, req: { name: string }) => modelMetadata(deps.endpointFor(call, req.name), call, deps)),
     ModelInfer: modelCall(deps, async (call, req: ModelInferRequest, sc) => {
+      deps.inference(call, header(sc, "traceparent"), req.model_name);
       call.endpoint = deps.endpointFor(call, req.model_name);
       const { body, raw } = inferBodyOf(req);
       validateInfer(body);
