@@ -7,6 +7,7 @@ import { servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway
 import { startClusterSync } from "../cluster/sync.ts";
 import { GatewayTracing } from "./tracing.ts";
 import { GenAiMetrics } from "./genai-metrics.ts";
+import { inferenceClient } from "../test/grpc-client.ts";
 
 interface OtlpSpan {
   traceId: string;
@@ -175,6 +176,34 @@ describe("OpenTelemetry traces of inference calls", () => {
       const tpot = metric("gen_ai.server.time_per_output_token");
       expect([tpot.unit, Number(tpot.histogram.dataPoints[0]!.count)]).toEqual(["s", 1]);
     } finally {
+      await gw.close();
+      await receiver.close();
+    }
+  });
+
+  it("trace a gRPC ModelInfer as `infer`, continuing the caller's traceparent, and count it in the GenAI metrics", async () => {
+    const vision = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }], "vision");
+    const t = await tenantWithKey();
+    const receiver = await otlpReceiver();
+    const tracing = GatewayTracing.create({ url: receiver.url, serviceName: "kule-gateway-test", sampleRatio: 1 });
+    const genAi = GenAiMetrics.create({ url: receiver.metricsUrl, serviceName: "kule-gateway-test", intervalMs: 60_000 });
+    const gw = await startTestGateway({ tracing, genAi, grpcPort: 0 });
+    const client = inferenceClient(gw.gateway.grpcUrl!);
+    try {
+      const [traceId, callerSpan] = [randomBytes(16).toString("hex"), randomBytes(8).toString("hex")];
+      const request = { model_name: vision.endpoint.slug, inputs: [{ name: "images", datatype: "UINT8", shape: [1, 2, 2], contents: { uint_contents: [1, 2, 3, 4] } }] };
+      const answer = await client.call("ModelInfer", request, t.secret, { traceparent: `00-${traceId}-${callerSpan}-01` });
+      expect(answer.error).toBeNull();
+      expect(String(answer.headers!.get("traceparent")[0])).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+      await tracing.flush();
+      await genAi.flush();
+      const server = receiver.spans.find((s) => s.kind === 2 && s.traceId === traceId)!;
+      expect(server).toMatchObject({ name: `infer ${vision.endpoint.slug}`, parentSpanId: callerSpan });
+      expect(receiver.spans.find((s) => s.kind === 3 && s.traceId === traceId)).toMatchObject({ parentSpanId: server.spanId });
+      const duration = receiver.metrics.find((m) => m.name === "gen_ai.server.request.duration")!;
+      expect(duration.histogram.dataPoints.map((p) => [attr(p, "gen_ai.operation.name"), attr(p, "gen_ai.request.model"), Number(p.count)])).toEqual([["infer", vision.endpoint.slug, 1]]);
+    } finally {
+      client.close();
       await gw.close();
       await receiver.close();
     }
