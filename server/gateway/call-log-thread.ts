@@ -17,6 +17,9 @@ export interface CallLogThreadOptions {
   openJournalFile?: (file: string) => number;
 }
 
+/** How often one gateway process cuts its journal and sends the rows to PostgreSQL, by default. */
+export const CALL_LOG_FLUSH_MS = 100;
+
 /** What the thread was sent and has not yet said is safe: a journal segment, or leftover files to recover. */
 type Unconfirmed = { segment: JournalSegment } | { leftovers: string[] };
 
@@ -64,7 +67,7 @@ export class CallLogThread {
     this.journal = new CallJournal(path.join(opts.spoolDir, "journal"), opts.openJournalFile);
     this.worker = this.start();
     if (this.journal.leftovers.length) this.send({ leftovers: this.journal.leftovers });
-    this.timer = setInterval(() => this.cut(), opts.flushMs ?? 100);
+    this.timer = setInterval(() => this.cut(), opts.flushMs ?? CALL_LOG_FLUSH_MS);
     this.timer.unref();
   }
 

@@ -16,14 +16,14 @@ import { GatewayTracing } from "./tracing.ts";
 import { GenAiMetrics } from "./genai-metrics.ts";
 import { otlpUrl } from "../telemetry/otlp-url.ts";
 import { trustedProxiesOf } from "../http/client-ip.ts";
-import { clusterMetricsText, joinSupervisor, superviseWorkers, workerCount } from "./workers.ts";
+import { callLogFlushMs, clusterMetricsText, joinSupervisor, superviseWorkers, workerCount } from "./workers.ts";
 
 const limitsNote = () => (env.REDIS_URL ? "shared through Redis" : "per process");
 const adminPort = () => env.KULE_GATEWAY_ADMIN_PORT ?? env.KULE_GATEWAY_PORT + 1000;
 const adminNote = () => `metrics and service discovery on http://${env.KULE_GATEWAY_ADMIN_HOST}:${adminPort()}${env.KULE_GATEWAY_GRPC_PORT ? `; KServe v2 gRPC on ${env.KULE_GATEWAY_HOST}:${env.KULE_GATEWAY_GRPC_PORT}` : ""}`;
 
 /** One gateway process: serves until SIGTERM/SIGINT, then drains its call log and exits. */
-async function serve(databaseUrl: string, opts: { slot: number | null; stopDatabase: () => Promise<void> }) {
+async function serve(databaseUrl: string, opts: { slot: number | null; workers: number; stopDatabase: () => Promise<void> }) {
   // Short connect timeout: while the database is away, call-log batches go to the spool at once.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 8, connectionTimeoutMillis: 1000 });
   pool.on("error", () => {});
@@ -41,6 +41,7 @@ async function serve(databaseUrl: string, opts: { slot: number | null; stopDatab
     tracing: otlpUrl("traces") ? GatewayTracing.create({ url: otlpUrl("traces"), serviceName: env.OTEL_SERVICE_NAME ?? "kule-gateway", sampleRatio: env.KULE_OTEL_SAMPLE_RATIO }) : undefined,
     genAi: otlpUrl("metrics") ? GenAiMetrics.create({ url: otlpUrl("metrics"), serviceName: env.OTEL_SERVICE_NAME ?? "kule-gateway", intervalMs: env.OTEL_METRIC_EXPORT_INTERVAL }) : undefined,
     grpcPort: env.KULE_GATEWAY_GRPC_PORT,
+    callLogFlushMs: callLogFlushMs(opts.workers),
   });
   const url = await gateway.listen(env.KULE_GATEWAY_PORT, env.KULE_GATEWAY_HOST, {
     port: adminPort(),
@@ -75,14 +76,16 @@ function exitOnSignal(stop: () => Promise<void>) {
 async function main() {
   if (cluster.isWorker) {
     // The primary resolved the database and passed its URL on in DATABASE_URL.
-    const { gateway, url } = await serve(env.DATABASE_URL!, { slot: env.KULE_GATEWAY_WORKER_SLOT ?? 0, stopDatabase: async () => {} });
+    // A worker inherits the primary's environment, so it counts the workers as the primary did.
+    const workers = workerCount(env.KULE_GATEWAY_WORKERS, !!env.REDIS_URL);
+    const { gateway, url } = await serve(env.DATABASE_URL!, { slot: env.KULE_GATEWAY_WORKER_SLOT ?? 0, workers, stopDatabase: async () => {} });
     joinSupervisor(gateway.metrics.registry, url);
     return;
   }
   const workers = workerCount(env.KULE_GATEWAY_WORKERS, !!env.REDIS_URL);
   const database = await resolveDatabaseUrl();
   if (workers === 1) {
-    const { url } = await serve(database.url, { slot: null, stopDatabase: database.stop });
+    const { url } = await serve(database.url, { slot: null, workers, stopDatabase: database.stop });
     console.log(`Gateway on ${url} (limits ${limitsNote()}; ${adminNote()})`);
     return;
   }

@@ -43,6 +43,8 @@ export interface GatewayOptions {
   tracing?: GatewayTracing;
   /** OpenTelemetry GenAI metrics of inference calls (genai-metrics.ts); none = off. Shut down on close, like tracing. */
   genAi?: GenAiMetrics;
+  /** How often the call-log journal is cut and its rows sent to PostgreSQL (workers.ts: callLogFlushMs). */
+  callLogFlushMs?: number;
   /** Set: the Open Inference Protocol's gRPC service is served on this port too (grpc/service.ts); 0 is any free port. */
   grpcPort?: number;
   /** How long a replica may take to its first byte before an endpoint with fallbacks moves the call on (10 s by default). */
@@ -82,7 +84,7 @@ export class Gateway {
   constructor(private readonly opts: GatewayOptions) {
     this.config = new ConfigStore(opts.pool, opts.databaseUrl);
     this.coldStart = new ColdStartGate(this.config, opts.pool);
-    this.callLog = new CallLogThread({ databaseUrl: opts.databaseUrl, spoolDir: opts.spoolDir, connectTimeoutMs: opts.pool.options.connectionTimeoutMillis || 1000 });
+    this.callLog = new CallLogThread({ databaseUrl: opts.databaseUrl, spoolDir: opts.spoolDir, flushMs: opts.callLogFlushMs, connectTimeoutMs: opts.pool.options.connectionTimeoutMillis || 1000 });
     this.limiter = opts.limiter ?? new MemoryLimiter();
     this.health = new ReplicaHealth(opts.cooldown);
     this.trustedProxies = opts.trustedProxies ?? new TrustedProxies([]);

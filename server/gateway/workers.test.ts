@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { workerCount } from "./workers.ts";
+import { callLogFlushMs, workerCount } from "./workers.ts";
 
 describe("how many gateway workers run", () => {
   it("runs one without Redis, one per core with it, or what is asked", () => {
@@ -11,5 +11,13 @@ describe("how many gateway workers run", () => {
 
   it("refuses several without Redis: each would keep its own limits", () => {
     expect(() => workerCount(2, false, 8)).toThrow(/KULE_GATEWAY_WORKERS=2 needs REDIS_URL/);
+  });
+
+  it("has the workers of a gateway send PostgreSQL as many call-log batches a second as one process", () => {
+    expect(callLogFlushMs(1)).toBe(100);
+    expect(callLogFlushMs(2)).toBe(200);
+    expect(callLogFlushMs(4)).toBe(400);
+    // batches a second: n workers, each cutting 1000 / flushMs times a second
+    expect([1, 2, 4].map((n) => n * (1000 / callLogFlushMs(n)))).toEqual([10, 10, 10]);
   });
 });

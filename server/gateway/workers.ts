@@ -1,6 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import os from "node:os";
 import { AggregatorRegistry, type Registry } from "prom-client";
+import { CALL_LOG_FLUSH_MS } from "./call-log-thread.ts";
 
 const METRICS_ASK = "kule:gateway:metrics";
 const METRICS_REPLY = "kule:gateway:metrics:reply";
@@ -19,6 +20,16 @@ export function workerCount(requested: number | undefined, redis: boolean, cores
   }
   return requested ?? (redis ? cores : 1);
 }
+
+/**
+ * A worker of an `n`-worker gateway cuts its journal every n × CALL_LOG_FLUSH_MS, so the gateway
+ * sends PostgreSQL as many batches a second, of the same size, as one process does. A batch costs
+ * its thread and the database a fixed share of CPU whatever its size (a journal segment made and
+ * removed, a COPY begun and committed): at n times the batches, each worker paid it n times as often
+ * per call (measured: about 0.03 ms of CPU a call between 100 and 300 ms). Rows are durable in the
+ * journal from the answer on; only their arrival in PostgreSQL comes up to n × 100 ms later.
+ */
+export const callLogFlushMs = (workers: number) => CALL_LOG_FLUSH_MS * Math.max(1, workers);
 
 /**
  * The primary of a multi-process gateway: forks `n` workers sharing the port (node:cluster deals
