@@ -36,6 +36,10 @@ export default defineConfig({
           environment: "node",
           // A scratch database per run, migrated once (server/test/global-setup.ts).
           globalSetup: ["server/test/global-setup.ts"],
+          // Integration files mostly wait on PostgreSQL, the simulator and timers: two at a time
+          // keep both cores busy (vitest's default on a 2-core machine is one). A file that needs
+          // a database of its own says so (test/own-db.ts).
+          maxWorkers: 2,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -143,10 +143,14 @@ export async function servedEndpoint(pool: string, versions: { weight: number; d
     const r = await caller(await op()).cluster.startReplica({ endpointVersionId: endpoint.versions[i]!.id, device });
     replicas.push(r);
   }
-  // Ready when the sync has seen each replica turn ready.
+  // Ready when the sync has seen each replica turn ready. Integration files run two at a time, so
+  // on a busy machine a start can take seconds; a replica that never turns ready fails here, by
+  // name, rather than later as a version "still loading".
   for (const r of replicas) {
-    for (let t = 0; t < 200; t++) {
-      if ((await db.replica.findUniqueOrThrow({ where: { id: r.id } })).state === "ready") break;
+    const deadline = Date.now() + 30_000;
+    const state = async () => (await db.replica.findUniqueOrThrow({ where: { id: r.id } })).state;
+    for (let s = await state(); s !== "ready"; s = await state()) {
+      if (Date.now() > deadline) throw new Error(`servedEndpoint: replica ${r.id} is still ${s} after 30 s`);
       await new Promise((res) => setTimeout(res, 50));
     }
   }
