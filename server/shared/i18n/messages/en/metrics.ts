@@ -60,7 +60,7 @@ export const metrics = {
     title: "DCGM metrics",
     what: "GPU charts",
     xidErrors: "XID errors",
-    xidAt: "XID {xid} on {device} at {time} UTC",
+    xidAt: "XID {xid} on {device} at {time}",
     gpuOnNode: "{model} on <link>{host}</link>, GPU {gpu}",
   },
   explore: {

@@ -58,7 +58,7 @@ export const metrics = {
     title: "DCGM metrikleri",
     what: "GPU grafikleri",
     xidErrors: "XID hataları",
-    xidAt: "{device} üzerinde XID {xid}, saat {time} UTC",
+    xidAt: "{device} üzerinde XID {xid}, saat {time}",
     gpuOnNode: "<link>{host}</link> üzerinde {model}, GPU {gpu}",
   },
   explore: {
