@@ -58,7 +58,7 @@ export function DcgmCharts({ scope }: { scope: Scope }) {
         )}
         <QueryState query={charts} what={t("dcgm.what")} isEmpty={(data) => !data.available} empty={<MetricsOff what={t("off.gpu")} reason={d?.reason} />}>
           {(data) => (
-            <div className="grid-2">{data.available && data.charts.map((c) => <LineChartCard key={c.id} title={text.title(c.id, c.title)} unit={text.unit(c.unit)} rows={c.rows} series={c.series} seriesLabel={text.series} events={events} />)}</div>
+            <div className="grid-2">{data.available && data.charts.map((c) => <LineChartCard key={c.id} title={text.title(c.id)} unit={text.unit(c.unit)} rows={c.rows} series={c.series} seriesLabel={text.series} events={events} />)}</div>
           )}
         </QueryState>
       </div>
