@@ -60,6 +60,15 @@ describe("data subjects' applications (KVKK Art. 11, 13)", () => {
     expect(await testDb().destructionRecord.findUniqueOrThrow({ where: { id: destruction.id } })).toMatchObject({ reason: "subject_request", tenantId: a.id, runByEmail: tenantA.email });
   });
 
+  it("the erasure answer is stored in the language chosen for it, the answerer's page's by default", async () => {
+    const onTurkishPage = await caller(tenantA).kvkk.applications.open({ user: `tr-${uid()}`, receivedAt: new Date(), ...intake });
+    const tr = await caller(tenantA, { locale: "tr" }).kvkk.applications.erase({ id: onTurkishPage.id, expectedUpdatedAt: onTurkishPage.updatedAt, method: "anonymize" });
+    expect(tr.application.answer).toBe(`Bu hizmetin çağrı kaydındaki kişisel verileriniz anonim hale getirildi: 0 kayıt, imha kaydı ${tr.destruction.id}.`);
+    const chosen = await caller(tenantA).kvkk.applications.open({ user: `tr-${uid()}`, receivedAt: new Date(), ...intake });
+    const en = await caller(tenantA, { locale: "tr" }).kvkk.applications.erase({ id: chosen.id, expectedUpdatedAt: chosen.updatedAt, method: "delete", answerLocale: "en" });
+    expect(en.application.answer).toMatch(/^Your data in this service's call log was erased: 0 record\(s\)/);
+  });
+
   it("a refusal carries its reason; a closed application cannot be answered again; a stale answer is refused", async () => {
     const app = await caller(tenantB).kvkk.applications.open({ user: person, receivedAt: new Date(Date.now() - 40 * 86_400_000), ...intake, right: "request_information" });
     const listed = (await caller(tenantB).kvkk.applications.list()).find((x) => x.id === app.id)!;
