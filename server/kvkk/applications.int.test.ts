@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { TRPCError } from "@trpc/server";
-import { caller, makeActor, makeTenant, testDb, uid } from "../test/harness.ts";
+import { caller, httpMutation, makeActor, makeTenant, testDb, uid } from "../test/harness.ts";
 import { hashSubject } from "../call-log/subject-hash.ts";
 import type { Actor } from "../auth/actor.ts";
 
@@ -67,6 +67,15 @@ describe("data subjects' applications (KVKK Art. 11, 13)", () => {
     const chosen = await caller(tenantA).kvkk.applications.open({ user: `tr-${uid()}`, receivedAt: new Date(), ...intake });
     const en = await caller(tenantA, { locale: "tr" }).kvkk.applications.erase({ id: chosen.id, expectedUpdatedAt: chosen.updatedAt, method: "delete", answerLocale: "en" });
     expect(en.application.answer).toMatch(/^Your data in this service's call log was erased: 0 record\(s\)/);
+  });
+
+  it("refuses a closed application in the reader's language, with the state it is in", async () => {
+    const closed = await caller(tenantA).kvkk.applications.open({ user: `tr-${uid()}`, receivedAt: new Date(), ...intake });
+    const refused = await caller(tenantA).kvkk.applications.refuse({ id: closed.id, expectedUpdatedAt: closed.updatedAt, reason: "The identity could not be verified." });
+    const again = { id: closed.id, expectedUpdatedAt: refused.updatedAt, answer: "Answering after refusing" };
+    const tr = await httpMutation(tenantA, "kvkk.applications.answer", again, { locale: "tr" });
+    expect(tr).toMatchObject({ status: 409, error: { message: "Bu başvuru zaten reddedildi." } });
+    expect((await httpMutation(tenantA, "kvkk.applications.answer", again)).error?.message).toBe("This application was already refused.");
   });
 
   it("a refusal carries its reason; a closed application cannot be answered again; a stale answer is refused", async () => {
