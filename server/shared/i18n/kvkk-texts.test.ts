@@ -15,8 +15,7 @@ function seededPolicy(): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
   for (let i = 0; i < toks.length; i += fields.length) {
     const row = Object.fromEntries(fields.map((f, j) => [f, toks[i + j]!]));
-    const { store, periodDays: _d, updatedAt: _u, ...texts } = row;
-    out[store!] = texts;
+    out[row.store!] = Object.fromEntries(Object.entries(row).filter(([f]) => !["store", "periodDays", "updatedAt"].includes(f)));
   }
   return out;
 }
