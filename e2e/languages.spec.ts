@@ -31,6 +31,11 @@ test.describe("in a browser set to Turkish", () => {
       // A message missing in Turkish would show as ⟦namespace.key⟧ (server/shared/i18n/messages.ts).
       expect(await page.locator("body").innerText(), path).not.toContain("⟦");
     }
+    // Text the server seeds, in Turkish too: the storage-and-destruction policy no one has edited yet.
+    await open(page, "/kvkk/policy");
+    const policy = page.getByRole("table", { name: "Politika kayıtları" });
+    await expect(policy.getByRole("row", { name: /subject_requests/ })).toContainText("İlgili kişi başvuruları");
+    await expect(policy.getByRole("row", { name: /destruction_records/ })).toContainText("Yok Edilmesi veya Anonim Hale Getirilmesi");
   });
 
   test("a tenant's money and dates are written the Turkish way", async ({ page }) => {

@@ -37,6 +37,7 @@ function Rows({ rows, showEndpoint }: { rows: AlertRow[]; showEndpoint: boolean 
   const t = useTranslations("alerts.table");
   const tf = useTranslations("alerts.format");
   const ts = useTranslations("alerts.severity");
+  const tsum = useTranslations("alerts.summary");
   const fmt = useFormat();
   return (
     <table>
@@ -59,7 +60,7 @@ function Rows({ rows, showEndpoint }: { rows: AlertRow[]; showEndpoint: boolean 
             </td>
             <td>
               <b>{a.name}</b>
-              {a.summary && <div className="muted">{a.summary}</div>}
+              {(a.text || a.summary) && <div className="muted">{a.text ? tsum(a.text.key, a.text.values) : a.summary}</div>}
               {a.subject && !a.endpoint && <div className="muted">{a.subject}</div>}
             </td>
             {showEndpoint && <td>{a.endpoint ? <Link href={`/endpoints/${a.endpoint.id}`}>{a.endpoint.name}</Link> : (a.endpointSlug ?? "—")}</td>}

@@ -7,6 +7,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { PANEL_QUERY, queryGate } from "@/components/ui/query-state";
 import { heatColor, heatLabel, nodeHeat } from "./heat";
 import type { Messages } from "@/server/shared/i18n/messages";
+import { useMetricsOffWhy } from "@/components/metrics/chart-text";
 import styles from "./cluster.module.css";
 
 /**
@@ -20,6 +21,7 @@ export function FleetHeatmap({ onOpenNode }: { onOpenNode: (hostname: string) =>
   const heat = useQuery(trpc.cluster.heatmap.queryOptions(undefined, { ...PANEL_QUERY, refetchInterval: 5000 }));
   const t = useTranslations("cluster.heat");
   const tc = useTranslations("common.states");
+  const why = useMetricsOffWhy();
   const gate = queryGate(heat, t("what"));
   if (gate || !heat.data) return <div className="panel">{gate}</div>;
   const d = heat.data;
@@ -28,7 +30,7 @@ export function FleetHeatmap({ onOpenNode }: { onOpenNode: (hostname: string) =>
       <h2>{t("title")}</h2>
       {!d.metrics.available && (
         <p className="form-error" role="note">
-          <b>{t("metricsOff")}</b> {d.metrics.reason}
+          <b>{t("metricsOff")}</b> {why(d.metrics.reason)}
         </p>
       )}
       {d.pools.map((p) => (

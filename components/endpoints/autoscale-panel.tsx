@@ -11,6 +11,7 @@ import { Field } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { PANEL_QUERY } from "@/components/ui/query-state";
 import { LineChartCard } from "@/components/metrics/line-chart-card";
+import { useFormat } from "@/components/i18n/use-format";
 import { autoscaleRows, decisionMarks, SIGNAL_KEY, type SampleLike, type SignalKind } from "./autoscale-view";
 import { ColdStartSettings } from "./cold-start-settings";
 
@@ -41,6 +42,7 @@ export function AutoscalePanel({ endpointId, canWrite }: { endpointId: string; c
 
 function VersionAutoscale({ endpointId, version, points, canWrite }: { endpointId: string; version: VersionRow; points: History["points"]; canWrite: boolean }) {
   const t = useTranslations("endpoints.autoscale");
+  const fmt = useFormat();
   const p = version.policy;
   const last = p?.lastDecision as { reason: string; at: string; poolLimited?: boolean } | null | undefined;
   const chart = p ? autoscaleRows(p.samples as unknown as SampleLike[], p.signal, p.target) : null;
@@ -51,7 +53,7 @@ function VersionAutoscale({ endpointId, version, points, canWrite }: { endpointI
       </h3>
       {last && (
         <p role="status" className={last.poolLimited ? "error" : "muted"} style={{ fontSize: 13 }}>
-          {t("lastDecision", { time: new Date(last.at).toISOString().slice(11, 19), reason: last.reason })}
+          {t("lastDecision", { time: fmt.time(last.at, { seconds: true }), reason: last.reason })}
         </p>
       )}
       {chart && (

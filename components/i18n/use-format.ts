@@ -1,7 +1,7 @@
 "use client";
 
 import { useLocale } from "use-intl";
-import { formatDate, formatDateTime, formatMoney, formatNumber, formatPercent } from "@/server/shared/i18n/format";
+import { formatDate, formatDateTime, formatMoney, formatMonth, formatNumber, formatPercent, formatTime } from "@/server/shared/i18n/format";
 
 /** The pure formatters (server/i18n/format.ts) bound to the page's language. */
 export function useFormat() {
@@ -12,6 +12,10 @@ export function useFormat() {
     money: (v: number, currency?: string) => formatMoney(locale, v, currency),
     date: (d: Date | string | number) => formatDate(locale, d),
     dateTime: (d: Date | string | number | null | undefined) => formatDateTime(locale, d),
+    /** "Ara 2026" / "Dec 2026". */
+    month: (d: Date | string | number) => formatMonth(locale, d),
+    /** "23:30 UTC"; `{ seconds: true }` for "23:30:05 UTC". */
+    time: (d: Date | string | number | null | undefined, opts?: { seconds?: boolean }) => formatTime(locale, d, opts),
     percent: (f: number, digits?: number) => formatPercent(locale, f, digits),
   };
 }

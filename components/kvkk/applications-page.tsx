@@ -8,6 +8,7 @@ import { useToast } from "@/components/ui/toast";
 import { PageHead } from "@/components/ui/page-head";
 import { Empty, Field, Loading } from "@/components/ui/field";
 import { useFormat } from "@/components/i18n/use-format";
+import { useDraftLanguage } from "./draft-language";
 import { CHANNELS, RIGHTS, type Channel, type Right } from "./rights";
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -27,6 +28,7 @@ export function ApplicationsPage({ canWrite, staff }: { canWrite: boolean; staff
   const open = useMutation(trpc.kvkk.applications.open.mutationOptions({ onSuccess: (a) => (toast.success(t("applications.opened", { count: a.rowsFound, date: fmt.dateTime(a.dueAt) })), setF(blank()), refresh()) }));
   const answer = useMutation(trpc.kvkk.applications.answer.mutationOptions(done(t("applications.answered"))));
   const refuse = useMutation(trpc.kvkk.applications.refuse.mutationOptions(done(t("applications.refusedDone"))));
+  const answerIn = useDraftLanguage();
   const erase = useMutation(trpc.kvkk.applications.erase.mutationOptions(done(t("applications.erased"))));
   const errs = (open.error?.data as { fieldErrors?: Record<string, string[]> } | undefined)?.fieldErrors;
   const set = (k: keyof ReturnType<typeof blank>) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
@@ -48,6 +50,8 @@ export function ApplicationsPage({ canWrite, staff }: { canWrite: boolean; staff
         ) : !list.data?.length ? (
           <Empty title={t("applications.emptyTitle")}>{canWrite ? ` ${t("applications.emptyHint")}` : ""}</Empty>
         ) : (
+          <>
+          {canWrite && list.data.some((a) => a.open && a.right === "erasure") && <p>{answerIn.picker}</p>}
           <table aria-label={t("applications.tableAria")}>
             <thead>
               <tr>
@@ -84,7 +88,7 @@ export function ApplicationsPage({ canWrite, staff }: { canWrite: boolean; staff
                       {a.open && (
                         <>
                           {a.right === "erasure" && (
-                            <button className="danger" onClick={() => confirm(t("applications.confirmErase", { count: a.rowsFound })) && erase.mutate({ id: a.id, expectedUpdatedAt: a.updatedAt, method: "delete" })}>
+                            <button className="danger" onClick={() => confirm(t("applications.confirmErase", { count: a.rowsFound })) && erase.mutate({ id: a.id, expectedUpdatedAt: a.updatedAt, method: "delete", answerLocale: answerIn.locale })}>
                               {t("applications.erase")}
                             </button>
                           )}
@@ -98,6 +102,7 @@ export function ApplicationsPage({ canWrite, staff }: { canWrite: boolean; staff
               ))}
             </tbody>
           </table>
+          </>
         )}
       </section>
       {canWrite && (

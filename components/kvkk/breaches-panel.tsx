@@ -6,6 +6,7 @@ import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { Empty, Loading } from "@/components/ui/field";
+import { useDraftLanguage } from "./draft-language";
 import { useFormat } from "@/components/i18n/use-format";
 
 /** Breach incidents with the 72-hour clock to the Board (KVKK Art. 12(5), Board decision 2019/10). */
@@ -17,7 +18,8 @@ export function BreachesPanel({ canWrite }: { canWrite: boolean }) {
   const fmt = useFormat();
   const list = useQuery(trpc.kvkk.breaches.list.queryOptions());
   const [openId, setOpenId] = useState<string | null>(null);
-  const detail = useQuery({ ...trpc.kvkk.breaches.get.queryOptions({ id: openId ?? "" }), enabled: !!openId });
+  const notice = useDraftLanguage();
+  const detail = useQuery({ ...trpc.kvkk.breaches.get.queryOptions({ id: openId ?? "", noticeLocale: notice.locale }), enabled: !!openId });
   const refresh = () => void qc.invalidateQueries({ queryKey: trpc.kvkk.breaches.list.queryKey() });
   const create = useMutation(trpc.kvkk.breaches.create.mutationOptions({ onSuccess: () => (toast.success(t("created")), refresh()), onError: (e) => toast.error(e.message) }));
   const update = useMutation(trpc.kvkk.breaches.update.mutationOptions({ onSuccess: () => (toast.success(t("updated")), refresh()), onError: (e) => toast.error(e.message) }));
@@ -79,10 +81,13 @@ export function BreachesPanel({ canWrite }: { canWrite: boolean }) {
               ))}
             </ul>
           )}
+          {detail.data.notices.length > 0 && <p>{notice.picker}</p>}
           {detail.data.notices.map((n) => (
             <details key={n.tenantId}>
               <summary>{t("noticeDraft", { tenant: n.tenantId })}</summary>
-              <pre style={{ whiteSpace: "pre-wrap" }}>{n.text}</pre>
+              <pre lang={n.locale} style={{ whiteSpace: "pre-wrap" }}>
+                {n.text}
+              </pre>
             </details>
           ))}
         </div>

@@ -8,7 +8,6 @@ import { Empty, Loading } from "@/components/ui/field";
 import { useFormat } from "@/components/i18n/use-format";
 import { ControllerRegistration, OwnRetention } from "./controller-record";
 
-const month = (d: Date | string) => new Date(d).toISOString().slice(0, 7);
 /** The audit actions a tenant is shown when Kule's staff read its data, by their message key. */
 const ACTION = { "calllog.read": "read", "calllog.search": "search", "calllog.export": "export", "kvkk.subject.find": "subjectFind" } as const;
 
@@ -59,8 +58,8 @@ export function ControllerPage() {
             </thead>
             <tbody>
               {residency.map((c) => (
-                <tr key={`${month(c.month)}-${c.region}`}>
-                  <td>{month(c.month)}</td>
+                <tr key={`${new Date(c.month).toISOString()}-${c.region}`}>
+                  <td>{fmt.month(c.month)}</td>
                   <td>{c.incident ? <span className="badge badge-danger">{t("controller.abroad", { region: c.region })}</span> : c.region}</td>
                   <td>{fmt.number(c.calls)}</td>
                 </tr>

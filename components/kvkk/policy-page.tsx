@@ -8,6 +8,7 @@ import { PageHead } from "@/components/ui/page-head";
 import { Loading } from "@/components/ui/field";
 import { useFormat } from "@/components/i18n/use-format";
 import { LegalHolds } from "./legal-holds";
+import { useSeededPolicy } from "./seeded-policy";
 
 /**
  * The storage-and-destruction policy (2017 Regulation on Erasure, Destruction or Anonymisation,
@@ -20,6 +21,7 @@ export function PolicyPage({ canWrite }: { canWrite: boolean }) {
   const toast = useToast();
   const t = useTranslations("kvkk.policy");
   const fmt = useFormat();
+  const seeded = useSeededPolicy();
   const p = useQuery(trpc.kvkk.policy.get.queryOptions());
   const update = useMutation(
     trpc.kvkk.policy.update.mutationOptions({ onSuccess: () => (toast.success(t("saved")), void qc.invalidateQueries({ queryKey: trpc.kvkk.policy.get.queryKey() })), onError: (e) => toast.error(e.message) }),
@@ -55,7 +57,7 @@ export function PolicyPage({ canWrite }: { canWrite: boolean }) {
             </tr>
           </thead>
           <tbody>
-            {d.entries.map((e) => (
+            {d.entries.map(seeded).map((e) => (
               <tr key={e.store}>
                 <td>
                   <code>{e.store}</code> {e.category}

@@ -10,8 +10,6 @@ import { TURKEY_REGION_PREFIX } from "@/server/shared/regions";
 import { TransferRegister } from "./transfer-register";
 import { RegionVerification } from "./region-verification";
 
-const month = (d: Date | string) => new Date(d).toISOString().slice(0, 7);
-
 /** Which regions served each tenant's calls per month; calls abroad without a safeguard are incidents. And the transfer register. */
 export function ResidencyPanel({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
@@ -24,10 +22,10 @@ export function ResidencyPanel({ canWrite }: { canWrite: boolean }) {
   const map = useQuery(trpc.kvkk.residency.queryOptions(range));
   return (
     <section className="panel" aria-label={t("aria")}>
-      <h2>{t("title", { from: month(range.from) })}</h2>
+      <h2>{t("title", { from: fmt.month(range.from) })}</h2>
       {map.data?.incidents.length ? (
         <p className="error" role="alert" aria-label={t("incidentsAria")}>
-          {t("incidents", { count: map.data.incidents.length, list: map.data.incidents.map((i) => `${i.tenantSlug} ${month(i.month)} ${i.region} (${fmt.number(i.uncovered)})`).join(", ") })}
+          {t("incidents", { count: map.data.incidents.length, list: map.data.incidents.map((i) => `${i.tenantSlug} ${fmt.month(i.month)} ${i.region} (${fmt.number(i.uncovered)})`).join(", ") })}
         </p>
       ) : (
         map.data && <p className="muted">{t("none", { prefix: TURKEY_REGION_PREFIX })}</p>
@@ -46,11 +44,11 @@ export function ResidencyPanel({ canWrite }: { canWrite: boolean }) {
           </thead>
           <tbody>
             {map.data.cells.map((c) => (
-              <tr key={`${c.tenantId}-${month(c.month)}-${c.region}`}>
+              <tr key={`${c.tenantId}-${new Date(c.month).toISOString()}-${c.region}`}>
                 <td>
                   {c.tenantSlug} {c.kvkk && <span className="badge badge-kvkk">{t("turkeyOnly")}</span>}
                 </td>
-                <td>{month(c.month)}</td>
+                <td>{fmt.month(c.month)}</td>
                 <td>{c.incident ? <span className="badge badge-danger">{c.region}</span> : c.region}</td>
                 <td>{fmt.number(c.calls)}</td>
               </tr>

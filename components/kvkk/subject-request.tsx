@@ -66,7 +66,7 @@ export function SubjectRequest({ canDestroy }: { canDestroy: boolean }) {
         <div role="status">
           <p>
             {t("found", { count: r.rowsFound, more: r.byTenantMonth.length ? "yes" : "no" })}{" "}
-            {r.byTenantMonth.map((c) => `${c.tenantSlug} ${new Date(c.month).toISOString().slice(0, 7)} (${fmt.number(c.rows)})`).join(", ")}
+            {r.byTenantMonth.map((c) => `${c.tenantSlug} ${fmt.month(c.month)} (${fmt.number(c.rows)})`).join(", ")}
           </p>
           {r.rowsFound > 0 && (
             <div className="actions">

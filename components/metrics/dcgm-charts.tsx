@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "use-intl";
 import { useChartText } from "./chart-text";
+import { useFormat } from "@/components/i18n/use-format";
 import { useTRPC } from "@/components/trpc/client";
 import { PanelHead } from "@/components/ui/page-head";
 import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
@@ -21,6 +22,7 @@ export function DcgmCharts({ scope }: { scope: Scope }) {
   const charts = useQuery(trpc.metrics.gpuCharts.queryOptions({ scope, range }, { ...PANEL_QUERY, refetchInterval: 5000, placeholderData: (prev) => prev }));
   const d = charts.data;
   const t = useTranslations("metrics");
+  const fmt = useFormat();
   const text = useChartText("gpu");
   const events = d?.available ? d.xidEvents.map((e) => ({ t: e.t, label: `XID ${e.xid}${scope.kind === "node" ? ` (${e.device})` : ""}` })) : [];
   return (
@@ -51,12 +53,12 @@ export function DcgmCharts({ scope }: { scope: Scope }) {
         </PanelHead>
         {d?.available && d.xidEvents.length > 0 && (
           <div className="form-error" role="note" aria-label={t("dcgm.xidErrors")}>
-            {d.xidEvents.map((e) => t("dcgm.xidAt", { xid: String(e.xid), device: e.device, time: new Date(e.t).toISOString().slice(11, 19) })).join("; ")}
+            {d.xidEvents.map((e) => t("dcgm.xidAt", { xid: String(e.xid), device: e.device, time: fmt.time(e.t, { seconds: true }) })).join("; ")}
           </div>
         )}
         <QueryState query={charts} what={t("dcgm.what")} isEmpty={(data) => !data.available} empty={<MetricsOff what={t("off.gpu")} reason={d?.reason} />}>
           {(data) => (
-            <div className="grid-2">{data.available && data.charts.map((c) => <LineChartCard key={c.id} title={text.title(c.id, c.title)} unit={text.unit(c.unit)} rows={c.rows} series={c.series} seriesLabel={text.series} events={events} />)}</div>
+            <div className="grid-2">{data.available && data.charts.map((c) => <LineChartCard key={c.id} title={text.title(c.id)} unit={text.unit(c.unit)} rows={c.rows} series={c.series} seriesLabel={text.series} events={events} />)}</div>
           )}
         </QueryState>
       </div>

@@ -8,6 +8,7 @@ import { fieldErrorsOf } from "@/components/trpc/errors";
 import { useErrorText } from "@/components/trpc/use-error-text";
 import { Field } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
+import { useMetricsOffWhy } from "./chart-text";
 import { alertStateText, budgetText, burnText, COLOUR_CLASS, objectiveText } from "./sla-format";
 import { PanelHead } from "@/components/ui/page-head";
 
@@ -26,6 +27,7 @@ export function EndpointSla({ endpoint, canWrite }: { endpoint: SloFields; canWr
   const mine = sla.data?.endpoints.find((e) => e.endpointId === endpoint.id);
   const [editing, setEditing] = useState(false);
   const t = useTranslations("metrics.sla");
+  const why = useMetricsOffWhy();
   const locale = useLocale();
   return (
     <div className="panel" role="region" aria-label={t("region")}>
@@ -47,7 +49,7 @@ export function EndpointSla({ endpoint, canWrite }: { endpoint: SloFields; canWr
           </button>
         )}
       </PanelHead>
-      {sla.data && !sla.data.prometheus.available && <p className="muted">{t("statusUnknown", { reason: sla.data.prometheus.reason ?? "" })}</p>}
+      {sla.data && !sla.data.prometheus.available && <p className="muted">{t("statusUnknown", { reason: why(sla.data.prometheus.reason) })}</p>}
       {mine && (
         <table>
           <thead>

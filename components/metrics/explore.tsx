@@ -9,6 +9,7 @@ import { Field, Loading } from "@/components/ui/field";
 import { LineChartCard } from "./line-chart-card";
 import { MetricsOff } from "./metrics-off";
 import { exactValue } from "./format-value";
+import { useFormat } from "@/components/i18n/use-format";
 import { RangePicker, type Range } from "./range-picker";
 
 /** Operators' raw PromQL: a chart of up to 20 series and a table of every series' latest value. */
@@ -23,6 +24,7 @@ export function Explore() {
   const t = useTranslations("metrics.explore");
   const tm = useTranslations("metrics");
   const locale = useLocale();
+  const fmt = useFormat();
   return (
     <>
       <form
@@ -68,7 +70,7 @@ export function Explore() {
                   <tr key={r.series}>
                     <td className="mono">{r.series}</td>
                     <td>{exactValue(r.value, "", locale, tm("noData"))}</td>
-                    <td>{r.at ? new Date(r.at).toISOString().slice(11, 19) + " UTC" : "—"}</td>
+                    <td>{fmt.time(r.at, { seconds: true })}</td>
                   </tr>
                 ))}
               </tbody>

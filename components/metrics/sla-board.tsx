@@ -7,6 +7,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { Empty, Loading } from "@/components/ui/field";
 import { MetricsOff } from "./metrics-off";
 import { AlertTable } from "@/components/alerts/alert-table";
+import { useMetricsOffWhy } from "./chart-text";
 import { alertStateText, budgetText, burnText, COLOUR_CLASS, tightestBudget } from "./sla-format";
 
 /** Every endpoint's SLA at a glance: green / amber / red, budget left, burn rate, alerts. */
@@ -15,6 +16,7 @@ export function SlaBoard() {
   const sla = useQuery(trpc.metrics.sla.queryOptions(undefined, { refetchInterval: 5000 }));
   const t = useTranslations("metrics.sla");
   const to = useTranslations("metrics.off");
+  const why = useMetricsOffWhy();
   const locale = useLocale();
   if (sla.isPending) return <Loading what={t("boardWhat")} />;
   if (!sla.data) return null;
@@ -23,7 +25,7 @@ export function SlaBoard() {
     <>
       <div className="panel" role="region" aria-label={t("boardWhat")}>
         <h2>{t("boardTitle", { window: budgetWindow })}</h2>
-        {!prometheus.available && <MetricsOff what={to("sla")} reason={t("boardOffReason", { reason: prometheus.reason ?? "" })} />}
+        {!prometheus.available && <MetricsOff what={to("sla")} reason={t("boardOffReason", { reason: why(prometheus.reason) })} />}
         {endpoints.length === 0 ? (
           <Empty title={t("noEndpoints")}>{t("noEndpointsHint")}</Empty>
         ) : (

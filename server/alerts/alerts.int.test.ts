@@ -138,6 +138,8 @@ describe("alerts: Prometheus → Alertmanager → Kule's webhook → the alert h
       await expect.poll(async () => (await mine()).map((a) => a.status), { timeout: 90_000, interval: 500 }).toEqual(["firing"]);
       const [firing] = await mine();
       expect(firing).toMatchObject({ severity: "page", longWindow: "20s", shortWindow: "10s", endpoint: { id: ep.endpoint.id }, summary: `${ep.endpoint.slug}: availability error budget burning 14.4× too fast` });
+      // …and as a message key and values, for a page to word in its own language.
+      expect(firing!.text).toEqual({ key: "sloBurn", values: { endpoint: ep.endpoint.slug, slo: "availability", rate: 14.4 } });
       // The overview and the SLA board list what is firing now.
       expect((await api().alert.list({ status: "firing" })).map((a) => a.id)).toContain(firing!.id);
       // The operator's receiver got it too, routed by endpoint and severity.
@@ -161,6 +163,7 @@ describe("alerts: Prometheus → Alertmanager → Kule's webhook → the alert h
     const mine = async () => (await api().alert.list({ endpointId: ep.endpoint.id })).filter((a) => a.name === "KuleReplicaFailed");
     await expect.poll(async () => (await mine()).map((a) => [a.status, a.description]), { timeout: 30_000, interval: 300 }).toEqual([["firing", "CUDA error: out of memory"]]);
     expect((await mine())[0]!.subject).toBe(failed.id);
+    expect((await mine())[0]!.text).toEqual({ key: "replicaFailed", values: { endpoint: ep.endpoint.slug, version: "1.0" } });
     // Not posted again (the replica was replaced): its end passes and Alertmanager resolves it.
     await testDb().replica.update({ where: { id: failed.id }, data: { state: "stopped" } });
     await expect.poll(async () => (await mine()).map((a) => a.status), { timeout: 30_000, interval: 300 }).toEqual(["resolved"]);

@@ -27,15 +27,17 @@ export function stateAlerts(s: StateSnapshot): PostedAlert[] {
   for (const b of s.budgets) {
     const share = b.budget > 0 ? b.spent / b.budget : 0;
     const money = `${b.spent.toFixed(2)} of ${b.budget.toFixed(2)} ${b.currency}`;
+    // The values alone too, for Kule's pages to word the alert in their reader's language (server/alerts/alert-text.ts).
+    const values = { tenant_name: b.name, share: String(share), spent: b.spent.toFixed(2), budget: b.budget.toFixed(2), currency: b.currency };
     if (share >= 1) {
       out.push({
         labels: { alertname: "KuleTenantBudgetSpent", severity: "ticket", tenant: b.tenant },
-        annotations: { summary: `${b.name} has spent its monthly budget (${pct(share)})`, description: `${b.name} has been charged ${money} this month.${b.hardCap ? " Its hard cap now refuses its calls (429)." : " It has no hard cap: calls go on."}` },
+        annotations: { ...values, summary: `${b.name} has spent its monthly budget (${pct(share)})`, description: `${b.name} has been charged ${money} this month.${b.hardCap ? " Its hard cap now refuses its calls (429)." : " It has no hard cap: calls go on."}` },
       });
     } else if (share >= 0.8) {
       out.push({
         labels: { alertname: "KuleTenantBudget80", severity: "warning", tenant: b.tenant },
-        annotations: { summary: `${b.name} has spent ${pct(share)} of its monthly budget`, description: `${b.name} has been charged ${money} this month.` },
+        annotations: { ...values, summary: `${b.name} has spent ${pct(share)} of its monthly budget`, description: `${b.name} has been charged ${money} this month.` },
       });
     }
   }

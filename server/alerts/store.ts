@@ -28,6 +28,7 @@ export async function storeAlertmanagerWebhook(db: PrismaClient, body: Alertmana
       summary: a.annotations.summary ?? null,
       description: a.annotations.description ?? null,
       labels: l,
+      annotations: a.annotations,
       endsAt: endOf(a),
       generatorUrl: a.generatorURL || null,
     };

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { TRPCError } from "@trpc/server";
-import { caller, makeActor, makeTenant, testDb, uid } from "../test/harness.ts";
+import { caller, httpMutation, makeActor, makeTenant, testDb, uid } from "../test/harness.ts";
 import { hashSubject } from "../call-log/subject-hash.ts";
 import type { Actor } from "../auth/actor.ts";
 
@@ -58,6 +58,24 @@ describe("data subjects' applications (KVKK Art. 11, 13)", () => {
     expect(await testDb().callLog.count({ where: { userHash: hashSubject(person), tenantId: a.id } })).toBe(0);
     expect(await testDb().callLog.count({ where: { userHash: hashSubject(person), tenantId: b.id } })).toBe(1);
     expect(await testDb().destructionRecord.findUniqueOrThrow({ where: { id: destruction.id } })).toMatchObject({ reason: "subject_request", tenantId: a.id, runByEmail: tenantA.email });
+  });
+
+  it("the erasure answer is stored in the language chosen for it, the answerer's page's by default", async () => {
+    const onTurkishPage = await caller(tenantA).kvkk.applications.open({ user: `tr-${uid()}`, receivedAt: new Date(), ...intake });
+    const tr = await caller(tenantA, { locale: "tr" }).kvkk.applications.erase({ id: onTurkishPage.id, expectedUpdatedAt: onTurkishPage.updatedAt, method: "anonymize" });
+    expect(tr.application.answer).toBe(`Bu hizmetin çağrı kaydındaki kişisel verileriniz anonim hale getirildi: 0 kayıt, imha kaydı ${tr.destruction.id}.`);
+    const chosen = await caller(tenantA).kvkk.applications.open({ user: `tr-${uid()}`, receivedAt: new Date(), ...intake });
+    const en = await caller(tenantA, { locale: "tr" }).kvkk.applications.erase({ id: chosen.id, expectedUpdatedAt: chosen.updatedAt, method: "delete", answerLocale: "en" });
+    expect(en.application.answer).toMatch(/^Your data in this service's call log was erased: 0 record\(s\)/);
+  });
+
+  it("refuses a closed application in the reader's language, with the state it is in", async () => {
+    const closed = await caller(tenantA).kvkk.applications.open({ user: `tr-${uid()}`, receivedAt: new Date(), ...intake });
+    const refused = await caller(tenantA).kvkk.applications.refuse({ id: closed.id, expectedUpdatedAt: closed.updatedAt, reason: "The identity could not be verified." });
+    const again = { id: closed.id, expectedUpdatedAt: refused.updatedAt, answer: "Answering after refusing" };
+    const tr = await httpMutation(tenantA, "kvkk.applications.answer", again, { locale: "tr" });
+    expect(tr).toMatchObject({ status: 409, error: { message: "Bu başvuru zaten reddedildi." } });
+    expect((await httpMutation(tenantA, "kvkk.applications.answer", again)).error?.message).toBe("This application was already refused.");
   });
 
   it("a refusal carries its reason; a closed application cannot be answered again; a stale answer is refused", async () => {

@@ -5,6 +5,9 @@ import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { hashSubject } from "../call-log/subject-hash.ts";
 import type { DbTx } from "../db/client.ts";
 import { destroySubject } from "./subject.ts";
+import type { Locale } from "../shared/i18n/locales.ts";
+import { translatorFor } from "../shared/i18n/translator.ts";
+import { formatNumber } from "../shared/i18n/format.ts";
 import type { ApplicationAnswerInput, ApplicationEraseInput, ApplicationOpenInput, ApplicationRefuseInput } from "./schemas.ts";
 
 /** KVKK Art. 13(2): an application is answered within 30 days of receipt. */
@@ -75,14 +78,16 @@ export function refuseApplication(ctx: ActorContext, input: ApplicationRefuseInp
  * Erases the applicant's rows in the controller's call log (with a destruction record), then
  * answers the application saying so. A tenant erases for its own applications.
  */
-export async function eraseForApplication(ctx: ActorContext, input: ApplicationEraseInput) {
+export async function eraseForApplication(ctx: ActorContext & { locale?: Locale }, input: ApplicationEraseInput) {
   const app = await ctx.db.dataSubjectRequest.findFirst({ where: { id: input.id, ...tenantWhere(ctx.actor), channel: { not: null } } });
   if (!app) throw new NotFoundError("Application");
   if (app.updatedAt.getTime() !== input.expectedUpdatedAt.getTime()) throw new ConflictError("Someone changed this application since you opened it; reload and try again.", { current: app });
   if (app.status === "answered" || app.status === "refused") throw new ConflictError(`This application was already ${app.status}.`, { current: app });
   const rec = await destroySubject(ctx, { requestId: app.id, method: input.method });
   const fresh = await ctx.db.dataSubjectRequest.findUniqueOrThrow({ where: { id: app.id } });
-  const how = input.method === "delete" ? "erased" : "anonymised";
-  const answered = await ctx.db.$transaction((tx) => close(tx, ctx, app.id, fresh.updatedAt, "kvkk.application.answer", { status: "answered", answer: `Your data in this service's call log was ${how}: ${rec.rowCount} record(s), destruction record ${rec.id}.` }));
+  // The answer is sent to the applicant as stored: in the language chosen for it, else the answerer's.
+  const locale = input.answerLocale ?? ctx.locale ?? "en";
+  const answer = translatorFor(locale)("kvkkTexts.erasureAnswer", { method: input.method, rows: formatNumber(locale, rec.rowCount), id: rec.id });
+  const answered = await ctx.db.$transaction((tx) => close(tx, ctx, app.id, fresh.updatedAt, "kvkk.application.answer", { status: "answered", answer }));
   return { application: answered, destruction: rec };
 }

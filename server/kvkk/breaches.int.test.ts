@@ -54,6 +54,17 @@ describe("breaches (KVKK Art. 12(5), Board decision 2019/10)", () => {
     expect(toA).toContain("72 hours");
   });
 
+  it("drafts the notices in the language chosen for them, in the law's terms and the language's own dates and numbers", async () => {
+    const [inc] = await own.caller(actors.admin).kvkk.breaches.list();
+    const { notices } = await own.caller(actors.auditor).kvkk.breaches.get({ id: inc!.id, noticeLocale: "tr" });
+    const toA = notices.find((n) => n.tenantId === a)!;
+    expect(toA.locale).toBe("tr");
+    expect(toA.text).toContain("ege-health (veri sorumlusu) dikkatine (KVKK md. 12(5)):");
+    expect(toA.text).toContain("Veri işleyeniniz olarak");
+    expect(toA.text).toContain("2 farklı ilgili kişiye (diğerleri tanımlanmamıştır) ait 3 çağrınız");
+    expect(toA.text).toMatch(/Kurul'a, öğrenilmesinden itibaren 72 saat içinde .* en geç \d+ [A-ZÇĞİÖŞÜ][a-zçğıöşü]+ \d{4} \d\d:\d\d UTC tarihine kadar/);
+  });
+
   it("an admin fills the Board's form and records the notification, against the version read; the auditor cannot", async () => {
     const [inc] = await own.caller(actors.admin).kvkk.breaches.list();
     const form = { id: inc!.id, title: inc!.title, description: inc!.description, dataCategories: "Call records: client IP, key, times, tokens", subjectCategories: "Tenants' end users", consequences: "Usage figures may be wrong", measures: "Rows restored from backup, access reviewed", contact: "DPO, dpo@kule.example", status: "board_notified" as const, boardNotifiedAt: new Date() };

@@ -4,7 +4,11 @@ import { recordAudit, recordAuditSql } from "../audit/record.ts";
 import { pgPool } from "../db/pg-pool.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import { createId } from "./id.ts";
-import type { BreachCreateInput, BreachUpdateInput } from "./schemas.ts";
+import type { BreachCreateInput, BreachGetInput, BreachUpdateInput } from "./schemas.ts";
+import type { BreachIncident } from "../db/generated/client.ts";
+import type { Locale } from "../shared/i18n/locales.ts";
+import { translatorFor } from "../shared/i18n/translator.ts";
+import { formatDateTime, formatNumber } from "../shared/i18n/format.ts";
 
 /** Board decision 2019/10: the Board is notified within 72 hours of the controller becoming aware. */
 export const BOARD_HOURS = 72;
@@ -73,7 +77,7 @@ export async function listBreaches({ db }: ActorContext) {
 }
 
 /** One incident with the tenants and data subjects its period touches, found in the call log, and a notice drafted for each tenant (the controller). */
-export async function getBreach(ctx: ActorContext, id: string) {
+export async function getBreach(ctx: ActorContext & { locale?: Locale }, { id, noticeLocale }: BreachGetInput) {
   const b = await ctx.db.breachIncident.findUnique({ where: { id } });
   if (!b) throw new NotFoundError("Breach incident");
   const affected =
@@ -86,20 +90,26 @@ export async function getBreach(ctx: ActorContext, id: string) {
           )
         ).rows.map((r) => ({ tenantId: r.tenantId, tenantSlug: r.slug, calls: Number(r.calls), subjects: Number(r.subjects) }))
       : [];
-  const notices = affected.map((a) => ({
-    tenantId: a.tenantId,
-    text: [
-      `To ${a.tenantSlug ?? a.tenantId}, as data controller (KVKK Art. 12(5)):`,
-      `We, as your data processor, became aware on ${b.awareAt.toISOString()} of a possible personal-data breach: ${b.title}.`,
-      b.description,
-      `It concerns the period ${b.occurredFrom!.toISOString()} to ${b.occurredTo!.toISOString()}: ${a.calls} of your calls, from ${a.subjects} distinct end users you identified with the user field (others unidentified).`,
-      b.dataCategories ? `Data concerned: ${b.dataCategories}.` : "Data concerned: call records (client IP, API key, times, token counts, the keyed hash of the user field); prompts and answers are not stored.",
-      b.measures ? `Measures: ${b.measures}` : "Measures: under investigation; we will write again.",
-      `The Board must be notified within 72 hours of awareness (Board decision 2019/10), by ${b.boardDueAt.toISOString()}. Contact: ${b.contact ?? "the platform's data protection contact"}.`,
-    ].join("\n"),
-  }));
+  const locale = noticeLocale ?? ctx.locale ?? "en";
+  const notices = affected.map((a) => ({ tenantId: a.tenantId, locale, text: breachNotice(locale, b, a) }));
   await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.breach.read", targetType: "breach", targetId: id });
   return { incident: b, affected, notices };
+}
+
+/** A notice to one tenant (the controller) in the language chosen for it; what the operator typed (title, measures…) stays as typed. */
+function breachNotice(locale: Locale, b: BreachIncident, a: { tenantId: string; tenantSlug: string | null; calls: number; subjects: number }) {
+  const t = translatorFor(locale);
+  const at = (d: Date) => formatDateTime(locale, d);
+  const n = (k: Parameters<typeof t>[0], v?: Record<string, string>) => t(k, v);
+  return [
+    n("kvkkTexts.breachNotice.to", { tenant: a.tenantSlug ?? a.tenantId }),
+    n("kvkkTexts.breachNotice.aware", { awareAt: at(b.awareAt), title: b.title }),
+    b.description,
+    n("kvkkTexts.breachNotice.period", { from: at(b.occurredFrom!), to: at(b.occurredTo!), calls: formatNumber(locale, a.calls), subjects: formatNumber(locale, a.subjects) }),
+    b.dataCategories ? n("kvkkTexts.breachNotice.data", { categories: b.dataCategories }) : n("kvkkTexts.breachNotice.dataDefault"),
+    b.measures ? n("kvkkTexts.breachNotice.measures", { measures: b.measures }) : n("kvkkTexts.breachNotice.measuresDefault"),
+    n("kvkkTexts.breachNotice.board", { due: at(b.boardDueAt), contact: b.contact ?? n("kvkkTexts.breachNotice.contactDefault") }),
+  ].join("\n");
 }
 
 export async function createBreach(ctx: ActorContext, input: BreachCreateInput) {

@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { exportFormat } from "../call-log/export/schemas.ts";
+import { LOCALES } from "../shared/i18n/locales.ts";
 
 const tenantId = z.string().trim().min(1).max(100).regex(/^[\w-]+$/, "a tenant id");
 const requestId = z.string().trim().min(1).max(40).regex(/^\w+$/, "a request id");
 export const destructionMethod = z.enum(["delete", "anonymize"]);
+/** The language a stored or sent KVKK text is drafted in; the reader's own when not chosen. */
+export const draftLocale = z.enum(LOCALES, { error: "en or tr" });
 
 export const subjectFindInput = z.object({
   /** The `user` value the tenant sent in its calls (e-mail, customer number…); hashed, never stored. */
@@ -131,7 +134,7 @@ export const applicationAnswerInput = z.object({ ...applicationRef, answer: z.st
 export type ApplicationAnswerInput = z.infer<typeof applicationAnswerInput>;
 export const applicationRefuseInput = z.object({ ...applicationRef, reason: z.string().trim().min(10, "the reason for refusing, which the applicant is told (Art. 13(3))").max(5000) });
 export type ApplicationRefuseInput = z.infer<typeof applicationRefuseInput>;
-export const applicationEraseInput = z.object({ ...applicationRef, method: destructionMethod.default("delete") });
+export const applicationEraseInput = z.object({ ...applicationRef, method: destructionMethod.default("delete"), answerLocale: draftLocale.optional() });
 export type ApplicationEraseInput = z.infer<typeof applicationEraseInput>;
 
 const text = (what: string, max = 2000) => z.string().trim().min(3, what).max(max);
@@ -160,3 +163,5 @@ export const breachUpdateInput = z.object({
 });
 export type BreachUpdateInput = z.infer<typeof breachUpdateInput>;
 export const breachIdInput = z.object({ id: tenantId });
+export const breachGetInput = breachIdInput.extend({ noticeLocale: draftLocale.optional() });
+export type BreachGetInput = z.infer<typeof breachGetInput>;

@@ -103,7 +103,7 @@ describe("batch fill adapter", () => {
     const m: import("./adapters.ts").PromMatrix = { resultType: "matrix", result: [{ metric: { kule_replica: "ext-1" }, values: [[100, "4"]] as [number, string][] }] };
     const out = batchFillRows(m, { start: 100, end: 100, step: 5 });
     expect(out.rows).toEqual([{ t: 100_000, "batch fill": null }]);
-    expect(out.note).toMatch(/1 replica left out: vLLM does not export its maximum batch/);
+    expect(out.note).toEqual({ key: "batchLeftOut", values: { count: 1 } });
     expect(batchFillRows({ resultType: "matrix", result: [] }, { start: 100, end: 100, step: 5 }).note).toBeUndefined();
   });
 });

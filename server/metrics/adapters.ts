@@ -1,3 +1,5 @@
+import type { ChartNote } from "./chart-keys.ts";
+
 /** A Prometheus range-query result: one series per label set, [unix seconds, "value"] pairs. */
 export interface PromMatrix {
   resultType: "matrix";
@@ -38,7 +40,7 @@ export function matrixToRows(m: PromMatrix, grid: { start: number; end: number; 
  * does not export its --max-num-seqs: Kule's discovery labels it where the driver knows it, and
  * replicas without it are left out with a note saying so.
  */
-export function batchFillRows(m: PromMatrix, grid: { start: number; end: number; step: number }, name = "batch fill"): { rows: ChartRow[]; series: string[]; note?: string } {
+export function batchFillRows(m: PromMatrix, grid: { start: number; end: number; step: number }, name = "batch fill"): { rows: ChartRow[]; series: string[]; note?: ChartNote } {
   const running = new Map<number, number>();
   const capacity = new Map<number, number>();
   const unknown = new Set<string>();
@@ -62,8 +64,7 @@ export function batchFillRows(m: PromMatrix, grid: { start: number; end: number;
     const cap = capacity.get(k);
     rows.push({ t: Math.round(t * 1000), [name]: cap ? (100 * running.get(k)!) / cap : null } as ChartRow);
   }
-  const note = unknown.size
-    ? `${unknown.size} replica${unknown.size > 1 ? "s" : ""} left out: vLLM does not export its maximum batch (--max-num-seqs), and Kule knows it only for replicas its drivers start (not for external servers).`
-    : undefined;
+  // vLLM does not export --max-num-seqs: replicas Kule's drivers did not start are left out, and the chart says so.
+  const note: ChartNote | undefined = unknown.size ? { key: "batchLeftOut", values: { count: unknown.size } } : undefined;
   return { rows, series: [name], ...(note ? { note } : {}) };
 }

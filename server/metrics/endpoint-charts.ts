@@ -5,15 +5,15 @@ import { RANGES, rateWindow, stepFor, type RangeName } from "./promql.ts";
 import { panelsFor, type EndpointPanel, type PanelUnit } from "./endpoint-panels.ts";
 import { type PrometheusClient, isMetricsUnavailable } from "./prometheus-client.ts";
 import { metricsOf, type EngineMetrics } from "./exporters/engines.ts";
+import type { ChartNote, EndpointChartId } from "./chart-keys.ts";
 
 export interface Chart {
-  id: string;
-  title: string;
+  /** Its title's key in the messages (metrics.chart.endpoint). */
+  id: EndpointChartId;
   unit: PanelUnit;
   rows: ChartRow[];
   series: string[];
-  /** Why the chart is empty or partial, when the reason is known (not "no traffic yet"). */
-  note?: string;
+  note?: ChartNote;
 }
 
 /**
@@ -36,19 +36,20 @@ export async function chartsOf(prometheus: PrometheusClient, endpoint: { slug: s
   const slug = endpoint.slug;
   const run = async (panel: EndpointPanel): Promise<Chart> => {
     const results = await Promise.all(
-      panel.targets.map((p) => prometheus.queryRange(p.query(slug, w), start, end, step).then((m): { rows: ChartRow[]; series: string[]; note?: string } => (p.adapt ? p.adapt(m, grid) : matrixToRows(m, grid, p.name, p.scale)))),
+      panel.targets.map((p) => prometheus.queryRange(p.query(slug, w), start, end, step).then((m): { rows: ChartRow[]; series: string[]; note?: ChartNote } => (p.adapt ? p.adapt(m, grid) : matrixToRows(m, grid, p.name, p.scale)))),
     );
     // Merge the targets' series into one set of rows on the shared grid.
     const rows = results[0]!.rows.map((row, i) => Object.assign({}, ...results.map((r) => r.rows[i])) as ChartRow);
     const empty = !rows.some((r) => Object.entries(r).some(([k, v]) => k !== "t" && v !== null));
-    const note = results.map((r) => r.note).find(Boolean) ?? (empty ? panel.emptyWhy?.[endpoint.metrics] : undefined);
-    return { id: panel.id, title: panel.title, unit: panel.unit, rows, series: results.flatMap((r) => r.series), ...(note ? { note } : {}) };
+    const whyEmpty = empty ? panel.emptyWhy?.[endpoint.metrics] : undefined;
+    const note = results.map((r) => r.note).find(Boolean) ?? (whyEmpty ? { key: whyEmpty } : undefined);
+    return { id: panel.id, unit: panel.unit, rows, series: results.flatMap((r) => r.series), ...(note ? { note } : {}) };
   };
   try {
     const charts = await Promise.all(panelsFor(endpoint.metrics, endpoint.shadow).map(run));
     return { available: true as const, range: input.range, step, charts };
   } catch (e) {
-    if (isMetricsUnavailable(e)) return { available: false as const, reason: e.message };
+    if (isMetricsUnavailable(e)) return { available: false as const, reason: e.why };
     throw e;
   }
 }

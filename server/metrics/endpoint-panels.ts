@@ -5,6 +5,7 @@
 import { batchFillRows } from "./adapters.ts";
 import { endpointQueries as q } from "./promql.ts";
 import type { EngineMetrics } from "./exporters/engines.ts";
+import type { ChartNote, EndpointChartId } from "./chart-keys.ts";
 
 export type PanelUnit = "req/s" | "ms" | "%" | "tok/s" | "requests";
 
@@ -22,8 +23,8 @@ export interface PanelTarget {
 }
 
 export interface EndpointPanel {
-  id: string;
-  title: string;
+  /** Also the key of its title in the messages (metrics.chart.endpoint), the title's one owner. */
+  id: EndpointChartId;
   unit: PanelUnit;
   /** The same unit in Grafana's terms, for the raw (unscaled) values. */
   grafanaUnit: string;
@@ -31,7 +32,7 @@ export interface EndpointPanel {
   /** The engine metrics the panel reads; none: the gateway's, on every endpoint. */
   engine?: EngineMetrics;
   /** Why the panel stays empty for an endpoint of this engine, said on the chart instead of "no data yet". */
-  emptyWhy?: Partial<Record<EngineMetrics, string>>;
+  emptyWhy?: Partial<Record<EngineMetrics, ChartNote["key"]>>;
   /** Shown only while a version of the endpoint takes shadow traffic (its queries cost nothing otherwise). */
   shadowOnly?: true;
 }
@@ -41,54 +42,54 @@ const quantiles = (qs: number[], build: (slug: string, p: number, w: string) => 
   qs.map((p) => ({ query: (slug, w) => build(slug, p, w), name: () => pct(p), legend: pct(p), scale: 1000 }));
 
 export const ENDPOINT_PANELS: EndpointPanel[] = [
-  { id: "rps", title: "Requests/s by version", unit: "req/s", grafanaUnit: "reqps", targets: [{ query: q.requestsByVersion, name: (l) => `v${l.version ?? "?"}`, legend: "v{{version}}" }] },
-  { id: "latency", title: "Latency", unit: "ms", grafanaUnit: "s", targets: quantiles([0.5, 0.95, 0.99], q.latency) },
+  { id: "rps", unit: "req/s", grafanaUnit: "reqps", targets: [{ query: q.requestsByVersion, name: (l) => `v${l.version ?? "?"}`, legend: "v{{version}}" }] },
+  { id: "latency", unit: "ms", grafanaUnit: "s", targets: quantiles([0.5, 0.95, 0.99], q.latency) },
   {
     id: "ttft",
-    title: "Time to first token",
+   
     unit: "ms",
     grafanaUnit: "s",
     targets: quantiles([0.5, 0.99], q.ttft),
-    emptyWhy: { triton: "Triton answers in one piece (KServe v2 inference, embeddings): there is no first token to time apart from the whole answer — see Latency." },
+    emptyWhy: { triton: "tritonNoFirstToken" },
   },
-  { id: "tpot", engine: "vllm", title: "Time per output token", unit: "ms", grafanaUnit: "s", targets: quantiles([0.5, 0.99], q.tpot) },
+  { id: "tpot", engine: "vllm", unit: "ms", grafanaUnit: "s", targets: quantiles([0.5, 0.99], q.tpot) },
   // What the gateway itself adds to each call, in production: the benchmark's figure, live.
-  { id: "overhead", title: "Gateway overhead (its own time per call)", unit: "ms", grafanaUnit: "s", targets: quantiles([0.5, 0.99], q.overhead) },
-  { id: "errors", title: "Error rate", unit: "%", grafanaUnit: "percentunit", targets: [{ query: q.errorRate, name: () => "5xx", legend: "5xx", scale: 100 }] },
+  { id: "overhead", unit: "ms", grafanaUnit: "s", targets: quantiles([0.5, 0.99], q.overhead) },
+  { id: "errors", unit: "%", grafanaUnit: "percentunit", targets: [{ query: q.errorRate, name: () => "5xx", legend: "5xx", scale: 100 }] },
   {
     id: "tokens",
-    title: "Input and output tokens/s",
+   
     unit: "tok/s",
     grafanaUnit: "short",
     targets: [{ query: q.tokens, name: (l) => l.kind ?? "tokens", legend: "{{kind}}" }],
-    emptyWhy: { triton: "Only language and embedding models count tokens; a vision model's tensors have none." },
+    emptyWhy: { triton: "tritonNoTokens" },
   },
   // vLLM endpoints: the engine's own view of each replica.
-  { id: "queue", engine: "vllm", title: "Queue depth (waiting requests)", unit: "requests", grafanaUnit: "short", targets: [{ query: (slug) => q.queueDepth(slug), name: () => "waiting", legend: "waiting" }] },
+  { id: "queue", engine: "vllm", unit: "requests", grafanaUnit: "short", targets: [{ query: (slug) => q.queueDepth(slug), name: () => "waiting", legend: "waiting" }] },
   {
     id: "prefix-cache",
     engine: "vllm",
-    title: "Prefix-cache hit rate (prompt tokens served from cache)",
+   
     unit: "%",
     grafanaUnit: "percentunit",
     targets: [{ query: q.prefixCacheHitRate, name: () => "hit rate", legend: "hit rate", scale: 100 }],
   },
-  { id: "kv", engine: "vllm", title: "KV-cache usage", unit: "%", grafanaUnit: "percentunit", targets: [{ query: (slug) => q.kvCache(slug), name: () => "KV cache", legend: "KV cache", scale: 100 }] },
+  { id: "kv", engine: "vllm", unit: "%", grafanaUnit: "percentunit", targets: [{ query: (slug) => q.kvCache(slug), name: () => "KV cache", legend: "KV cache", scale: 100 }] },
   {
     id: "batch",
     engine: "vllm",
-    title: "Batch fill (running / maximum batch)",
+   
     unit: "%",
     // Grafana gets running sequences per replica, labelled with each one's maximum batch.
     grafanaUnit: "short",
     targets: [{ query: (slug) => q.runningByReplica(slug), name: () => "batch fill", legend: "{{kule_replica}} running of {{kule_max_num_seqs}}", adapt: batchFillRows }],
   },
   // Triton endpoints (Triton, and TensorRT-LLM, ONNX Runtime and OpenVINO through its backends).
-  { id: "triton-pending", engine: "triton", title: "Pending requests (Triton queue)", unit: "requests", grafanaUnit: "short", targets: [{ query: (slug) => q.tritonPending(slug), name: () => "pending", legend: "pending" }] },
+  { id: "triton-pending", engine: "triton", unit: "requests", grafanaUnit: "short", targets: [{ query: (slug) => q.tritonPending(slug), name: () => "pending", legend: "pending" }] },
   {
     id: "triton-time",
     engine: "triton",
-    title: "Queue and compute time per request (Triton)",
+   
     unit: "ms",
     grafanaUnit: "µs",
     targets: (["queue", "compute_infer"] as const).map((phase) => {
@@ -99,7 +100,7 @@ export const ENDPOINT_PANELS: EndpointPanel[] = [
   {
     id: "triton-failures",
     engine: "triton",
-    title: "Failed inferences by reason (Triton)",
+   
     unit: "req/s",
     grafanaUnit: "reqps",
     // Before Triton 24.07 failures had no `reason`.
@@ -109,7 +110,7 @@ export const ENDPOINT_PANELS: EndpointPanel[] = [
   {
     id: "shadow-latency",
     shadowOnly: true,
-    title: "Shadow vs live: P99 latency and TTFT by version",
+   
     unit: "ms",
     grafanaUnit: "s",
     targets: (["request_duration", "ttft"] as const).flatMap((m) => {
@@ -123,7 +124,7 @@ export const ENDPOINT_PANELS: EndpointPanel[] = [
   {
     id: "shadow-errors",
     shadowOnly: true,
-    title: "Shadow vs live: error rate",
+   
     unit: "%",
     grafanaUnit: "percentunit",
     targets: [

@@ -35,7 +35,7 @@ export async function explore({ prometheus }: { prometheus: PrometheusClient }, 
     return { available: true as const, step, rows, series, table, totalSeries: m.result.length, truncated: m.result.length > EXPLORE_MAX_SERIES };
   } catch (e) {
     if (isPromQueryError(e)) throw new InvalidInputError("query", e.message);
-    if (isMetricsUnavailable(e)) return { available: false as const, reason: e.message };
+    if (isMetricsUnavailable(e)) return { available: false as const, reason: e.why };
     throw e;
   }
 }

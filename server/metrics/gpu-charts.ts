@@ -1,13 +1,14 @@
 import { matrixToRows, type ChartRow, type PromMatrix } from "./adapters.ts";
 import { labelValue, RANGES, stepFor, type RangeName } from "./promql.ts";
 import { type PrometheusClient, isMetricsUnavailable } from "./prometheus-client.ts";
+import type { GpuChartId } from "./chart-keys.ts";
 
 /** A node (dcgm-exporter's `hostname`, `Hostname` before 4.6.0) or one GPU (`UUID`), with its MIG instances. */
 export type DcgmScope = { kind: "node"; hostname: string } | { kind: "gpu"; uuid: string };
 
 export interface GpuChart {
-  id: string;
-  title: string;
+  /** Its title's key in the messages (metrics.chart.gpu). */
+  id: GpuChartId;
   unit: "%" | "MiB" | "W" | "°C" | "MHz";
   rows: ChartRow[];
   series: string[];
@@ -88,17 +89,17 @@ export async function gpuCharts({ prometheus }: { prometheus: PrometheusClient }
   const grid = { start: Math.floor(start / step) * step, end: Math.floor(end / step) * step, step };
   const name = (l: Record<string, string>) => deviceName(scope.kind, l);
   const range = (query: string) => prometheus.queryRange(query, start, end, step);
-  const chart = async (id: string, title: string, unit: GpuChart["unit"], query: string, scale = 1): Promise<GpuChart> => ({ id, title, unit, ...matrixToRows(await range(query), grid, name, scale) });
+  const chart = async (id: GpuChartId, unit: GpuChart["unit"], query: string, scale = 1): Promise<GpuChart> => ({ id, unit, ...matrixToRows(await range(query), grid, name, scale) });
   try {
     const [charts, xid] = await Promise.all([
       Promise.all([
-        chart("gr", "GR engine active", "%", dcgmQueries.grEngine(scope), 100),
-        chart("util", "GPU utilization", "%", dcgmQueries.util(scope)),
-        chart("fbUsed", "Framebuffer used", "MiB", dcgmQueries.fbUsed(scope)),
-        chart("fbFree", "Framebuffer free", "MiB", dcgmQueries.fbFree(scope)),
-        chart("power", "Power", "W", dcgmQueries.power(scope)),
-        chart("temp", "Temperature", "°C", dcgmQueries.temp(scope)),
-        chart("sm", "SM clock", "MHz", dcgmQueries.smClock(scope)),
+        chart("gr", "%", dcgmQueries.grEngine(scope), 100),
+        chart("util", "%", dcgmQueries.util(scope)),
+        chart("fbUsed", "MiB", dcgmQueries.fbUsed(scope)),
+        chart("fbFree", "MiB", dcgmQueries.fbFree(scope)),
+        chart("power", "W", dcgmQueries.power(scope)),
+        chart("temp", "°C", dcgmQueries.temp(scope)),
+        chart("sm", "MHz", dcgmQueries.smClock(scope)),
       ]),
       range(dcgmQueries.xid(scope)),
     ]);
@@ -107,7 +108,7 @@ export async function gpuCharts({ prometheus }: { prometheus: PrometheusClient }
     for (const s of xid.result) if (s.metric.UUID) devices.set(s.metric.UUID, { uuid: s.metric.UUID, gpu: s.metric.gpu ?? "?", modelName: s.metric.modelName ?? "", hostname: hostnameOf(s.metric) });
     return { available: true as const, range: input.range, step, charts, xidEvents: xidEvents(xid, name), devices: [...devices.values()].sort((a, b) => Number(a.gpu) - Number(b.gpu)) };
   } catch (e) {
-    if (isMetricsUnavailable(e)) return { available: false as const, reason: e.message };
+    if (isMetricsUnavailable(e)) return { available: false as const, reason: e.why };
     throw e;
   }
 }

@@ -71,7 +71,7 @@ export async function gpuFleet({ prometheus }: { prometheus: PrometheusClient })
     const results = await Promise.all(keys.map((k) => prometheus.query(FLEET_QUERIES[k])));
     return { available: true as const, gpus: byUuid(Object.fromEntries(keys.map((k, i) => [k, results[i]!])) as Record<keyof typeof FLEET_QUERIES, PromVector>) };
   } catch (e) {
-    if (isMetricsUnavailable(e)) return { available: false as const, reason: e.message };
+    if (isMetricsUnavailable(e)) return { available: false as const, reason: e.why };
     throw e;
   }
 }

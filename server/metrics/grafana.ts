@@ -1,5 +1,7 @@
 import { panelsFor } from "./endpoint-panels.ts";
 import type { EngineMetrics } from "./exporters/engines.ts";
+import type { Locale } from "../shared/i18n/locales.ts";
+import { translatorFor } from "../shared/i18n/translator.ts";
 
 /**
  * A Grafana dashboard (schema 39, Grafana 10/11) of the endpoint page's panels, for teams that
@@ -7,12 +9,14 @@ import type { EngineMetrics } from "./exporters/engines.ts";
  * so one dashboard serves every endpoint through its variable; `$__rate_interval` replaces the
  * app's rate window.
  */
-export function grafanaDashboard(opts: { endpointSlug: string; endpointName: string; metrics: EngineMetrics; datasourceUid?: string }) {
+export function grafanaDashboard(opts: { endpointSlug: string; endpointName: string; metrics: EngineMetrics; datasourceUid?: string; locale?: Locale }) {
+  // Titles in the language of whoever downloads it, from the messages the app's charts use.
+  const t = translatorFor(opts.locale ?? "en");
   const datasource = { type: "prometheus", uid: opts.datasourceUid ?? "${DS_PROMETHEUS}" };
   const panels = panelsFor(opts.metrics).map((p, i) => ({
     id: i + 1,
     type: "timeseries",
-    title: p.title,
+    title: t(`metrics.chart.endpoint.${p.id}`),
     datasource,
     gridPos: { h: 8, w: 12, x: (i % 2) * 12, y: Math.floor(i / 2) * 8 },
     fieldConfig: { defaults: { unit: p.grafanaUnit, custom: { spanNulls: false } }, overrides: [] },

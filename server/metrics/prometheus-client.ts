@@ -1,5 +1,6 @@
 import type { PromMatrix } from "./adapters.ts";
 import type { SloRuleOptions } from "./slo/slo-rules.ts";
+import type { MetricsOffWhy } from "./chart-keys.ts";
 
 /**
  * Prometheus is off, away or refusing. Recognised by a brand, not `instanceof`: Next bundles this
@@ -8,6 +9,12 @@ import type { SloRuleOptions } from "./slo/slo-rules.ts";
  */
 export class MetricsUnavailableError extends Error {
   readonly kuleMetricsUnavailable = true;
+  /** The same reason as a message key, for the page to say in its reader's language; logs keep `message`. */
+  readonly why: MetricsOffWhy;
+  constructor(message: string, why: MetricsOffWhy = { key: "refused", values: { detail: message } }) {
+    super(message);
+    this.why = why;
+  }
 }
 
 /** Prometheus answered, but refused the query itself (bad PromQL): the asker's fault, not an outage. */
@@ -71,7 +78,7 @@ export class PrometheusClient {
   }
 
   private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    if (!this.baseUrl) return Promise.reject(new MetricsUnavailableError("Metrics are off: no Prometheus is configured (KULE_PROMETHEUS_URL)."));
+    if (!this.baseUrl) return Promise.reject(new MetricsUnavailableError("Metrics are off: no Prometheus is configured (KULE_PROMETHEUS_URL).", { key: "off" }));
     const period = Math.floor(Date.now() / this.opts.ttlMs);
     const hit = this.cache.get(key);
     if (hit && hit.at === period) return hit.value as Promise<T>;
@@ -88,7 +95,7 @@ export class PrometheusClient {
     try {
       res = await fetch(`${this.baseUrl}/api/v1/${api}?${new URLSearchParams(params)}`, { signal: AbortSignal.timeout(this.opts.timeoutMs) });
     } catch {
-      throw new MetricsUnavailableError(`Prometheus at ${this.baseUrl} does not answer (or took over ${this.opts.timeoutMs / 1000} s).`);
+      throw new MetricsUnavailableError(`Prometheus at ${this.baseUrl} does not answer (or took over ${this.opts.timeoutMs / 1000} s).`, { key: "noAnswer", values: { url: this.baseUrl ?? "", seconds: this.opts.timeoutMs / 1000 } });
     }
     const body = (await res.json().catch(() => null)) as { status: string; data?: T; error?: string; errorType?: string } | null;
     // 400 bad_data / 422 execution: the query is at fault, and says why.

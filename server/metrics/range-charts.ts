@@ -14,10 +14,10 @@ export function rangeCharts(prometheus: PrometheusClient, range: RangeName, now 
   const end = Math.floor(now / 1000);
   const start = end - RANGES[range];
   const grid = { start: Math.floor(start / step) * step, end: Math.floor(end / step) * step, step };
-  const chart = async <U extends string>(id: string, title: string, unit: U, parts: SeriesQuery[]) => {
+  const chart = async <I extends string, U extends string>(id: I, unit: U, parts: SeriesQuery[]) => {
     const results = await Promise.all(parts.map((p) => prometheus.queryRange(p.query, start, end, step).then((m) => matrixToRows(m, grid, p.name, p.scale))));
     const rows = results[0]!.rows.map((row, i) => Object.assign({}, ...results.map((r) => r.rows[i])) as ChartRow);
-    return { id, title, unit, rows, series: results.flatMap((r) => r.series) };
+    return { id, unit, rows, series: results.flatMap((r) => r.series) };
   };
   return { step, start, end, grid, w: rateWindow(step), chart };
 }

@@ -4,6 +4,7 @@ import { ForbiddenError } from "../errors.ts";
 import { tenantQueries as q, type RangeName } from "./promql.ts";
 import { type PrometheusClient, isMetricsUnavailable } from "./prometheus-client.ts";
 import { rangeCharts } from "./range-charts.ts";
+import type { TenantChartId } from "./chart-keys.ts";
 
 /**
  * A tenant user's own usage and latency at the gateway. The tenant comes from the signed-in
@@ -17,15 +18,15 @@ export async function tenantCharts({ db, prometheus, actor }: { db: PrismaClient
   const pcts = (build: (t: string, p: number, w: string) => string) => [0.5, 0.95, 0.99].map((p) => ({ query: build(t, p, w), name: () => `P${Math.round(p * 100)}`, scale: 1000 }));
   try {
     const charts = await Promise.all([
-      chart("rps", "Your requests/s by endpoint", "req/s", [{ query: q.requestsByEndpoint(t, w), name: (l) => l.endpoint ?? "?" }]),
-      chart("latency", "Your latency", "ms", pcts(q.latency)),
-      chart("ttft", "Your time to first token", "ms", pcts(q.ttft)),
-      chart("errors", "Your error rate", "%", [{ query: q.errorRate(t, w), name: () => "5xx", scale: 100 }]),
-      chart("tokens", "Your input and output tokens/s", "tok/s", [{ query: q.tokens(t, w), name: (l) => l.kind ?? "tokens" }]),
+      chart("rps" satisfies TenantChartId, "req/s", [{ query: q.requestsByEndpoint(t, w), name: (l) => l.endpoint ?? "?" }]),
+      chart("latency" satisfies TenantChartId, "ms", pcts(q.latency)),
+      chart("ttft" satisfies TenantChartId, "ms", pcts(q.ttft)),
+      chart("errors" satisfies TenantChartId, "%", [{ query: q.errorRate(t, w), name: () => "5xx", scale: 100 }]),
+      chart("tokens" satisfies TenantChartId, "tok/s", [{ query: q.tokens(t, w), name: (l) => l.kind ?? "tokens" }]),
     ]);
     return { available: true as const, range: input.range, step, charts };
   } catch (e) {
-    if (isMetricsUnavailable(e)) return { available: false as const, reason: e.message };
+    if (isMetricsUnavailable(e)) return { available: false as const, reason: e.why };
     throw e;
   }
 }

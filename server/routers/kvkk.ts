@@ -22,7 +22,7 @@ import {
   applicationEraseInput,
   breachCreateInput,
   breachUpdateInput,
-  breachIdInput,
+  breachGetInput,
 } from "../kvkk/schemas.ts";
 import { controllerView } from "../kvkk/controller-view.ts";
 import { createBreach, getBreach, listBreaches, updateBreach } from "../kvkk/breaches.ts";
@@ -51,7 +51,7 @@ export const kvkkRouter = router({
   setOwnRetention: procedure("kvkk:controller").input(ownRetentionInput).mutation(({ ctx, input }) => setOwnRetention(ctx, input)),
   breaches: router({
     list: procedure("kvkk:read").query(({ ctx }) => listBreaches(ctx)),
-    get: procedure("kvkk:read").input(breachIdInput).query(({ ctx, input }) => getBreach(ctx, input.id)),
+    get: procedure("kvkk:read").input(breachGetInput).query(({ ctx, input }) => getBreach(ctx, input)),
     create: procedure("kvkk:write").input(breachCreateInput).mutation(({ ctx, input }) => createBreach(ctx, input)),
     update: procedure("kvkk:write").input(breachUpdateInput).mutation(({ ctx, input }) => updateBreach(ctx, input)),
   }),

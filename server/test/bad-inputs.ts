@@ -123,6 +123,7 @@ export function badInputs(fx: Fixtures): BadInput[] {
     c("kvkk.applications.answer", "with an empty answer", "answer", { id: "a1", expectedUpdatedAt: "2026-12-01", answer: "" }),
     c("kvkk.applications.refuse", "without a reason", "reason", { id: "a1", expectedUpdatedAt: "2026-12-01", reason: "no" }),
     c("kvkk.applications.erase", "by shredding", "method", { id: "a1", expectedUpdatedAt: "2026-12-01", method: "shred" }),
+    c("kvkk.applications.erase", "answered in a language Kule does not write", "answerLocale", { id: "a1", expectedUpdatedAt: "2026-12-01", method: "delete", answerLocale: "de" }),
     c("kvkk.policy.update", "with no reason for the period", "periodReason", { store: "exports", category: "Exports", dataSubjects: "End users", purpose: "Delivery", legalBasis: "Art. 5(2)(c)", periodDays: 30, periodReason: "", responsible: "DPO", expectedUpdatedAt: "2026-12-01" }),
     c("kvkk.holds.place", "without a reason", "reason", { tenantId: fx.tenantId, reason: "" }),
     c("kvkk.holds.release", "with no id", "id", { id: "" }),

@@ -35,8 +35,9 @@ const noPrometheus = new PrometheusClient(null);
 let alertmanager: AlertmanagerTarget | null = null;
 export const useAlertmanager = (t: AlertmanagerTarget | null) => void (alertmanager = t);
 
-export function caller(actor: Actor | null) {
-  return createCaller({ db: testDb(), actor, ip: "127.0.0.1", drivers: testDrivers(), prometheus: noPrometheus, alertmanager });
+/** A caller as `actor`, on a page in `locale` (English when unset). */
+export function caller(actor: Actor | null, opts: { locale?: Locale } = {}) {
+  return createCaller({ db: testDb(), actor, ip: "127.0.0.1", drivers: testDrivers(), prometheus: noPrometheus, alertmanager, locale: opts.locale });
 }
 
 export const uid = () => randomUUID().slice(0, 8);

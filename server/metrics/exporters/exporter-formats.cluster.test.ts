@@ -133,8 +133,8 @@ afterAll(async () => {
 });
 
 /** Chart titles without a single non-null value, with the chart's note when it says why. */
-function emptyCharts(charts: { title: string; rows: Record<string, number | null>[]; series: string[]; note?: string }[]) {
-  return charts.filter((c) => !c.rows.some((r) => c.series.some((s) => r[s] !== null && r[s] !== undefined))).map((c) => `${c.title}${c.note ? ` (${c.note})` : ""}`);
+function emptyCharts(charts: { id: string; rows: Record<string, number | null>[]; series: string[]; note?: { key: string } }[]) {
+  return charts.filter((c) => !c.rows.some((r) => c.series.some((s) => r[s] !== null && r[s] !== undefined))).map((c) => `${c.id}${c.note ? ` (${c.note.key})` : ""}`);
 }
 
 async function instant(prom: RunningPrometheus, q: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]> {

@@ -8,7 +8,7 @@ describe("SLA status when Prometheus does not answer", () => {
     const { endpoint } = await makeEndpoint();
     const api = createCaller({ db: testDb(), actor: await makeActor("auditor"), ip: null, drivers: testDrivers(), prometheus: new PrometheusClient("http://127.0.0.1:9") });
     const sla = await api.metrics.sla();
-    expect(sla.prometheus).toEqual({ available: false, reason: expect.stringMatching(/does not answer/) });
+    expect(sla.prometheus).toEqual({ available: false, reason: { key: "noAnswer", values: expect.objectContaining({ url: expect.any(String) }) } });
     const mine = sla.endpoints.find((e) => e.endpointId === endpoint.id)!;
     expect(mine.status).toBe("no-data");
     expect(mine.slis.map((s) => [s.kind, s.objective])).toEqual([

@@ -2,6 +2,7 @@ import type { PrismaClient } from "../../db/generated/client.ts";
 import { type PromVector, type PrometheusClient, isMetricsUnavailable } from "../prometheus-client.ts";
 import { endpointSlos } from "./rules-sync.ts";
 import { DEFAULT_SLO_RULE_OPTIONS, errorRatioRecord, slisOf, windowsOf, type BurnAlert, type SloKind, type SloRuleOptions } from "./slo-rules.ts";
+import type { MetricsOffWhy } from "../chart-keys.ts";
 
 export type SlaColour = "green" | "amber" | "red" | "no-data";
 
@@ -92,13 +93,13 @@ export async function slaStatus({ db, prometheus }: { db: PrismaClient; promethe
   const sloBySlug = new Map(slos.map((s) => [s.slug, s]));
   let ratios: PromVector = [];
   let alerts: PromVector = [];
-  let unavailable: string | null = null;
+  let unavailable: MetricsOffWhy | null = null;
   try {
     const names = windowsOf(opts).map(errorRatioRecord).join("|");
     [ratios, alerts] = await Promise.all([prometheus.query(`{__name__=~${JSON.stringify(names)}}`), prometheus.query(`ALERTS{alertname=~${JSON.stringify(opts.alerts.map((a) => a.name).join("|"))}}`)]);
   } catch (e) {
     if (!(isMetricsUnavailable(e))) throw e;
-    unavailable = e.message;
+    unavailable = e.why;
   }
   const windowOfName = new Map(windowsOf(opts).map((w) => [errorRatioRecord(w), w]));
   const endpoints = rows.map((row) => {

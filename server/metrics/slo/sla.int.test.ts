@@ -190,7 +190,7 @@ describe("SLA status and burn-rate alerts against a real Prometheus scraping the
     const asTenant = async (tenantId: string) => createCaller({ db: testDb(), actor: await makeActor("tenant", tenantId), ip: null, drivers: testDrivers(), prometheus });
     const [busyApi, quietApi] = [await asTenant(busy.tenant.id), await asTenant(quiet.tenant.id)];
     const peak = (c: Awaited<ReturnType<typeof busyApi.metrics.tenantCharts>>) => {
-      if (!c.available) throw new Error(c.reason);
+      if (!c.available) throw new Error(c.reason.key);
       const rps = c.charts.find((x) => x.id === "rps")!;
       return Math.max(0, ...rps.rows.flatMap((r) => rps.series.map((s) => r[s] ?? 0)));
     };

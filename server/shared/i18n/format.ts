@@ -37,3 +37,14 @@ export function formatDateTime(locale: Locale, d: Date | string | number | null 
 export function formatPercent(locale: Locale, fraction: number, maximumFractionDigits = 1): string {
   return new Intl.NumberFormat(TAGS[locale], { style: "percent", maximumFractionDigits }).format(fraction);
 }
+
+/** A month as a reader names it: `Ara 2026`, `Dec 2026` (a month's buckets, invoices, registers). */
+export function formatMonth(locale: Locale, d: Date | string | number): string {
+  return new Intl.DateTimeFormat(TAGS[locale], { month: "short", year: "numeric", timeZone: TIME_ZONE }).format(new Date(d));
+}
+
+/** The time of day in UTC, labelled so (`23:30 UTC`, with `seconds` `23:30:05 UTC`); "—" for a missing time. */
+export function formatTime(locale: Locale, d: Date | string | number | null | undefined, { seconds = false } = {}): string {
+  if (d === null || d === undefined) return "—";
+  return new Intl.DateTimeFormat(TAGS[locale], { hour: "2-digit", minute: "2-digit", ...(seconds ? { second: "2-digit" } : {}), hour12: false, timeZone: TIME_ZONE }).format(new Date(d)) + " UTC";
+}

@@ -1,6 +1,7 @@
 import type { Locale } from "./locales.ts";
 import { ASIDES_TR, EXACT_TR } from "./server/catalog-tr.ts";
 import { THINGS_TR, UNITS_TR } from "./server/units.ts";
+import { ERROR_TEMPLATES_TR, WORDS_TR } from "./server/errors-tr.ts";
 
 /**
  * The server's messages (zod's per-field reasons, typed errors) in the reader's language. The
@@ -20,14 +21,31 @@ const RULES: [RegExp, (m: RegExpExecArray) => string | null][] = [
   [/^at most ([\d.,]+)(?: (.+))?$/, (m) => (m[2] && !UNITS_TR[m[2]] ? null : `en fazla ${m[1]}${unit(m[2])}`)],
   [/^([\d.,]+) to ([\d.,]+)(?: (.+))?$/, (m) => (m[3] && !UNITS_TR[m[3]] ? null : `${m[1]} ile ${m[2]} arası${unit(m[3])}`)],
   [/^(.+) not found$/, (m) => (THINGS_TR[m[1]!] ? `${THINGS_TR[m[1]!]} bulunamadı` : null)],
-  [/^Someone else changed (.+) since you loaded it\. Review the current values and try again\.$/, (m) => `${m[1]}, siz yükledikten sonra başka biri tarafından değiştirildi. Güncel değerleri inceleyip yeniden deneyin.`],
   [/^Invalid input: expected (\w+), received (\w+)$/, (m) => `Geçersiz değer: ${m[1]} bekleniyordu, ${m[2]} geldi`],
   [/^Invalid option: expected one of (.+)$/, (m) => `Geçersiz seçenek: şunlardan biri olmalı: ${m[1]}`],
   [/^Invalid input$/, () => "Geçersiz değer"],
 ];
 
+/** The typed errors' templates as patterns: each `{name}` matches what the sentence carries there. */
+const WORDS = new Set(["state", "which", "thing", "unit"]);
+const TEMPLATES = ERROR_TEMPLATES_TR.map(([en, tr]) => {
+  const names: string[] = [];
+  const source = en.split(/\{(\w+)\}/).map((part, i) => (i % 2 ? (names.push(part), "(.+?)") : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("");
+  return { re: new RegExp(`^${source}$`), names, tr };
+});
+
+function fromTemplate(text: string): string | null {
+  for (const { re, names, tr } of TEMPLATES) {
+    const m = re.exec(text);
+    if (!m) continue;
+    const values = Object.fromEntries(names.map((n, i) => [n, WORDS.has(n) ? (WORDS_TR[m[i + 1]!] ?? m[i + 1]!) : m[i + 1]!]));
+    return tr.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? `{${n}}`);
+  }
+  return null;
+}
+
 function toTurkish(text: string): string | null {
-  const exact = EXACT_TR[text];
+  const exact = EXACT_TR[text] ?? fromTemplate(text);
   if (exact) return exact;
   // "at most 182 days (6 months, …)": the range and its aside apart.
   const aside = /^(.+) \(([^()]+)\)$/.exec(text);

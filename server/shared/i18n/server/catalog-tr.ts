@@ -101,6 +101,7 @@ export const EXACT_TR: Record<string, string> = {
   "choose at least one GPU": "en az bir GPU seçin",
   "at most 16 GPUs at once": "bir seferde en fazla 16 GPU",
   "each GPU once": "her GPU bir kez",
+  "en or tr": "en ya da tr",
 };
 
 /** Parenthesised asides of range messages ("at most 182 days (6 months, …)"). */

@@ -50,4 +50,5 @@ export const THINGS_TR: Record<string, string> = {
   Call: "Çağrı",
   Silence: "Susturma",
   Alert: "Uyarı",
+  "Sign-in rule": "Oturum açma kuralı",
 };

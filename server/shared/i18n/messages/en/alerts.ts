@@ -17,6 +17,19 @@ export const alerts = {
     lasted: "lasted {duration}",
     chartsThen: "charts then",
   },
+  /** Kule's own alerts' summaries, by the key the server sends (server/alerts/alert-text.ts). */
+  summary: {
+    budgetSpent: "{tenant} has spent its monthly budget ({share, number, percent})",
+    budget80: "{tenant} has spent {share, number, percent} of its monthly budget",
+    replicaFailed: "A replica of {endpoint} {version} failed",
+    replicaFailedOn: "A replica of {endpoint} {version} failed on {node}",
+    migChangeFailed: "The MIG change on {node} failed",
+    gpuXid: "XID {xid} on GPU {gpu} of {node}",
+    gpuTooHot: "GPU {gpu} of {node} at {celsius} °C",
+    replicaDown: "Replica {replica} of endpoint {endpoint} is down",
+    kvCacheSaturated: "KV cache of replica {replica} at {share, number, percent}",
+    sloBurn: "{endpoint}: {slo, select, availability {availability} latency {latency} ttft {TTFT} other {{slo}}} error budget burning {rate, number}× too fast",
+  },
   /** The pure alert-format's words (durations). */
   format: {
     underMinute: "under a minute",

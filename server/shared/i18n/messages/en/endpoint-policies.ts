@@ -52,7 +52,7 @@ export const endpointPolicies = {
     range: "{min}–{max} replicas",
     paused: "paused",
     notScaled: "not autoscaled",
-    lastDecision: "Last decision ({time} UTC): {reason}",
+    lastDecision: "Last decision ({time}): {reason}",
     replicasChart: "Replicas of {version}",
     replicasUnit: "replicas",
     signalChart: "Signal of {version}",

@@ -3,6 +3,8 @@ import { kvkkRecords } from "./kvkk-records.ts";
 
 export const kvkk = {
   ...kvkkRecords,
+  /** Beside a text Kule drafts for sending (a breach notice, an erasure answer). */
+  draftLanguage: "Language of the drafted text",
   page: {
     title: "KVKK",
     intro: "Law 6698 on the Protection of Personal Data (KVKK) for every tenant: transfers abroad and their safeguards (Art. 9), where calls were served, retention and destruction (Art. 7 and the 2017 Regulation), data subjects' applications (Art. 11 and 13).",

@@ -36,6 +36,9 @@ export const metrics = {
       "triton-pending": "Pending requests (Triton queue)",
       "triton-time": "Queue and compute time per request (Triton)",
       "triton-failures": "Failed inferences by reason (Triton)",
+      "prefix-cache": "Prefix-cache hit rate (prompt tokens served from cache)",
+      "shadow-latency": "Shadow vs live: P99 latency and TTFT by version",
+      "shadow-errors": "Shadow vs live: error rate",
     },
     tenant: {
       rps: "Your requests/s by endpoint",
@@ -54,13 +57,26 @@ export const metrics = {
       sm: "SM clock",
     },
   },
+  /** Why a chart is empty or partial, by the key the server sends. */
+  note: {
+    tritonNoFirstToken: "Triton answers in one piece (KServe v2 inference, embeddings): there is no first token to time apart from the whole answer — see Latency.",
+    tritonNoTokens: "Only language and embedding models count tokens; a vision model's tensors have none.",
+    batchLeftOut:
+      "{count, plural, one {# replica} other {# replicas}} left out: vLLM does not export its maximum batch (--max-num-seqs), and Kule knows it only for replicas its drivers start (not for external servers).",
+  },
+  /** Why there are no metrics, by the key the server sends. */
+  why: {
+    off: "No Prometheus is configured (KULE_PROMETHEUS_URL).",
+    noAnswer: "Prometheus at {url} does not answer (or took over {seconds} s).",
+    refused: "Prometheus refused a query: {detail}",
+  },
   /** Series names the server gives in words (versions, percentiles and reasons stay as they are). */
   series: { waiting: "waiting", "KV cache": "KV cache", "batch fill": "batch fill", pending: "pending", failed: "failed", input: "input", output: "output", tokens: "tokens", queue: "queue", compute: "compute" },
   dcgm: {
     title: "DCGM metrics",
     what: "GPU charts",
     xidErrors: "XID errors",
-    xidAt: "XID {xid} on {device} at {time} UTC",
+    xidAt: "XID {xid} on {device} at {time}",
     gpuOnNode: "{model} on <link>{host}</link>, GPU {gpu}",
   },
   explore: {

@@ -19,6 +19,18 @@ export const alerts = {
     lasted: "{duration} sürdü",
     chartsThen: "o andaki grafikler",
   },
+  summary: {
+    budgetSpent: "{tenant} aylık bütçesini harcadı ({share, number, percent})",
+    budget80: "{tenant} aylık bütçesinin {share, number, percent} kadarını harcadı",
+    replicaFailed: "{endpoint} {version} replikalarından biri başarısız oldu",
+    replicaFailedOn: "{endpoint} {version} replikalarından biri {node} üzerinde başarısız oldu",
+    migChangeFailed: "{node} üzerindeki MIG değişikliği başarısız oldu",
+    gpuXid: "{node} düğümündeki GPU {gpu}: XID {xid}",
+    gpuTooHot: "{node} düğümündeki GPU {gpu}: {celsius} °C",
+    replicaDown: "{endpoint} uç noktasının {replica} replikası çalışmıyor",
+    kvCacheSaturated: "{replica} replikasının KV önbelleği {share, number, percent} dolu",
+    sloBurn: "{endpoint}: {slo, select, availability {erişilebilirlik} latency {gecikme} ttft {TTFT} other {{slo}}} hata bütçesi {rate, number} kat hızlı tükeniyor",
+  },
   format: {
     underMinute: "bir dakikadan az",
     minutes: "{min} dk",

@@ -54,7 +54,7 @@ export const endpointPolicies = {
     range: "{min}–{max} replika",
     paused: "duraklatıldı",
     notScaled: "otomatik ölçeklenmiyor",
-    lastDecision: "Son karar ({time} UTC): {reason}",
+    lastDecision: "Son karar ({time}): {reason}",
     replicasChart: "{version} replikaları",
     replicasUnit: "replika",
     signalChart: "{version} sinyali",

@@ -11,6 +11,7 @@ import { exportFiles } from "./export-files.ts";
 import { heads } from "./heads.ts";
 import { kvkk } from "./kvkk.ts";
 import { kvkkController } from "./kvkk-controller.ts";
+import { kvkkTexts } from "./kvkk-texts.ts";
 import { login } from "./login.ts";
 import { metrics } from "./metrics.ts";
 import { models } from "./models.ts";
@@ -23,4 +24,4 @@ import { trpc } from "./trpc.ts";
 import { usage } from "./usage.ts";
 import { users } from "./users.ts";
 
-export const tr: Messages = { alerts, apiKeys, audit, callLog, cluster, common, endpoints, exportFiles, heads, kvkk, kvkkController, login, metrics, models, overview, pages, shell, tenants, titles, trpc, usage, users };
+export const tr: Messages = { alerts, apiKeys, audit, callLog, cluster, common, endpoints, exportFiles, heads, kvkk, kvkkController, kvkkTexts, login, metrics, models, overview, pages, shell, tenants, titles, trpc, usage, users };

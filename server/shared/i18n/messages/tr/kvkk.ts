@@ -4,6 +4,7 @@ import { kvkkRecords } from "./kvkk-records.ts";
 
 export const kvkk = {
   ...kvkkRecords,
+  draftLanguage: "Taslak metnin dili",
   page: {
     title: "KVKK",
     intro: "Her kiracı için 6698 sayılı Kişisel Verilerin Korunması Kanunu (KVKK): yurt dışına aktarım ve güvenceleri (md. 9), çağrıların nerede karşılandığı, saklama ve imha (md. 7 ve 2017 tarihli Yönetmelik), ilgili kişi başvuruları (md. 11 ve 13).",

@@ -35,6 +35,9 @@ export const metrics = {
       "triton-pending": "Bekleyen istekler (Triton kuyruğu)",
       "triton-time": "İstek başına kuyruk ve hesaplama süresi (Triton)",
       "triton-failures": "Nedene göre başarısız çıkarımlar (Triton)",
+      "prefix-cache": "Önek önbelleği isabet oranı (önbellekten sunulan istem tokenları)",
+      "shadow-latency": "Gölge ve canlı: sürüme göre P99 gecikme ve TTFT",
+      "shadow-errors": "Gölge ve canlı: hata oranı",
     },
     tenant: {
       rps: "Uç noktaya göre istek/sn'niz",
@@ -53,12 +56,23 @@ export const metrics = {
       sm: "SM saati",
     },
   },
+  note: {
+    tritonNoFirstToken: "Triton yanıtı tek parça verir (KServe v2 çıkarımı, gömmeler): bütün yanıttan ayrı ölçülecek bir ilk token yoktur — Gecikme'ye bakın.",
+    tritonNoTokens: "Yalnızca dil ve gömme modelleri token sayar; bir görüntü modelinin tensörlerinde token yoktur.",
+    batchLeftOut:
+      "{count} replika dışarıda kaldı: vLLM en büyük parti boyutunu (--max-num-seqs) dışa aktarmaz; Kule bunu yalnızca kendi sürücülerinin başlattığı replikalar için bilir (harici sunucular için bilmez).",
+  },
+  why: {
+    off: "Yapılandırılmış bir Prometheus yok (KULE_PROMETHEUS_URL).",
+    noAnswer: "{url} adresindeki Prometheus yanıt vermiyor (ya da {seconds} sn'den uzun sürdü).",
+    refused: "Prometheus bir sorguyu reddetti: {detail}",
+  },
   series: { waiting: "bekleyen", "KV cache": "KV önbelleği", "batch fill": "parti doluluğu", pending: "bekleyen", failed: "başarısız", input: "girdi", output: "çıktı", tokens: "token", queue: "kuyruk", compute: "hesaplama" },
   dcgm: {
     title: "DCGM metrikleri",
     what: "GPU grafikleri",
     xidErrors: "XID hataları",
-    xidAt: "{device} üzerinde XID {xid}, saat {time} UTC",
+    xidAt: "{device} üzerinde XID {xid}, saat {time}",
     gpuOnNode: "<link>{host}</link> üzerinde {model}, GPU {gpu}",
   },
   explore: {

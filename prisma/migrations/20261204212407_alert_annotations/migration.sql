@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Alert" ADD COLUMN     "annotations" JSONB NOT NULL DEFAULT '{}';

@@ -1,0 +1,75 @@
+import type { Messages } from "../en/index.ts";
+import type { Translation } from "../shape.ts";
+
+export const kvkkTexts = {
+  breachNotice: {
+    to: "{tenant} (veri sorumlusu) dikkatine (KVKK md. 12(5)):",
+    aware: "Veri işleyeniniz olarak {awareAt} tarihinde olası bir kişisel veri ihlalinden haberdar olduk: {title}.",
+    period: "İhlal {from} ile {to} arasındaki dönemi kapsamaktadır: user alanıyla tanımladığınız {subjects} farklı ilgili kişiye (diğerleri tanımlanmamıştır) ait {calls} çağrınız.",
+    data: "İhlalden etkilenen veriler: {categories}.",
+    dataDefault: "İhlalden etkilenen veriler: çağrı kayıtları (istemci IP adresi, API anahtarı, zamanlar, token sayıları, user alanının anahtarlı özeti); istemler ve yanıtlar saklanmamaktadır.",
+    measures: "Alınan tedbirler: {measures}",
+    measuresDefault: "Alınan tedbirler: inceleme sürmektedir; yeniden bilgi vereceğiz.",
+    board: "İhlalin Kurul'a, öğrenilmesinden itibaren 72 saat içinde (Kurul'un 2019/10 sayılı kararı), en geç {due} tarihine kadar bildirilmesi gerekir. İletişim: {contact}.",
+    contactDefault: "platformun kişisel verilerin korunması irtibat kişisi",
+  },
+  erasureAnswer: "Bu hizmetin çağrı kaydındaki kişisel verileriniz {method, select, delete {silindi} other {anonim hale getirildi}}: {rows} kayıt, imha kaydı {id}.",
+  policy: {
+    call_log: {
+      category: "Çağrı kaydı: istemci IP adresi, API anahtarı, ilgili kişi özeti (user alanının HMAC'i), zamanlar, token sayıları",
+      dataSubjects: "Kiracıların son kullanıcıları ve API'yi çağıran çalışanları",
+      purpose: "Faturalama, SLA kanıtı, kötüye kullanım ve güvenlik incelemesi, ilgili kişi başvuruları",
+      legalBasis: "KVKK md. 5(2)(c) sözleşmenin ifası; md. 5(2)(ç) hukuki yükümlülük (uygulandığı hâllerde 5651 sayılı Kanun); md. 5(2)(f) meşru menfaat (güvenlik)",
+      periodReason: "Kiracıya göre (kiracının saklama süresi, yoksa platformun varsayılanı); belirlenmişse 5651 sayılı Kanun'un asgari süresinin altına hiçbir zaman inmez",
+      responsible: "Platform işletmecisinin kişisel verilerin korunması sorumlusu",
+    },
+    audit_ip: {
+      category: "Denetim olayları: işlemi yapan çalışanın ya da kiracı kullanıcısının IP adresi",
+      dataSubjects: "Çalışanlar ve kiracı kullanıcıları",
+      purpose: "Güvenlik: kimin neyi nereden değiştirdiğinin izlenmesi",
+      legalBasis: "KVKK md. 5(2)(f) meşru menfaat; md. 12 güvenlik tedbirleri (erişim kayıtları)",
+      periodReason: "İki yıl, kötüye kullanımın genellikle fark edildiği süreyi kapsar; olayın kendisi (kim, ne, ne zaman) saklanır, yalnızca IP adresi silinir",
+      responsible: "Platform işletmecisinin güvenlik sorumlusu",
+    },
+    exports: {
+      category: "Çağrı kaydı dışa aktarım dosyaları ve işleri (manifestolar, filtreler)",
+      dataSubjects: "Kiracıların son kullanıcıları; dışa aktarımı yapan çalışanlar",
+      purpose: "Verinin bir kiracıya, bir denetçiye ya da ilgili kişiye teslimi",
+      legalBasis: "KVKK md. 5(2)(c), md. 11 (ilgili kişinin bilgi talep etme hakkı)",
+      periodReason: "Dışa aktarım tek bir teslim için yapılan bir kopyadır; 30 gün alıcının indirmesine yeter",
+      responsible: "Platform işletmecisinin kişisel verilerin korunması sorumlusu",
+    },
+    subject_requests: {
+      category: "İlgili kişi başvuruları: ilgili kişi özeti, başvuru yolu, kimlik doğrulaması, yanıt",
+      dataSubjects: "İlgili kişiler",
+      purpose: "KVKK md. 11 ve 13 uyarınca başvuruların yanıtlanması ve yanıtın ispatı",
+      legalBasis: "KVKK md. 5(2)(ç) hukuki yükümlülük; md. 5(2)(e) bir hakkın tesisi, kullanılması veya korunması",
+      periodReason: "Kapanıştan sonra üç yıl: Kurul'a şikâyetin ya da bir talebin beklendiği süre",
+      responsible: "Platform işletmecisinin kişisel verilerin korunması sorumlusu",
+    },
+    destruction_records: {
+      category: "İmha kayıtları ve imha çalışmaları",
+      dataSubjects: "Doğrudan yok (sayılar, özetler, imhayı kimin yaptığı)",
+      purpose: "İmhanın ispatı",
+      legalBasis: "Kişisel Verilerin Silinmesi, Yok Edilmesi veya Anonim Hale Getirilmesi Hakkında Yönetmelik md. 7(3)",
+      periodReason: "En az 3 yıl saklanır (bir tetikleyici daha erken silmeyi reddeder); periyodik imha bunları yok etmez",
+      responsible: "Platform işletmecisinin kişisel verilerin korunması sorumlusu",
+    },
+    transfer_register: {
+      category: "Yurt dışına aktarım kaydı: kiracı, saat, bölge, sayı, güvence",
+      dataSubjects: "Yok (kişisel veri içermez)",
+      purpose: "Hangi yurt dışına aktarımın hangi güvenceyle yapıldığının ispatı (KVKK md. 9)",
+      legalBasis: "KVKK md. 9; md. 12 (hesap verebilirlik)",
+      periodReason: "Kişisel veri içermez; platform çalıştığı sürece saklanır",
+      responsible: "Platform işletmecisinin kişisel verilerin korunması sorumlusu",
+    },
+    gateway_journal: {
+      category: "Ağ geçidi çağrı günlüğü (spool): veritabanına henüz yazılmamış çağrı kaydı satırları",
+      dataSubjects: "Çağrı kaydındaki gibi",
+      purpose: "Bir ağ geçidi ya da veritabanı arızalandığında yanıtlanmış hiçbir çağrının kaybolmaması",
+      legalBasis: "Çağrı kaydındaki gibi",
+      periodReason: "Yalnızca satırları veritabanına ulaşana dek tutulur, sonra ağ geçidi tarafından boşaltılır (saniyeler); periyodik imhanın orada yok edeceği bir şey yoktur",
+      responsible: "Platform işletmecisinin operasyon ekibi",
+    },
+  },
+} satisfies Translation<Messages["kvkkTexts"]>;
