@@ -29,7 +29,9 @@ async function oneCall(url: string, secret: string, slug: string, stream: boolea
     const decoder = new TextDecoder();
     const reader = res.body.getReader();
     for (let r = await reader.read(); !r.done; r = await reader.read()) {
-      if (ttftMs === null && decoder.decode(r.value).includes('"content"')) ttftMs = Date.now() - sentAt;
+      // The first token, not the stream's opening chunk (role "assistant", content ""), which a
+      // replica sends before the call is even scheduled and so would hide the time it queued.
+      if (ttftMs === null && /"content":"[^"]/.test(decoder.decode(r.value))) ttftMs = Date.now() - sentAt;
     }
     return { sentAt, status: res.status, ttftMs };
   } catch {

@@ -107,7 +107,7 @@ export async function benchCapacity() {
     const steady = oscillations(inPhase(stepAt + 60_000, stepAt + HIGH_S * 1000)) + oscillations(inPhase(stepAt + (HIGH_S + 45) * 1000, t0 + (LOW_S + HIGH_S + AFTER_S) * 1000));
     const slo = backInSlo(results, stepAt, stepAt + HIGH_S * 1000, TTFT_SLO_MS);
     const runS = (Date.now() - t0) / 1000;
-    const stepDecisions = decisions.map((d) => `+${((d.at.getTime() - t0) / 1000).toFixed(0)} s ${(d.after as { reason: string }).reason}`);
+    const stepDecisions = decisions.map((d) => `${d.at.getTime() >= t0 ? "+" : ""}${((d.at.getTime() - t0) / 1000).toFixed(0)} s ${(d.after as { reason: string }).reason}`);
     await setPolicy(ctx, policy(step.versionId, { enabled: false, minReplicas: 0, maxReplicas: 4, expectedRevision: 1 }));
     for (const r of await db.replica.findMany({ where: { endpointVersionId: step.versionId, state: { not: "stopped" } } })) await stopReplica(ctx, { replicaId: r.id });
 
