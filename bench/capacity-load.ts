@@ -11,13 +11,15 @@ export interface CallResult {
 
 export type RateAt = (tMs: number) => number;
 
-async function oneCall(url: string, secret: string, slug: string, stream: boolean): Promise<CallResult> {
+async function oneCall(url: string, secret: string, slug: string, stream: boolean, n: number): Promise<CallResult> {
   const sentAt = Date.now();
   try {
     const res = await fetch(`${url}/v1/chat/completions`, {
       method: "POST",
       headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-      body: JSON.stringify({ model: slug, messages: [{ role: "user", content: "Summarise the capacity plan in one line." }], max_tokens: stream ? 64 : 8, stream }),
+      // A different question each call: the simulator's answer length follows the text (16 tokens and up,
+      // 64 at most here), so the engine sees a mix of lengths rather than one answer over and over.
+      body: JSON.stringify({ model: slug, messages: [{ role: "user", content: `Summarise capacity plan ${n} in one line.` }], max_tokens: stream ? 64 : 8, stream }),
     });
     if (!stream || res.status !== 200 || !res.body) {
       await res.arrayBuffer();
@@ -27,7 +29,9 @@ async function oneCall(url: string, secret: string, slug: string, stream: boolea
     const decoder = new TextDecoder();
     const reader = res.body.getReader();
     for (let r = await reader.read(); !r.done; r = await reader.read()) {
-      if (ttftMs === null && decoder.decode(r.value).includes('"content"')) ttftMs = Date.now() - sentAt;
+      // The first token, not the stream's opening chunk (role "assistant", content ""), which a
+      // replica sends before the call is even scheduled and so would hide the time it queued.
+      if (ttftMs === null && /"content":"[^"]/.test(decoder.decode(r.value))) ttftMs = Date.now() - sentAt;
     }
     return { sentAt, status: res.status, ttftMs };
   } catch {
@@ -43,13 +47,28 @@ export async function openLoop(opts: { url: string; secret: string; slug: string
   while (due < start + opts.seconds * 1000) {
     const wait = due - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    calls.push(oneCall(opts.url, opts.secret, opts.slug, opts.stream));
+    calls.push(oneCall(opts.url, opts.secret, opts.slug, opts.stream, calls.length));
     due += 1000 / Math.max(0.1, opts.rate(due - start));
   }
   return Promise.all(calls);
 }
 
-function p99(xs: number[]): number | null {
+/**
+ * A working day's load on a business API, compressed: each entry is an hour's multiple of the base
+ * rate at its start (night low, a morning climb, a lunchtime dip, the afternoon peak, an evening
+ * tail), read linearly between hours.
+ */
+export const DAY_SHAPE = [0.4, 0.4, 0.4, 0.4, 0.4, 0.5, 0.6, 0.8, 2, 3.5, 5, 5, 4, 4.5, 5, 5, 4.5, 3.5, 2.5, 2, 1.5, 1.2, 0.8, 0.5];
+
+export function dailyRate(baseRps: number, hourMs: number): RateAt {
+  return (t) => {
+    const h = (t / hourMs) % 24;
+    const i = Math.floor(h);
+    return baseRps * (DAY_SHAPE[i]! + (DAY_SHAPE[(i + 1) % 24]! - DAY_SHAPE[i]!) * (h - i));
+  };
+}
+
+export function p99(xs: number[]): number | null {
   if (!xs.length) return null;
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)]!;

@@ -26,7 +26,7 @@ import { setPolicy } from "../server/autoscale/policy.ts";
 import { startReplica, stopReplica } from "../server/cluster/replicas.ts";
 import { MigChangeWorker, startMigChange } from "../server/cluster/mig-change.ts";
 import type { PrismaClient } from "../server/db/generated/client.ts";
-import { backInSlo, FleetMeter, openLoop, oscillations } from "./capacity-load.ts";
+import { backInSlo, dailyRate, DAY_SHAPE, FleetMeter, openLoop, oscillations, p99 } from "./capacity-load.ts";
 import { writeResult } from "./lib.ts";
 
 const SECRET = "kule_benchcapacitycapacitycapacity0000000";
@@ -34,6 +34,9 @@ const ACTOR = { userId: "bench", email: "bench@kule.local", name: "Bench", role:
 const TTFT_SLO_MS = 500;
 const BASE_RPS = 8;
 const [LOW_S, HIGH_S, AFTER_S] = [20, 120, 80];
+/** The compressed day: 20 s an hour, so 8 minutes; its scale-down window shrinks with it (10 s, half an hour of the day). */
+const HOUR_MS = 20_000;
+const DAY_DOWN_WINDOW_S = 10;
 
 /** The signal straight from each ready replica's vLLM exposition: running + waiting. */
 function replicaSignal(db: PrismaClient): SignalReader {
@@ -57,7 +60,7 @@ async function endpoint(db: PrismaClient, slug: string) {
   return { endpointId: e.id, versionId: e.versions[0]!.id };
 }
 
-const policy = (endpointVersionId: string, over: { enabled: boolean; minReplicas: number; maxReplicas: number; expectedRevision?: number }) => ({ endpointVersionId, signal: "in_flight_per_replica" as const, target: 12, scaleUpWindowSeconds: 0, scaleDownWindowSeconds: 30, ...over });
+const policy = (endpointVersionId: string, over: { enabled: boolean; minReplicas: number; maxReplicas: number; expectedRevision?: number; scaleDownWindowSeconds?: number }) => ({ endpointVersionId, signal: "in_flight_per_replica" as const, target: 12, scaleUpWindowSeconds: 0, scaleDownWindowSeconds: 30, ...over });
 
 const live = (db: PrismaClient, versionId: string) => db.replica.count({ where: { endpointVersionId: versionId, state: { in: ["pending", "loading", "ready"] } } });
 const until = async (what: string, ok: () => Promise<boolean>, ms = 60_000) => {
@@ -104,10 +107,27 @@ export async function benchCapacity() {
     const steady = oscillations(inPhase(stepAt + 60_000, stepAt + HIGH_S * 1000)) + oscillations(inPhase(stepAt + (HIGH_S + 45) * 1000, t0 + (LOW_S + HIGH_S + AFTER_S) * 1000));
     const slo = backInSlo(results, stepAt, stepAt + HIGH_S * 1000, TTFT_SLO_MS);
     const runS = (Date.now() - t0) / 1000;
+    const stepDecisions = decisions.map((d) => `${d.at.getTime() >= t0 ? "+" : ""}${((d.at.getTime() - t0) / 1000).toFixed(0)} s ${(d.after as { reason: string }).reason}`);
     await setPolicy(ctx, policy(step.versionId, { enabled: false, minReplicas: 0, maxReplicas: 4, expectedRevision: 1 }));
     for (const r of await db.replica.findMany({ where: { endpointVersionId: step.versionId, state: { not: "stopped" } } })) await stopReplica(ctx, { replicaId: r.id });
 
-    // 2. Scale from zero: 50 calls at once to a version with no replica.
+    // 2. A compressed day (night low, afternoon peak at 5×) on a version of its own: GPU-hours against a fleet fixed at the peak.
+    const day = await endpoint(db, "day");
+    await setPolicy(ctx, policy(day.versionId, { enabled: true, minReplicas: 1, maxReplicas: 4, scaleDownWindowSeconds: DAY_DOWN_WINDOW_S }));
+    await until("the day's warm floor ready", async () => (await db.replica.count({ where: { endpointVersionId: day.versionId, state: "ready" } })) === 1);
+    await gateway.config.reload();
+    const dayMeter = new FleetMeter(() => live(db, day.versionId));
+    const dayMetering = setInterval(() => void dayMeter.sample(), 1000);
+    const d0 = Date.now();
+    const dayResults = await openLoop({ url, secret: SECRET, slug: "day", seconds: (24 * HOUR_MS) / 1000, stream: true, rate: dailyRate(BASE_RPS, HOUR_MS) });
+    clearInterval(dayMetering);
+    const dayS = (Date.now() - d0) / 1000;
+    const dayEvents = await db.auditEvent.count({ where: { action: "autoscale.decision", targetId: day.versionId, after: { path: ["action"], not: "hold" } } });
+    const dayTtft = dayResults.filter((r) => r.ttftMs !== null).map((r) => r.ttftMs!);
+    await setPolicy(ctx, policy(day.versionId, { enabled: false, minReplicas: 0, maxReplicas: 4, expectedRevision: 1 }));
+    for (const r of await db.replica.findMany({ where: { endpointVersionId: day.versionId, state: { not: "stopped" } } })) await stopReplica(ctx, { replicaId: r.id });
+
+    // 3. Scale from zero: 50 calls at once to a version with no replica.
     const zero = await endpoint(db, "zero");
     await setPolicy(ctx, policy(zero.versionId, { enabled: true, minReplicas: 0, maxReplicas: 1 }));
     await gateway.config.reload();
@@ -120,7 +140,7 @@ export async function benchCapacity() {
     await setPolicy(ctx, policy(zero.versionId, { enabled: false, minReplicas: 0, maxReplicas: 1, expectedRevision: 1 }));
     for (const r of await db.replica.findMany({ where: { endpointVersionId: zero.versionId, state: { not: "stopped" } } })) await stopReplica(ctx, { replicaId: r.id });
 
-    // 3. A MIG change of a GPU serving two replicas under 300 req/s.
+    // 4. A MIG change of a GPU serving two replicas under 300 req/s.
     const mig = await endpoint(db, "mig");
     const gpu = await db.gpu.findFirstOrThrow({ where: { node: { hostname: "llm-2" }, index: 0 } });
     for (const startSlot of [0, 4]) await startReplica(ctx, { endpointVersionId: mig.versionId, device: { kind: "mig", gpuId: gpu.id, startSlot } });
@@ -148,8 +168,11 @@ export async function benchCapacity() {
       failed_requests: results.filter((r) => r.status !== 200).length,
       scale_events: acts.filter((a) => a.action !== "hold").length,
       oscillations: steady,
-      gpu_hours_ratio: Number((meter.gpuSeconds / (meter.peak * runS)).toFixed(3)),
+      step_gpu_hours_ratio: Number((meter.gpuSeconds / (meter.peak * runS)).toFixed(3)),
       peak_replicas: meter.peak,
+      step_decisions: stepDecisions,
+      daily: { hour_s: HOUR_MS / 1000, shape_x_base: DAY_SHAPE, scale_down_window_s: DAY_DOWN_WINDOW_S, requests: dayResults.length, failed_requests: dayResults.filter((r) => r.status !== 200).length, ttft_p99_ms: p99(dayTtft), calls_over_ttft_slo_pct: Number(((100 * dayTtft.filter((x) => x > TTFT_SLO_MS).length) / Math.max(1, dayTtft.length)).toFixed(2)), scale_events: dayEvents, peak_replicas: dayMeter.peak },
+      gpu_hours_ratio: Number((dayMeter.gpuSeconds / (dayMeter.peak * dayS)).toFixed(3)),
       scale_from_zero_calls: zr.length,
       scale_from_zero_failed: zr.filter((r) => r.status !== 200).length,
       scale_from_zero_first_ms: Math.min(...zr.filter((r) => r.status === 200).map((r) => r.ms)),
@@ -158,7 +181,7 @@ export async function benchCapacity() {
       mig_change_failed_requests: migResults.filter((r) => r.status !== 200).length,
       mig_change_seconds: Number(migSeconds.toFixed(1)),
       targets: { ttft_p99_back_in_slo_s: "≤ cold start + 60", failed_requests: 0, oscillations: 0, gpu_hours_ratio: 0.6, scale_from_zero_failed: 0, mig_change_failed_requests: 0 },
-      note: `One process: simulator (latency model at real speed), gateway, autoscaler (1 s ticks, signal from the replicas' /metrics), MIG change worker and the load generator share the machine's cores. gpu_hours_ratio is over this run's shape (${LOW_S} s at 1×, ${HIGH_S} s at 5×, ${AFTER_S} s at 1×) against a fixed fleet of the peak size, not over a daily shape.`,
+      note: `One process: simulator (latency model at real speed), gateway, autoscaler (1 s ticks, signal from the replicas' /metrics), MIG change worker and the load generator share the machine's cores. Each call asks a different question, so answer lengths vary (16–64 tokens). The step: ${LOW_S} s at 1×, ${HIGH_S} s at 5×, ${AFTER_S} s at 1×; oscillations count changes of direction from a minute after the step to its end, and from 45 s after the load falls to the end. gpu_hours_ratio is over a compressed day (daily.shape_x_base, one hour every ${HOUR_MS / 1000} s, replicas ready or starting sampled each second) against a fleet fixed at that day's peak replica count; step_gpu_hours_ratio is the same over the step run.`,
     });
   } finally {
     await autoscaler?.stop();

@@ -62,10 +62,28 @@ function VersionAutoscale({ endpointId, version, points, canWrite }: { endpointI
           <LineChartCard title={t("signalChart", { version: version.label })} unit={chart.unit === "%" ? "%" : t("perReplica")} rows={chart.signal} series={["signal", "target"]} note={t(SIGNAL_KEY[p!.signal])} />
         </div>
       )}
+      <Decisions version={version.label} points={points} />
       {canWrite && <PolicyForm endpointId={endpointId} version={version} />}
     </section>
   );
 }
+
+/** The latest decisions in words, newest first: what the chart marks, with each one's reason and signal. */
+function Decisions({ version, points }: { version: string; points: History["points"] }) {
+  const t = useTranslations("endpoints.autoscale");
+  const fmt = useFormat();
+  const latest = points.slice(-DECISIONS_SHOWN).reverse();
+  if (!latest.length) return null;
+  return (
+    <ol aria-label={t("decisionsOf", { version })} style={{ fontSize: 13, margin: "4px 0", paddingLeft: 18 }}>
+      {latest.map((d) => (
+        <li key={`${d.at}-${d.action}`}>{t("decision", { time: fmt.time(d.at, { seconds: true }), reason: d.reason })}</li>
+      ))}
+    </ol>
+  );
+}
+
+const DECISIONS_SHOWN = 5;
 
 const num = (v: string) => (v.trim() === "" ? NaN : Number(v));
 

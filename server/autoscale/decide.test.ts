@@ -30,12 +30,31 @@ describe("autoscaling decisions", () => {
   });
 
   it("scales down only after the signal stayed low for the whole scale-down window, so a dip does not flap", () => {
-    const low = Array.from({ length: 61 }, () => ({ ready: 4, value: 1 }));
+    const low = Array.from({ length: 61 }, () => ({ ready: 4, value: 0.8 }));
     const ds = run(policy, [...low.slice(0, 30), { ready: 4, value: 4 }, ...low]);
     // A new policy waits out a whole window first; the one busy second at t=30 keeps 4 for the 60 s after it.
     expect(ds.slice(0, 91).filter((d) => d.action !== "hold")).toEqual([]);
     expect(ds[91]).toMatchObject({ action: "scale_down", count: 3, desired: 1 });
     expect(ds[91]!.reason).toMatch(/4 → 1: .* for the whole 60 s scale-down window/);
+  });
+
+  it("does not change direction under a steady load whose calls run slower in a fuller batch", () => {
+    // 13 calls/s of 64 tokens on the simulator's engine (12 ms a token, 3% slower per extra
+    // sequence in the batch): in flight per replica by Little's law at each replica count.
+    const inFlight: Record<number, number> = { 1: 13.83, 2: 5.7, 3: 3.59 };
+    const p = { ...policy, signal: "in_flight_per_replica" as const, target: 12, scaleDownWindowSeconds: 30 };
+    let ready = 2;
+    let history: TickView["history"] = [];
+    const moves: string[] = [];
+    for (let s = 0; s < 600; s++) {
+      const d = decide(p, tick({ now: 1_000_000 + s * 1000, ready, value: inFlight[ready]!, history }));
+      history = d.history;
+      if (d.action !== "hold") moves.push(`${ready} → ${d.desired}`);
+      ready = d.desired;
+    }
+    // Aimed at the target, 2 replicas at 5.7 (under the band) went to 1, whose 13.83 (over it)
+    // brought back 2 the next second: down and up again every 31 s for as long as the load held.
+    expect(moves).toEqual([]);
   });
 
   it("waits out a scale-up window, then adds", () => {

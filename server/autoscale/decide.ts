@@ -1,9 +1,11 @@
 /**
  * The autoscaler's decision, as a pure function of what one tick sees (the loop in loop.ts reads
  * it from the database and Prometheus, and carries it out). In the manner of Kubernetes' HPA:
- * desired = ceil(ready × value / target), with a 10% tolerance; a recommendation takes effect
- * only once it has held for its stabilization window (the largest of the scale-down window's
- * recommendations, the smallest of the scale-up window's), so a noisy signal does not flap.
+ * past a 10% tolerance band around the target, desired = ceil(ready × value / edge), the band's
+ * edge it crossed (so a move lands inside the band rather than where the next reading undoes it); a
+ * recommendation takes effect only once it has held for its stabilization window (the largest of
+ * the scale-down window's recommendations, the smallest of the scale-up window's), so a noisy
+ * signal does not flap.
  */
 export type AutoscaleSignalKind = "waiting_per_replica" | "kv_cache_usage" | "in_flight_per_replica";
 
@@ -74,7 +76,13 @@ export function recommend(p: PolicyView, t: Pick<TickView, "ready" | "starting" 
   else if (t.value === null) want = current; // no signal: change nothing
   else {
     const ratio = t.value / p.target;
-    want = Math.abs(ratio - 1) <= TOLERANCE ? t.ready : Math.ceil(t.ready * ratio);
+    // Each move aims at the edge of the band it comes from, not at the target: a call runs slower
+    // in a fuller batch, so fewer replicas hold more than their share of the calls in flight and
+    // more hold less. Aimed at the target, a scale-down lands over the band at the next reading
+    // and comes back up (and a scale-up overshoots), changing direction under a steady load.
+    if (ratio > 1 + TOLERANCE) want = Math.ceil((t.ready * t.value) / (p.target * (1 + TOLERANCE)));
+    else if (ratio < 1 - TOLERANCE) want = Math.min(t.ready, Math.ceil((t.ready * t.value) / (p.target * (1 - TOLERANCE))));
+    else want = t.ready;
     // Replicas still starting are capacity on the way: counted in, and never stopped before they serve.
     if (t.starting > 0) want = Math.max(want, current);
   }

@@ -4,6 +4,7 @@ import { NotFoundError } from "../errors.ts";
 import { freeDevices, placementReason, versionPlacement, type Placement } from "./placement.ts";
 import { migInstanceMemoryBytes, supportsMig, validateMigLayout, type MigInstanceSpec } from "./mig.ts";
 import { fitsDevice, gib, needText } from "../shared/memory-rule.ts";
+import { inRegionRule } from "../shared/regions.ts";
 import type { StartReplicaInput } from "./schemas.ts";
 
 const GiB = 2 ** 30;
@@ -83,7 +84,7 @@ export async function planMigChange(db: PrismaClient | DbTx, changes: MigChangeS
     const fitting = all.filter((d) => !taken.has(key(d.device)) && fitsDevice(d.memoryBytes, need.bytes));
     const target = fitting[0] ?? null;
     if (target) taken.add(key(target.device));
-    const back = backOffer.find((d) => d.nodePoolId === scope.nodePoolId && !backTaken.has(key(d.device)) && fitsDevice(d.memoryBytes, need.bytes) && (!scope.regionConstraint || d.region.startsWith(scope.regionConstraint))) ?? null;
+    const back = backOffer.find((d) => d.nodePoolId === scope.nodePoolId && !backTaken.has(key(d.device)) && fitsDevice(d.memoryBytes, need.bytes) && inRegionRule(d.region, scope.regionConstraint)) ?? null;
     if (back) backTaken.add(key(back.device));
     const largest = all.filter((d) => !taken.has(key(d.device))).reduce((m, d) => Math.max(m, d.memoryBytes), 0);
     const why = target ? null : `needs ${needText(need)} and no free device of pool ${scope.poolName} outside the GPUs being changed holds it${largest ? ` (the largest free one has ${gib(largest)})` : " (none is free)"}`;

@@ -5,6 +5,7 @@ import type { DbTx } from "../db/client.ts";
 import { migInstanceMemoryBytes } from "./mig.ts";
 import type { StartReplicaInput } from "./schemas.ts";
 import { NotFoundError } from "../errors.ts";
+import { regionRuleWhere } from "../shared/regions.ts";
 import { deviceText, fitsDevice, gib, memoryNeed, needText, usableBytes } from "../shared/memory-rule.ts";
 
 const ACTIVE = ["pending", "loading", "ready", "draining"] as const;
@@ -31,7 +32,7 @@ export interface PlacementScope {
  */
 export async function freeDevices(db: PrismaClient | DbTx, scope: Omit<PlacementScope, "poolName">, needBytes: number, exclude: { gpuIds?: string[] } = {}): Promise<Placement[]> {
   const nodes = await db.node.findMany({
-    where: { nodePoolId: scope.nodePoolId, status: "ready", cordoned: false, ...(scope.regionConstraint ? { region: { startsWith: scope.regionConstraint } } : {}) },
+    where: { nodePoolId: scope.nodePoolId, status: "ready", cordoned: false, ...regionRuleWhere(scope.regionConstraint) },
     orderBy: { hostname: "asc" },
     include: { gpus: { orderBy: { index: "asc" }, include: { migInstances: true } }, replicas: { where: { state: { in: [...ACTIVE] } }, select: { gpuId: true, migStartSlot: true } } },
   });

@@ -73,6 +73,15 @@ describe("replicas through the control plane", () => {
     expect(await testDb().replica.count({ where: { endpointVersionId: versionId } })).toBe(0);
   });
 
+  it("keeps a device chosen by hand inside the endpoint's region rule, as the automatic placement does", async () => {
+    const { endpoint, versionId } = await endpointOn("llm");
+    await testDb().endpoint.update({ where: { id: endpoint.id }, data: { regionConstraint: "tr-ank" } });
+    const g = await gpu("llm-1", 1);
+    expect((await caller(operator).cluster.freeDevices({ endpointVersionId: versionId })).devices).toEqual([]);
+    await expect(caller(operator).cluster.startReplica({ endpointVersionId: versionId, device: { kind: "gpu", gpuId: g.id } })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/device: llm-1 GPU 1 is in tr-ist, outside the endpoint's region rule tr-ank\*/) });
+    expect(await testDb().replica.count({ where: { endpointVersionId: versionId } })).toBe(0);
+  });
+
   it("a killed replica shows as failed with its reason, and the fault is audited", async () => {
     const { versionId } = await endpointOn("llm");
     const g = await gpu("llm-1", 1);

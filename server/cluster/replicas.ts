@@ -9,6 +9,7 @@ import type { RegisterExternalInput, StartReplicaInput, StopReplicaInput } from 
 import { defaultMetricsUrl } from "../metrics/exporters/engines.ts";
 import { placementReason, versionPlacement } from "./placement.ts";
 import { fitsDevice, deviceText, needText } from "../shared/memory-rule.ts";
+import { inRegionRule } from "../shared/regions.ts";
 import { migInstanceMemoryBytes } from "./mig.ts";
 
 const versionInclude = { endpoint: { include: { model: true, nodePool: true } }, modelVersion: true } as const;
@@ -80,6 +81,8 @@ export async function startReplica(ctx: Omit<ClusterContext, "actor"> & { actor:
     gpuId = gpu.id;
     region = gpu.node.region;
   }
+  // The endpoint's region rule (KVKK) binds a device chosen by hand as it binds the autoscaler's.
+  if (!inRegionRule(region, scope.regionConstraint)) throw new InvalidInputError("device", `${label} is in ${region}, outside the endpoint's region rule ${scope.regionConstraint}*: choose a device in ${scope.regionConstraint}*`);
   const driver = clusterDriver(ctx.drivers);
   const row = await ctx.db.$transaction(async (tx) => {
     const r = await tx.replica.create({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caller, makeActor, testDb, testDrivers } from "../test/harness.ts";
-import { servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
+import { scaledToZero, servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
 import { startClusterSync } from "../cluster/sync.ts";
 import { startAutoscaler } from "../autoscale/loop.ts";
 
@@ -24,20 +24,13 @@ const chat = (base: string, secret: string, slug: string) =>
 
 describe("scale from zero at the gateway", () => {
   it("holds calls that arrive while a version scaled to zero starts a replica, and serves every one", async () => {
-    const ep = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }]);
-    // Small weights: a cold start of about a second.
-    await testDb().modelVersion.update({ where: { id: ep.versions[0]!.modelVersionId }, data: { weightBytes: 500_000_000n, parameterCount: 500_000_000n, minGpuMemoryBytes: 600_000_000n } });
-    const operator = await makeActor("operator");
-    await caller(operator).autoscale.set({ endpointVersionId: ep.versions[0]!.id, minReplicas: 0, maxReplicas: 1, signal: "in_flight_per_replica", target: 4 });
-    await caller(operator).cluster.stopReplica({ replicaId: ep.replicas[0]!.id });
+    const ep = await scaledToZero();
     const { secret } = await tenantWithKey();
     await gw.gateway.config.reload();
     const answers = await Promise.all(Array.from({ length: 20 }, () => chat(gw.base, secret, ep.endpoint.slug)));
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
-    const started = await testDb().replica.findMany({ where: { endpointVersionId: ep.versions[0]!.id, createdById: "system:autoscaler" } });
-    expect(started).toHaveLength(1);
-    await caller(operator).autoscale.remove({ endpointVersionId: ep.versions[0]!.id });
-    await caller(operator).cluster.stopReplica({ replicaId: started[0]!.id });
+    expect(await ep.started()).toHaveLength(1);
+    await ep.done();
   });
 
   it("past the endpoint's queue length or timeout, answers 503 with Retry-After", async () => {

@@ -1,5 +1,5 @@
 import type { EndpointConfig, ReplicaConfig, TenantConfig, VersionConfig } from "./config.ts";
-import { countryOf, isInTurkey } from "../shared/regions.ts";
+import { countryOf, inRegionRule, isInTurkey } from "../shared/regions.ts";
 
 /**
  * KVKK Art. 9, for every tenant: a call is served in Turkey, or in a country a recorded safeguard
@@ -7,7 +7,7 @@ import { countryOf, isInTurkey } from "../shared/regions.ts";
  * server with an unverified region label is in an unknown country, which nothing covers.
  */
 export function regionAllowed(replica: Pick<ReplicaConfig, "region" | "verified">, tenant: Pick<TenantConfig, "kvkk" | "abroad">, endpointConstraint: string | null): boolean {
-  if (endpointConstraint && !replica.region.startsWith(endpointConstraint)) return false;
+  if (!inRegionRule(replica.region, endpointConstraint)) return false;
   if (!replica.verified) return false;
   if (isInTurkey(replica.region)) return true;
   return !tenant.kvkk && tenant.abroad.has(countryOf(replica.region));

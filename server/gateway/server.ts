@@ -226,6 +226,7 @@ export class Gateway {
       ...this.kserveDeps,
       authenticate: (call, authorization) => this.signIn(call, authorization),
       checkLimits: (call) => checkLimits(this.limiter, call),
+      holdColdStart: (call, signal) => this.coldStart.hold(call, signal),
       clientIp: (remote, forwardedFor) => this.trustedProxies.clientIp(remote, forwardedFor),
       inference: (call, traceparent, model) => this.inference(call, { traceparent }, "infer", model),
       enter: () => void this.inFlight++,

@@ -18,3 +18,15 @@ export function countryOf(region: string): string {
 
 /** The same as SQL over a region column. */
 export const countryOfSql = (column: string) => `split_part(${column}, '-', 1)`;
+
+/**
+ * An endpoint's region rule (a region or a prefix: `tr-`, `eu-fra`): its replicas lie in regions
+ * that begin with it; none keeps them anywhere in the pool. Placement (where a replica may start,
+ * by hand or by the autoscaler) and the gateway (which replicas a call may reach) both ask here.
+ */
+export function inRegionRule(region: string, rule: string | null): boolean {
+  return !rule || region.startsWith(rule);
+}
+
+/** The same rule as a Prisma filter on a `region` column. */
+export const regionRuleWhere = (rule: string | null) => (rule ? { region: { startsWith: rule } } : {});

@@ -157,6 +157,26 @@ export async function servedEndpoint(pool: string, versions: { weight: number; d
   return { endpoint, versions: endpoint.versions, replicas };
 }
 
+/**
+ * An endpoint on cpu-1 whose one version autoscales from zero (min 0, max 1) and has just been
+ * scaled to zero, with small weights: a cold start of about a second. Returns the endpoint, the
+ * operator who set it up, and `done` to remove the policy and stop what the autoscaler started.
+ */
+export async function scaledToZero(task: "llm" | "embedding" | "vision" = "llm") {
+  const ep = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }], task);
+  const versionId = ep.versions[0]!.id;
+  await testDb().modelVersion.update({ where: { id: ep.versions[0]!.modelVersionId }, data: { weightBytes: 500_000_000n, parameterCount: 500_000_000n, minGpuMemoryBytes: 600_000_000n } });
+  const operator = caller(await op());
+  await operator.autoscale.set({ endpointVersionId: versionId, minReplicas: 0, maxReplicas: 1, signal: "in_flight_per_replica", target: 4 });
+  await operator.cluster.stopReplica({ replicaId: ep.replicas[0]!.id });
+  const started = () => testDb().replica.findMany({ where: { endpointVersionId: versionId, createdById: "system:autoscaler" } });
+  const done = async () => {
+    await operator.autoscale.remove({ endpointVersionId: versionId });
+    for (const r of await started()) await operator.cluster.stopReplica({ replicaId: r.id });
+  };
+  return { ...ep, started, done };
+}
+
 /** Call-log rows of a tenant's key, with request ids `<prefix>0`, `<prefix>1`, … and no routing. */
 export function callLogRows(t: { tenant: { id: string }; key: { id: string } }, prefix: string) {
   let n = 0;

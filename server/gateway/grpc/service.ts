@@ -14,6 +14,8 @@ export interface GrpcDeps extends KserveDeps {
   /** Sets the call's key and tenant from `authorization: Bearer …`, or throws a 401-class error. */
   authenticate(call: GatewayCall, authorization: string | undefined): void;
   checkLimits(call: GatewayCall): Promise<void>;
+  /** Scale from zero, as on HTTP (cold-start.ts): true once the call can be served, false if the client left; else throws UNAVAILABLE. */
+  holdColdStart(call: GatewayCall, signal: AbortSignal): Promise<boolean>;
   clientIp(remote: string | undefined, forwardedFor: string | undefined): string | null;
   /** Marks the call an inference call (its span, continuing the caller's `traceparent`; its GenAI metrics). */
   inference(call: GatewayCall, traceparent: string | undefined, model: string): void;
@@ -29,6 +31,13 @@ const header = (sc: Unary, name: string) => {
   const v = sc.metadata.get(name)[0];
   return typeof v === "string" ? v : undefined;
 };
+
+/** Aborts when the client cancels the call (or its deadline passes): a held call then stops waiting. */
+function cancelSignal(sc: Unary): AbortSignal {
+  const ac = new AbortController();
+  sc.once("cancelled", () => ac.abort());
+  return ac.signal;
+}
 
 /** "ipv4:127.0.0.1:5000", "[::1]:5000" or "127.0.0.1:5000" → the address alone. */
 function peerAddress(peer: string): string | undefined {
@@ -99,6 +108,11 @@ export function inferenceService(deps: GrpcDeps): grpc.UntypedServiceImplementat
       const { body, raw } = inferBodyOf(req);
       validateInfer(body);
       await deps.checkLimits(call);
+      if (!(await deps.holdColdStart(call, cancelSignal(sc)))) {
+        call.status = 499;
+        call.errorClass = "client_closed";
+        return {};
+      }
       const answer = await inferUpstream(deps, call, body, header(sc, "x-kule-session"));
       const response = inferResponseOf(answer, call.endpoint.slug, raw);
       call.status = 200;

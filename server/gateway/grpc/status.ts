@@ -28,6 +28,10 @@ export function grpcErrorOf(e: unknown, requestId: string | null): Partial<Servi
     console.error("[gateway grpc]", e);
     return { code: status.INTERNAL, details: new DomainError("The gateway failed to handle this request.").message, metadata };
   }
-  if (e.retryAfterSeconds !== null) metadata.set("retry-after", String(Math.ceil(e.retryAfterSeconds)));
+  if (e.retryAfterSeconds !== null) {
+    metadata.set("retry-after", String(Math.ceil(e.retryAfterSeconds)));
+    // gRPC's own retry hint (retry design A6): a client with a retry policy waits this long before its next attempt.
+    metadata.set("grpc-retry-pushback-ms", String(Math.ceil(e.retryAfterSeconds) * 1000));
+  }
   return { code: GRPC_STATUS[e.kind], details: e.message, metadata };
 }

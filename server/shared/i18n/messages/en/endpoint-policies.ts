@@ -53,6 +53,8 @@ export const endpointPolicies = {
     paused: "paused",
     notScaled: "not autoscaled",
     lastDecision: "Last decision ({time}): {reason}",
+    decisionsOf: "Latest decisions of {version}",
+    decision: "{time}: {reason}",
     replicasChart: "Replicas of {version}",
     replicasUnit: "replicas",
     signalChart: "Signal of {version}",

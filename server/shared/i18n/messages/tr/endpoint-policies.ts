@@ -55,6 +55,8 @@ export const endpointPolicies = {
     paused: "duraklatıldı",
     notScaled: "otomatik ölçeklenmiyor",
     lastDecision: "Son karar ({time}): {reason}",
+    decisionsOf: "{version} için son kararlar",
+    decision: "{time}: {reason}",
     replicasChart: "{version} replikaları",
     replicasUnit: "replika",
     signalChart: "{version} sinyali",
