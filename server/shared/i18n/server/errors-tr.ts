@@ -79,6 +79,7 @@ export const ERROR_TEMPLATES_TR: [en: string, tr: string][] = [
   ["version {version} is served by external servers, which the external driver cannot start or stop: Kule only routes to them. Scale them where they run, or serve the version from the cluster instead.", "{version} sürümünü harici sunucular sunuyor; harici sürücü onları başlatamaz ya da durduramaz: Kule yalnızca onlara yönlendirir. Onları çalıştıkları yerde ölçekleyin ya da sürümü bunun yerine kümeden sunun."],
   ["the {driver} driver cannot start servers, so it cannot autoscale", "{driver} sürücüsü sunucu başlatamaz, bu yüzden otomatik ölçekleyemez"],
   ["This replica runs on Kubernetes, and this Kule is not configured for it (KULE_CLUSTER_DRIVER=kubernetes).", "Bu replika Kubernetes üzerinde çalışıyor ve bu Kule onun için yapılandırılmamış (KULE_CLUSTER_DRIVER=kubernetes)."],
+  ["{device} is in {region}, outside the endpoint's region rule {rule}*: choose a device in {rule}*", "{device}, {region} bölgesinde; uç noktanın bölge kuralı {rule}* dışında: {rule}* içinde bir aygıt seçin"],
   ["only an external server's region is typed by hand; Kule's own drivers report theirs", "yalnızca harici bir sunucunun bölgesi elle yazılır; Kule'nin kendi sürücüleri kendi bölgelerini bildirir"],
   // Routing.
   ["{what}: an endpoint cannot send calls on to itself; choose another endpoint.", "{what}: bir uç nokta çağrıları kendisine aktaramaz; başka bir uç nokta seçin."],
