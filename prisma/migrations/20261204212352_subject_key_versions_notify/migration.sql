@@ -6,3 +6,4 @@ CREATE TRIGGER "SubjectKeyVersion_notify_config" AFTER INSERT OR UPDATE OR DELET
 -- ring now calls v1 (server/call-log/keys/rings.ts), so they are found under it.
 UPDATE "CallLog" SET "userHashKeyVersion" = 'v1' WHERE "userHash" IS NOT NULL AND "userHashKeyVersion" IS NULL;
 UPDATE "DataSubjectRequest" SET "subjectHashes" = ARRAY["subjectHash"] WHERE cardinality("subjectHashes") = 0;
+UPDATE "LegalHold" SET "subjectHashes" = ARRAY["subjectHash"] WHERE "subjectHash" IS NOT NULL AND cardinality("subjectHashes") = 0;

@@ -18,6 +18,9 @@ ADD COLUMN     "userHashKeyVersion" TEXT;
 ALTER TABLE "KvkkSettings" ADD COLUMN     "specialRetentionMaxDays" INTEGER NOT NULL DEFAULT 365;
 
 -- AlterTable
+ALTER TABLE "LegalHold" ADD COLUMN     "subjectHashes" TEXT[] DEFAULT ARRAY[]::TEXT[];
+
+-- AlterTable
 ALTER TABLE "DataSubjectRequest" ADD COLUMN     "subjectHashes" TEXT[] DEFAULT ARRAY[]::TEXT[];
 
 -- CreateTable

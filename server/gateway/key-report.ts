@@ -1,0 +1,42 @@
+import type pg from "pg";
+import { allVersions, type Rings } from "../call-log/keys/rings.ts";
+import type { KeyState } from "./key-check.ts";
+
+/**
+ * What this gateway holds (versions and fingerprints, never a key) and under which versions it
+ * logs, for the KVKK page: an operator sees which gateway lags behind a rotation. Written at start
+ * and on config reloads, at most every 20 s unless the state changed: never on a call's path.
+ */
+export class KeyReporter {
+  private last = "";
+  private lastAt = 0;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly rings: Rings,
+  ) {}
+
+  report(instance: string, state: KeyState, now = Date.now()): Promise<void> {
+    const holds = { standard: this.held("standard"), special: this.held("special") };
+    const logsUnder = state.logs ? [state.logs.standard.version, state.logs.special.version] : [];
+    const key = JSON.stringify([holds, logsUnder, state.refusing]);
+    if (key === this.last && now - this.lastAt < 20_000) return Promise.resolve();
+    [this.last, this.lastAt] = [key, now];
+    return this.pool
+      .query(
+        `INSERT INTO "GatewayKeyReport" (instance, holds, "logsUnder", refusing, "reportedAt") VALUES ($1, $2, $3, $4, now() AT TIME ZONE 'UTC')
+           ON CONFLICT (instance) DO UPDATE SET holds = $2, "logsUnder" = $3, refusing = $4, "reportedAt" = now() AT TIME ZONE 'UTC'`,
+        [instance, JSON.stringify(holds), logsUnder, state.refusing],
+      )
+      .then(
+        () => {},
+        () => void (this.last = ""), // the database is away: say it again next time
+      );
+  }
+
+  private held(ring: "standard" | "special") {
+    return allVersions(this.rings)
+      .filter((k) => k.ring === ring)
+      .map((k) => ({ version: k.version, fingerprint: k.fingerprint }));
+  }
+}
