@@ -13,6 +13,7 @@ import { caller, makeActor, makeModelWithVersions, testDb, uid } from "./harness
 import { apiKeyRecord } from "../auth/api-key-secret.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { GatewayTracing } from "../gateway/tracing.ts";
+import type { Rings } from "../call-log/keys/rings.ts";
 
 /**
  * A TCP relay between a gateway and PostgreSQL that a test can cut and restore, to make the
@@ -64,15 +65,15 @@ export async function databaseProxy(): Promise<CuttableProxy> {
   return proxy;
 }
 
-export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter; trustedProxies?: TrustedProxies; admin?: AdminOptions; tracing?: GatewayTracing; grpcPort?: number } = {}) {
-  const url = new URL(inject("databaseUrl"));
+export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter; trustedProxies?: TrustedProxies; admin?: AdminOptions; tracing?: GatewayTracing; grpcPort?: number; rings?: Rings; databaseUrl?: string } = {}) {
+  const url = new URL(opts.databaseUrl ?? inject("databaseUrl"));
   if (opts.viaProxy) {
     url.hostname = "127.0.0.1";
     url.port = String(opts.viaProxy.port);
   }
   const pool = new pg.Pool({ connectionString: url.toString(), max: 4, connectionTimeoutMillis: 500 });
   pool.on("error", () => {});
-  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 }, limiter: opts.limiter, trustedProxies: opts.trustedProxies, tracing: opts.tracing, grpcPort: opts.grpcPort });
+  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 }, limiter: opts.limiter, trustedProxies: opts.trustedProxies, tracing: opts.tracing, grpcPort: opts.grpcPort, rings: opts.rings });
   const base = await gateway.listen(0, "127.0.0.1", opts.admin);
   return {
     gateway,

@@ -36,9 +36,12 @@ export function checkRings(r: Rings): Rings {
   return r;
 }
 
-let cached: Rings | null = null;
+let cached: { text: string; rings: Rings } | null = null;
+/** This process's rings, parsed again only when their configuration changed (a test, a reloaded environment). */
 export function processRings(): Rings {
-  return (cached ??= checkRings({ standard: loadStandard(), special: loadSpecial() }));
+  const text = `${env.KULE_SUBJECT_HASH_KEYS ?? ""}\n${env.KULE_SPECIAL_SUBJECT_HASH_KEYS ?? ""}\n${env.KULE_SUBJECT_HASH_KEY ?? ""}`;
+  if (cached?.text !== text) cached = { text, rings: checkRings({ standard: loadStandard(), special: loadSpecial() }) };
+  return cached.rings;
 }
 
 export const ringOf = (r: Rings, name: RingName) => r[name];
