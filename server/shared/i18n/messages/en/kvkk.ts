@@ -1,8 +1,10 @@
 /** The KVKK page's panels: breaches, transfer safeguards, residency, retention, data subjects' requests, destruction records. */
 import { kvkkRecords } from "./kvkk-records.ts";
+import { kvkkKeys } from "./kvkk-keys.ts";
 
 export const kvkk = {
   ...kvkkRecords,
+  ...kvkkKeys,
   page: {
     title: "KVKK",
     intro: "Law 6698 on the Protection of Personal Data (KVKK) for every tenant: transfers abroad and their safeguards (Art. 9), where calls were served, retention and destruction (Art. 7 and the 2017 Regulation), data subjects' applications (Art. 11 and 13).",
