@@ -5,9 +5,7 @@ import { Pool as UpstreamPool } from "undici";
 import type pg from "pg";
 import { DomainError, httpStatusOf, isDomainError, NotFoundError, UnavailableError } from "../errors.ts";
 import { processRings, type Rings } from "../call-log/keys/rings.ts";
-import { registerRings } from "../call-log/keys/registry.ts";
-import { keyState, type KeyState } from "./key-check.ts";
-import { KeyReporter } from "./key-report.ts";
+import { KeyGuard } from "./key-guard.ts";
 import { protectRow, ringOfCall } from "./row-keys.ts";
 import { ConfigStore, type GatewayConfig } from "./config.ts";
 import { ColdStartGate } from "./cold-start.ts";
@@ -73,11 +71,8 @@ export class Gateway {
   private readonly upstreams = new Map<string, UpstreamPool>();
   private readonly lastUsed = new Map<string, number>();
   private readonly lastUsedTimer: NodeJS.Timeout;
-  private readonly rings: Rings;
-  private readonly keyReporter: KeyReporter;
-  private instance = "";
   /** Under which key versions calls are logged; until the config says, none (calls are refused). */
-  keys: KeyState = { logs: null, refusing: "the gateway has not read the current key versions yet" };
+  readonly keys: KeyGuard;
   private inFlight = 0;
   private server: http.Server | null = null;
   private admin: http.Server | null = null;
@@ -95,13 +90,7 @@ export class Gateway {
     this.health = new ReplicaHealth(opts.cooldown);
     this.trustedProxies = opts.trustedProxies ?? new TrustedProxies([]);
     this.kserveDeps = { config: () => this.config.current, endpointFor: (call, slug) => endpointFor(this.cfg, call.key!, slug), upstream: (url) => this.upstream(url), health: this.health, record: this.record };
-    this.rings = opts.rings ?? processRings();
-    this.keyReporter = new KeyReporter(opts.pool, this.rings);
-    const prev = this.config.onReload;
-    this.config.onReload = (cfg) => {
-      prev?.(cfg);
-      this.checkKeys(cfg);
-    };
+    this.keys = new KeyGuard(opts.pool, opts.rings ?? processRings(), this.config);
     this.metrics = gatewayMetrics({ inFlight: () => this.inFlight, callLog: this.callLog, configAge: () => this.config.ageSeconds, limitsShared: this.limiter.shared });
     // `last used at` is kept in memory and written once every 30 s, not once per request.
     this.lastUsedTimer = setInterval(() => void this.flushLastUsed(), 30_000);
@@ -110,9 +99,7 @@ export class Gateway {
 
   /** Serves the API on `port` and the internals on the admin listener (by default any free loopback port). */
   async listen(port: number, host = "127.0.0.1", admin: AdminOptions = { port: 0, host: "127.0.0.1", token: null }): Promise<string> {
-    this.instance = this.opts.instance ?? `${os.hostname()}:${port}:${process.pid}`;
-    // A new install's first process records its keys; later ones are checked against them.
-    await registerRings(this.opts.pool, this.rings).catch(() => {});
+    await this.keys.start(this.opts.instance ?? `${os.hostname()}:${port}:${process.pid}`);
     await this.config.start();
     this.admin = await startAdminServer(admin, { metrics: () => this.metricsText() });
     this.adminUrl = `http://${admin.host}:${(this.admin.address() as AddressInfo).port}`;
@@ -223,7 +210,7 @@ export class Gateway {
 
   private signIn(call: GatewayCall, authorization: string | undefined) {
     // A call this gateway could not log is not served (before it has a tenant, so it has no row either).
-    if (this.keys.refusing) throw new UnavailableError(`This gateway cannot log calls: ${this.keys.refusing}.`);
+    this.keys.check();
     const { key, tenant } = authenticate(this.cfg, authorization);
     call.key = key;
     call.tenant = tenant;
@@ -260,18 +247,11 @@ export class Gateway {
     if (call.recorded) return;
     call.recorded = true;
     const row = callLogRow(call);
-    if (!row || !this.keys.logs) return;
-    this.callLog.push(protectRow(row, call.user, this.keys.logs, ringOfCall(call)));
+    const logs = this.keys.state.logs;
+    if (!row || !logs) return;
+    this.callLog.push(protectRow(row, call.user, logs, ringOfCall(call)));
     chargeTokens(this.limiter, call);
   };
-
-  /** On every config load (start, reload): may this gateway log, under which keys; said to the KVKK page. */
-  private checkKeys(cfg: GatewayConfig) {
-    const next = keyState(this.rings, cfg.keys);
-    if (next.refusing && next.refusing !== this.keys.refusing) console.error(`[gateway] refusing calls: ${next.refusing}`);
-    this.keys = next;
-    if (this.instance) void this.keyReporter.report(this.instance, next);
-  }
 
   private finish(call: GatewayCall) {
     this.record(call);

@@ -1,6 +1,9 @@
 import type pg from "pg";
 import { allVersions, type Rings } from "../call-log/keys/rings.ts";
-import type { KeyState } from "./key-check.ts";
+import { registerRings } from "../call-log/keys/registry.ts";
+import { UnavailableError } from "../errors.ts";
+import type { ConfigStore, GatewayConfig } from "./config.ts";
+import { keyState, type KeyState } from "./key-check.ts";
 
 /**
  * What this gateway holds (versions and fingerprints, never a key) and under which versions it
@@ -38,5 +41,46 @@ export class KeyReporter {
     return allVersions(this.rings)
       .filter((k) => k.ring === ring)
       .map((k) => ({ version: k.version, fingerprint: k.fingerprint }));
+  }
+}
+
+/**
+ * The gateway's side of the key check: on every config load (start, reload) whether it may log and
+ * under which keys (key-check.ts), said to the KVKK page; a call is refused while it may not.
+ */
+export class KeyGuard {
+  state: KeyState = { logs: null, refusing: "the gateway has not read the current key versions yet" };
+  private instance = "";
+  private readonly reporter: KeyReporter;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly rings: Rings,
+    config: ConfigStore,
+  ) {
+    this.reporter = new KeyReporter(pool, rings);
+    const prev = config.onReload;
+    config.onReload = (cfg) => {
+      prev?.(cfg);
+      this.update(cfg);
+    };
+  }
+
+  /** Before the first config load: a new install's first process records its keys; later ones are checked against them. */
+  async start(instance: string) {
+    this.instance = instance;
+    await registerRings(this.pool, this.rings).catch(() => {});
+  }
+
+  /** Throws 503 while this gateway cannot log under the current keys. */
+  check() {
+    if (this.state.refusing) throw new UnavailableError(`This gateway cannot log calls: ${this.state.refusing}.`);
+  }
+
+  private update(cfg: GatewayConfig) {
+    const next = keyState(this.rings, cfg.keys);
+    if (next.refusing && next.refusing !== this.state.refusing) console.error(`[gateway] refusing calls: ${next.refusing}`);
+    this.state = next;
+    if (this.instance) void this.reporter.report(this.instance, next);
   }
 }
