@@ -3,7 +3,7 @@ import { allVersions, type Rings } from "../call-log/keys/rings.ts";
 import { registerRings } from "../call-log/keys/registry.ts";
 import { UnavailableError } from "../errors.ts";
 import type { ConfigStore, GatewayConfig } from "./config.ts";
-import { keyState, type KeyState } from "./key-check.ts";
+import { keyState, type KeyState, type LogKeys } from "./key-check.ts";
 
 /**
  * What this gateway holds (versions and fingerprints, never a key) and under which versions it
@@ -50,6 +50,11 @@ export class KeyReporter {
  */
 export class KeyGuard {
   state: KeyState = { logs: null, refusing: "the gateway has not read the current key versions yet" };
+  /**
+   * The keys rows are written under: the current ones, or while refusing the last ones held, so a
+   * call admitted before a change is still logged (under a version that stays searchable and re-keyable).
+   */
+  rowKeys: LogKeys | null = null;
   private instance = "";
   private readonly reporter: KeyReporter;
 
@@ -81,6 +86,7 @@ export class KeyGuard {
     const next = keyState(this.rings, cfg.keys);
     if (next.refusing && next.refusing !== this.state.refusing) console.error(`[gateway] refusing calls: ${next.refusing}`);
     this.state = next;
+    this.rowKeys = next.logs ?? this.rowKeys;
     if (this.instance) void this.reporter.report(this.instance, next);
   }
 }

@@ -247,9 +247,8 @@ export class Gateway {
     if (call.recorded) return;
     call.recorded = true;
     const row = callLogRow(call);
-    const logs = this.keys.state.logs;
-    if (!row || !logs) return;
-    this.callLog.push(protectRow(row, call.user, logs, ringOfCall(call)));
+    if (!row) return;
+    if (this.keys.rowKeys) this.callLog.push(protectRow(row, call.user, this.keys.rowKeys, ringOfCall(call)));
     chargeTokens(this.limiter, call);
   };
 
