@@ -64,14 +64,14 @@ describe("a gateway proves it holds the current key before it logs", () => {
 
 describe("rotation across gateways", () => {
   let own: Awaited<ReturnType<typeof ownDatabase>>;
-  beforeAll(async () => (own = await ownDatabase("kule_keys_gw")));
+  beforeAll(async () => (own = await ownDatabase("kule_keys_gw")), 120_000);
+  const [a, b, s] = [secret(), secret(), secret()];
+  const special = { ring: "special" as const, versions: [keyVersion("special", "s1", s)] };
+  const old: Rings = { standard: { ring: "standard", versions: [keyVersion("standard", "v1", a)] }, special };
+  const both: Rings = { standard: { ring: "standard", versions: [keyVersion("standard", "v2", b), keyVersion("standard", "v1", a)] }, special };
   afterAll(() => own.close());
 
   it("a gateway without the newly current key refuses; one holding it switches at the reload the change notifies", async () => {
-    const [a, b, s] = [secret(), secret(), secret()];
-    const special = { ring: "special" as const, versions: [keyVersion("special", "s1", s)] };
-    const old: Rings = { standard: { ring: "standard", versions: [keyVersion("standard", "v1", a)] }, special };
-    const both: Rings = { standard: { ring: "standard", versions: [keyVersion("standard", "v2", b), keyVersion("standard", "v1", a)] }, special };
     const tenant = await own.db.tenant.create({ data: { name: "Rot", slug: "rot" } });
     const key = `kule_test_rot${"x".repeat(30)}`;
     const { apiKeyRecord } = await import("../auth/api-key-secret.ts");
@@ -99,23 +99,17 @@ describe("rotation across gateways", () => {
   });
 
   it("a special-category tenant's rows go under the special ring's key", async () => {
-    const rings: Rings = { standard: { ring: "standard", versions: [keyVersion("standard", "v9", secret())] }, special: { ring: "special", versions: [keyVersion("special", "s9", secret())] } };
-    const db = await ownDatabase("kule_keys_special");
+    const tenant = await own.db.tenant.create({ data: { name: "Ege", slug: "ege", specialCategory: "health" } });
+    const key = `kule_test_ege${"x".repeat(30)}`;
+    const { apiKeyRecord } = await import("../auth/api-key-secret.ts");
+    await own.db.apiKey.create({ data: { tenantId: tenant.id, name: "k", prefix: apiKeyRecord(key).prefix, secretHash: apiKeyRecord(key).hash } });
+    const gw = await startTestGateway({ rings: both, databaseUrl: own.url });
     try {
-      const tenant = await db.db.tenant.create({ data: { name: "Ege", slug: "ege", specialCategory: "health" } });
-      const key = `kule_test_ege${"x".repeat(30)}`;
-      const { apiKeyRecord } = await import("../auth/api-key-secret.ts");
-      await db.db.apiKey.create({ data: { tenantId: tenant.id, name: "k", prefix: apiKeyRecord(key).prefix, secretHash: apiKeyRecord(key).hash } });
-      const gw = await startTestGateway({ rings, databaseUrl: db.url });
-      try {
-        expect((await chat(gw.base, key, { user: "hasta-1" })).status).toBe(404);
-        await gw.gateway.callLog.flush();
-        expect(await db.db.callLog.findFirst({ where: { tenantId: tenant.id } })).toMatchObject({ ipKeyVersion: "s9", userHashKeyVersion: "s9" });
-      } finally {
-        await gw.close();
-      }
+      expect((await chat(gw.base, key, { user: "hasta-1" })).status).toBe(404);
+      await gw.gateway.callLog.flush();
+      expect(await own.db.callLog.findFirst({ where: { tenantId: tenant.id } })).toMatchObject({ ipKeyVersion: "s1", userHashKeyVersion: "s1" });
     } finally {
-      await db.close();
+      await gw.close();
     }
   });
 });
