@@ -9,7 +9,7 @@ export const ringOfCall = (call: Pick<GatewayCall, "tenant" | "endpoint">) => (c
 /**
  * The row as stored: the client IP encrypted and indexed, the `user` hashed, each under the key
  * version named on the row. Done before the row reaches the journal, so no file the gateway
- * writes (journal, spool) holds an IP in clear. About 5 µs a call (scripts/bench-row-keys.ts).
+ * writes (journal, spool) holds an IP in clear. About 8 µs of crypto a call (scripts/bench-row-keys.ts).
  */
 export function protectRow(row: CallLogRow, user: string | null, keys: LogKeys, ring: "standard" | "special"): CallLogRow {
   const k = keys[ring];
