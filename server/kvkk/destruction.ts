@@ -138,7 +138,7 @@ export async function runDestruction(pool: pg.Pool, opts: { actor: Actor | null;
       now,
       new Date(),
       opts.actor?.email ?? null,
-      JSON.stringify({ callLog: { rows, records: records.map((r) => r.id), trafficLogMinDays: minDays }, ...others, holds: { all: holds.all, tenants: [...holds.tenants], subjects: holds.subjects.length }, skipped }),
+      JSON.stringify({ callLog: { rows, records: records.map((r) => r.id), trafficLogMinDays: minDays }, ...others, holds: { all: holds.all, tenants: [...holds.tenants], subjects: holds.subjectHolds }, skipped }),
     ]);
     await client.query(`UPDATE "KvkkSettings" SET "lastDestructionAt" = $1::timestamptz AT TIME ZONE 'UTC', "updatedAt" = now() WHERE id = 'singleton'`, [now]);
     await client.query("COMMIT");

@@ -9,7 +9,10 @@ export interface Holds {
   /** A hold on the whole call log: the run destroys none of it. */
   all: boolean;
   tenants: Set<string>;
+  /** Held people's hashes, under every key version each hold was placed with. */
   subjects: string[];
+  /** How many holds are on a person (the run's record counts people, not their hashes). */
+  subjectHolds: number;
 }
 
 export async function activeHolds(client: pg.PoolClient): Promise<Holds> {
@@ -19,6 +22,7 @@ export async function activeHolds(client: pg.PoolClient): Promise<Holds> {
     tenants: new Set(r.rows.flatMap((h) => (h.tenantId && !h.subjectHash ? [h.tenantId] : []))),
     // A person's rows under every key version held when the hold was placed.
     subjects: r.rows.flatMap((h) => (h.subjectHashes.length ? h.subjectHashes : h.subjectHash ? [h.subjectHash] : [])),
+    subjectHolds: r.rows.filter((h) => h.subjectHash).length,
   };
 }
 
