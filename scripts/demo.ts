@@ -8,6 +8,10 @@
  * simulator also serves Kule's Kubernetes API stand-in, whose nodes it plays, and Kule drives
  * that API server as it would a real one (the UI says it is a stand-in).
  */
+import { pgPool } from "../server/db/pg-pool.ts";
+import { processRings } from "../server/call-log/keys/rings.ts";
+import { registerRings } from "../server/call-log/keys/registry.ts";
+import { rekeyBatch } from "../server/kvkk/rekey.ts";
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { resolveDatabaseUrl } from "../server/db/url.ts";
@@ -104,6 +108,13 @@ async function main() {
   const canary = await startDemoCanary(db, drivers);
   // 90 days of call logs, generated in PostgreSQL once (a marker keeps a restart from seeding again).
   const history = await seedHistory(db);
+  if (history.seeded) {
+    // The history is written by one SQL statement with IPs in clear: encrypted here, before any hour is sealed.
+    await registerRings(pgPool(db), processRings());
+    let encrypted = 0;
+    for (let r; (r = await rekeyBatch(pgPool(db), { actor: null, batch: 20_000 })).encryptedClear > 0; ) encrypted += r.encryptedClear;
+    console.log(`Encrypted the client IPs of ${encrypted.toLocaleString("en")} seeded calls under the current key.`);
+  }
   console.log(history.seeded ? `Seeded ${history.rows.toLocaleString("en")} calls of history (${history.from.toISOString().slice(0, 10)} to ${history.to.toISOString().slice(0, 10)}) in ${(history.ms / 1000).toFixed(1)} s.` : `History not seeded: ${history.reason}.`);
   drivers.external.close();
   drivers.kubernetes?.close();

@@ -119,6 +119,10 @@ const schema = z.object({
   KULE_SEAL_KEY_FILE: z.string().optional(),
   /** Key of the HMAC that stores a call's `user` identifier; unset: generated once under KULE_DATA_DIR. */
   KULE_SUBJECT_HASH_KEY: z.string().min(16).optional(),
+  /** Versioned keys of the call log's subject hashes and client IPs, newest first: "v2:<base64>,v1:<base64>" (server/call-log/keys). */
+  KULE_SUBJECT_HASH_KEYS: z.string().optional(),
+  /** The same for special categories of personal data (KVKK Art. 6), kept apart: "s2:<base64>,s1:<base64>". */
+  KULE_SPECIAL_SUBJECT_HASH_KEYS: z.string().optional(),
 });
 
 export type Env = z.infer<typeof schema>;

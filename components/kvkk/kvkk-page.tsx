@@ -9,6 +9,8 @@ import { SubjectRequest } from "./subject-request";
 import { ResidencyPanel } from "./residency-panel";
 import { SafeguardsPanel } from "./safeguards-panel";
 import { BreachesPanel } from "./breaches-panel";
+import { KeysPanel } from "./keys-panel";
+import { SpecialPanel } from "./special-panel";
 
 export function KvkkPage({ canWrite }: { canWrite: boolean }) {
   const t = useTranslations("kvkk.page");
@@ -20,6 +22,8 @@ export function KvkkPage({ canWrite }: { canWrite: boolean }) {
       <BreachesPanel canWrite={canWrite} />
       <SafeguardsPanel canWrite={canWrite} />
       <ResidencyPanel canWrite={canWrite} />
+      <SpecialPanel canWrite={canWrite} />
+      <KeysPanel canWrite={canWrite} />
       <RetentionPanel canWrite={canWrite} />
       <SubjectRequest canDestroy={canWrite} />
       <DestructionRecords />

@@ -15,6 +15,7 @@ import { LimitsSummary, OffboardForm, TenantSettingsForm } from "./tenant-settin
 export function TenantDetail({ id, canReadKeys, canWriteKeys, canWriteTenant }: { id: string; canReadKeys: boolean; canWriteKeys: boolean; canWriteTenant: boolean }) {
   const trpc = useTRPC();
   const tr = useTranslations("tenants");
+  const ts = useTranslations("kvkk.special");
   const fmt = useFormat();
   const [editing, setEditing] = useState<"settings" | "offboard" | null>(null);
   const tenant = useQuery(trpc.tenant.get.queryOptions({ id }, PANEL_QUERY));
@@ -49,6 +50,12 @@ export function TenantDetail({ id, canReadKeys, canWriteKeys, canWriteTenant }: 
       >
         <code>{t.slug}</code> · {t.kvkk ? <span className="badge badge-kvkk">{tr("list.turkeyOnlyContract")}</span> : tr("detail.served")} · {tr("detail.plan", { plan: t.pricePlan?.name ?? tr("detail.none") })} ·{" "}
         <span className={`badge ${t.status === "active" ? "badge-ok" : "badge-danger"}`}>{tr(`statuses.${t.status}`)}</span>
+        {t.specialCategory && (
+          <>
+            {" · "}
+            <span className="badge badge-kvkk">{ts("badge", { category: ts(`categories.${t.specialCategory}`) })}</span>
+          </>
+        )}
         {t.offboardedAt && <> {tr("detail.since", { date: fmt.date(t.offboardedAt) })}</>}
         <br />
         {tr("detail.limits")} <LimitsSummary t={t} />

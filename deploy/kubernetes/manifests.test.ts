@@ -41,7 +41,7 @@ describe("deploy/kubernetes", () => {
     expect(get("HorizontalPodAutoscaler", "kule-gateway").spec).toMatchObject({ scaleTargetRef: { kind: "Deployment", name: "kule-gateway" }, minReplicas: 2 });
     expect(byKind("PodDisruptionBudget").map((p) => p.metadata.name).sort()).toEqual(["kule-app", "kule-gateway"]);
     expect(get("ConfigMap", "kule-config").data).toMatchObject({ REDIS_URL: expect.stringMatching(/^redis:/), KULE_CLUSTER_DRIVER: "kubernetes" });
-    expect(Object.keys(get("Secret", "kule-secrets").stringData as object).sort()).toEqual(["AUTH_SECRET", "DATABASE_URL", "KULE_METRICS_TOKEN", "KULE_SUBJECT_HASH_KEY"]);
+    expect(Object.keys(get("Secret", "kule-secrets").stringData as object).sort()).toEqual(["AUTH_SECRET", "DATABASE_URL", "KULE_METRICS_TOKEN", "KULE_SPECIAL_SUBJECT_HASH_KEYS", "KULE_SUBJECT_HASH_KEY"]);
     expect(get("Job", "kule-migrate").spec).toMatchObject({ template: { spec: { containers: [{ command: expect.arrayContaining(["scripts/migrate.ts", "deploy"]) }] } } });
     for (const d of rendered) for (const c of containersOf(d)) expect(c.image).toBe("registry.example.com/kule:0.1.0");
   });

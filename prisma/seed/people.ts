@@ -21,7 +21,8 @@ const PRICE_PLANS = [
 export const TENANTS = [
   { name: "Anadolu Bank", slug: "anadolu-bank", kvkk: true, plan: "Enterprise", monthlyBudget: "25000", rpmLimit: 6_000, creditLimit: "150000" },
   { name: "Boğaziçi Retail", slug: "bogazici-retail", kvkk: false, plan: "Standard", creditLimit: "50000" },
-  { name: "Ege Health", slug: "ege-health", kvkk: true, plan: "Standard" },
+  // A hospital group: its calls carry health data, a special category (KVKK Art. 6).
+  { name: "Ege Health", slug: "ege-health", kvkk: true, plan: "Standard", specialCategory: "health" as const },
 ];
 
 export interface DemoLogin {
@@ -102,6 +103,7 @@ export async function seedTenants(db: PrismaClient, planIds: Map<string, string>
         monthlyBudget: "monthlyBudget" in t ? t.monthlyBudget : null,
         rpmLimit: "rpmLimit" in t ? t.rpmLimit : null,
         creditLimit: "creditLimit" in t ? t.creditLimit : null,
+        specialCategory: "specialCategory" in t ? t.specialCategory : null,
       },
       update: {},
     });

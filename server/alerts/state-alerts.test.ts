@@ -18,4 +18,8 @@ describe("alerts from Kule's own state", () => {
     expect(alerts[0]).toMatchObject({ labels: { alertname: "KuleReplicaFailed", endpoint: "chat", kule_replica: "r1", hostname: "llm-1" }, annotations: { description: "CUDA out of memory" } });
     expect(alerts[1]).toMatchObject({ labels: { alertname: "KuleMigChangeFailed", severity: "page", hostname: "llm-2" }, annotations: { description: expect.stringContaining("Layout all-1g.10gb: reboot required") } });
   });
+  it("pages when a gateway refuses calls because it does not hold the call log's current key", () => {
+    const [a] = stateAlerts({ ...none, gatewayKeys: [{ instance: "gw-2:8080:41", reason: "this gateway does not hold v2, the current standard key version" }] });
+    expect(a).toMatchObject({ labels: { alertname: "KuleGatewayKeyMismatch", severity: "page", instance: "gw-2:8080:41" }, annotations: { description: expect.stringContaining("does not hold v2") } });
+  });
 });

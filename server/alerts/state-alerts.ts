@@ -17,6 +17,8 @@ export interface StateSnapshot {
   budgets: { tenant: string; name: string; spent: number; budget: number; currency: string; hardCap: boolean }[];
   failedReplicas: { id: string; endpoint: string; version: string; node: string | null; reason: string | null }[];
   failedMig: { hostname: string; config: string | null; reason: string | null }[];
+  /** Gateways that refuse calls because they do not hold the call log's current key (server/gateway/key-check.ts). */
+  gatewayKeys?: { instance: string; reason: string }[];
 }
 
 const pct = (n: number) => `${Math.round(n * 100)}%`;
@@ -53,6 +55,12 @@ export function stateAlerts(s: StateSnapshot): PostedAlert[] {
       annotations: { summary: `The MIG change on ${m.hostname} failed`, description: `${m.config ? `Layout ${m.config}: ` : ""}${m.reason ?? "the MIG manager reported a failure"}. The node's GPUs may not match what Kule placed on them.` },
     });
   }
+  for (const g of s.gatewayKeys ?? []) {
+    out.push({
+      labels: { alertname: "KuleGatewayKeyMismatch", severity: "page", instance: g.instance },
+      annotations: { summary: `Gateway ${g.instance} refuses calls: it does not hold the call log's current key`, description: `${g.reason}. Its calls are answered 503 until it holds the key PostgreSQL records as current (see /kvkk, keys at rest).` },
+    });
+  }
   return out;
 }
 
@@ -60,19 +68,22 @@ export function stateAlerts(s: StateSnapshot): PostedAlert[] {
 const REPLICA_NEWS_MS = 86_400_000;
 
 export async function stateSnapshot(db: PrismaClient, now = new Date()): Promise<StateSnapshot> {
-  const [tenants, replicas, nodes] = await Promise.all([
+  const [tenants, replicas, nodes, gateways] = await Promise.all([
     db.tenant.findMany({ where: { monthlyBudget: { not: null } }, select: { id: true, slug: true, name: true, monthlyBudget: true, budgetHardCap: true, pricePlan: { select: { currency: true } } } }),
     db.replica.findMany({
       where: { state: "failed", updatedAt: { gte: new Date(now.getTime() - REPLICA_NEWS_MS) } },
       select: { id: true, reason: true, node: { select: { hostname: true } }, endpointVersion: { select: { endpoint: { select: { slug: true } }, modelVersion: { select: { version: true } } } } },
     }),
     db.node.findMany({ where: { migState: "failed" }, select: { hostname: true, migConfig: true, migReason: true } }),
+    // Reports refresh at least every 30 s; older ones are gateways gone, not refusing.
+    db.gatewayKeyReport.findMany({ where: { refusing: { not: null }, reportedAt: { gte: new Date(now.getTime() - 120_000) } }, select: { instance: true, refusing: true } }),
   ]);
   const spent = tenants.length ? await spentThisMonth(db, tenants.map((t) => t.id)) : new Map();
   return {
     budgets: tenants.map((t) => ({ tenant: t.slug, name: t.name, spent: Number(spent.get(t.id) ?? 0), budget: Number(t.monthlyBudget), currency: t.pricePlan?.currency ?? "TRY", hardCap: t.budgetHardCap })),
     failedReplicas: replicas.map((r) => ({ id: r.id, endpoint: r.endpointVersion.endpoint.slug, version: r.endpointVersion.modelVersion.version, node: r.node?.hostname ?? null, reason: r.reason })),
     failedMig: nodes.map((n) => ({ hostname: n.hostname, config: n.migConfig, reason: n.migReason })),
+    gatewayKeys: gateways.map((g) => ({ instance: g.instance, reason: g.refusing! })),
   };
 }
 

@@ -6,6 +6,7 @@ import { failAbandonedExports } from "../call-log/export/jobs.ts";
 import { verifyChains } from "./seal/verify.ts";
 import { chainFinding, openFromFinding } from "../kvkk/breaches.ts";
 import { rollUpTransfersNow } from "../kvkk/transfer-register.ts";
+import { rekeyBatch } from "../kvkk/rekey.ts";
 
 /** The chain is checked on its own once a day: a breach of integrity is found even when nobody clicks. */
 const CHAIN_CHECK_EVERY_MS = 24 * 3_600_000;
@@ -26,6 +27,8 @@ export function startAuditHousekeeping(db: Db): () => void {
     running = true;
     try {
       await pool.query("SELECT kule_call_log_ensure_partitions(3)");
+      // Client IPs under older key versions move to the current one a batch at a time (recorded when any moved).
+      await rekeyBatch(pool, { actor: null, batch: 5000 });
       await sealAll(pool);
       // The transfer register keeps up with the call log (and its detector runs) without anyone reading it.
       await rollUpTransfersNow(pool);

@@ -51,6 +51,12 @@ export const PERMISSIONS = {
    * (KVKK Art. 12: access to personal data limited to what the task needs).
    */
   "call-log:client-ip": ["admin", "tenant"],
+  /**
+   * Rows of special categories of personal data (KVKK Art. 6: a tenant or endpoint marked health,
+   * biometric…) unmasked: the controller and admins. Others see them masked, a stated reason
+   * notwithstanding; the permission is given to a person's role explicitly, never by default.
+   */
+  "call-log:special-category": ["admin", "tenant"],
   /** Retention settings, destruction records, the residency map, transfer safeguards and the transfer register. */
   "kvkk:read": ["admin", "auditor"],
   /** Retention, destruction runs, erasing a data subject's rows, transfer safeguards, verifying regions: changes, so never the auditor. */

@@ -22,19 +22,27 @@ export function maskIp(ip: string | null): string | null {
   return "masked";
 }
 
+/** A row of special categories (KVKK Art. 6) as someone without call-log:special-category sees it: nothing that points at a person. */
+export function maskSpecial<T extends { clientIp: string | null; apiKeyId: string | null; apiKeyName: string | null }>(row: T): T {
+  return { ...row, clientIp: row.clientIp ? "masked" : null, apiKeyId: null, apiKeyName: null };
+}
+
 /**
  * How the explorer shows client IPs to this actor: as stored for those whose role sees them
  * (call-log:client-ip), as stored for anyone who states a reason (recorded as its own audit
  * event), else masked. Searching by an IP shows it, so that needs the permission or a reason too.
  */
-export async function clientIpView(ctx: { db: Db; actor: Actor; ip: string | null }, ask: { reason?: string; record?: boolean; searchedIp?: string | null; target: string | null; filter?: object }): Promise<<T extends { clientIp: string | null }>(row: T) => T> {
-  const shown = <T,>(row: T) => row;
-  if (can(ctx.actor.role, "call-log:client-ip")) return shown;
+type Viewed = { clientIp: string | null; apiKeyId: string | null; apiKeyName: string | null; specialCategory: string | null };
+
+export async function clientIpView(ctx: { db: Db; actor: Actor; ip: string | null }, ask: { reason?: string; record?: boolean; searchedIp?: string | null; target: string | null; filter?: object }): Promise<<T extends Viewed>(row: T) => T> {
+  // Special categories stay masked for anyone without the explicit permission: a reason does not open them.
+  const special = can(ctx.actor.role, "call-log:special-category") ? <T extends Viewed>(row: T) => row : <T extends Viewed>(row: T) => (row.specialCategory ? maskSpecial(row) : row);
+  if (can(ctx.actor.role, "call-log:client-ip")) return special;
   if (ask.reason) {
     if (ask.record !== false)
       await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.ip.unmask", targetType: "calllog", targetId: ask.target, after: { reason: ask.reason, filter: ask.filter ?? null } });
-    return shown;
+    return special;
   }
   if (ask.searchedIp) throw new InvalidInputError("unmaskReason", "Searching by client IP shows IP addresses: say why you need them (the reason is recorded in the audit log).");
-  return (row) => ({ ...row, clientIp: maskIp(row.clientIp) });
+  return (row) => special({ ...row, clientIp: maskIp(row.clientIp) });
 }

@@ -8,6 +8,7 @@ import type { GetCallInput } from "./schemas.ts";
 import { scopeFilter, whereSql } from "./where.ts";
 import { CALL_ROW_SQL, type CallRow } from "./list.ts";
 import { clientIpView } from "./client-ip.ts";
+import { revealIp, type StoredIp } from "./keys/reveal.ts";
 
 /** Audit actions after which an endpoint's traffic split is what their `after` says. */
 export const WEIGHT_ACTIONS = ["endpoint.create", "endpoint.weights.set", "endpoint.deploy", "endpoint.rollback", "endpoint.promote", "endpoint.version.add", "endpoint.version.remove", "rollout.start", "rollout.step", "rollout.rollback", "rollout.succeeded"];
@@ -25,9 +26,9 @@ export interface WeightsInForce {
  */
 export async function getCall(ctx: { db: Db; actor: Actor; ip: string | null }, input: GetCallInput): Promise<CallRow & { weightsInForce: WeightsInForce | null; traceUrl: string | null }> {
   const where = whereSql(scopeFilter(ctx.actor, { requestId: input.requestId }));
-  const { rows } = await pgPool(ctx.db).query<CallRow>(CALL_ROW_SQL(`SELECT * FROM "CallLog" c WHERE ${where} LIMIT 1`));
-  const row = rows[0];
-  if (!row) throw new NotFoundError("Call");
+  const { rows } = await pgPool(ctx.db).query<CallRow & StoredIp>(CALL_ROW_SQL(`SELECT * FROM "CallLog" c WHERE ${where} LIMIT 1`));
+  if (!rows[0]) throw new NotFoundError("Call");
+  const row = revealIp(rows[0]);
   const change = row.endpointId
     ? await ctx.db.auditEvent.findFirst({
         where: { targetType: "endpoint", targetId: row.endpointId, action: { in: WEIGHT_ACTIONS }, at: { lte: row.startedAt } },
@@ -37,7 +38,7 @@ export async function getCall(ctx: { db: Db; actor: Actor; ip: string | null }, 
     : null;
   const view = await clientIpView(ctx, { reason: input.unmaskReason, target: row.requestId });
   // Every read of a call's personal data is logged, a tenant's own included (KVKK Art. 12: access logs).
-  await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.read", targetType: "calllog", targetId: row.requestId });
+  await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "calllog.read", targetType: "calllog", targetId: row.requestId, after: row.specialCategory ? { specialCategory: row.specialCategory } : undefined });
   // The trace viewer is the operators' own tool: staff get a link, a tenant its trace id alone.
   const traceUrl = row.traceId && env.KULE_TRACE_UI_URL && ctx.actor.role !== "tenant" ? env.KULE_TRACE_UI_URL.replace("{traceId}", row.traceId) : null;
   // A tenant sees the split, not which operator set it.

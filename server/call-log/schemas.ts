@@ -16,6 +16,8 @@ export const callLogFilter = z.object({
   to: z.coerce.date().nullish(),
   /** A data subject's keyed hash (server/call-log/subject-hash.ts): set by data-subject requests. */
   subjectHash: z.string().regex(/^[0-9a-f]{64}$/, "a subject hash").nullish(),
+  /** The same person's hash under each key version held (server/call-log/keys): rows of every version match. */
+  subjectHashes: z.array(z.string().regex(/^[0-9a-f]{64}$/, "a subject hash")).max(32).nullish(),
 });
 export type CallLogFilter = z.infer<typeof callLogFilter>;
 

@@ -14,7 +14,13 @@ describe("call-log filters as SQL", () => {
   it("escapes every value as a literal, so a quote cannot end the string", () => {
     const sql = whereSql({ requestId: "x' OR '1'='1" });
     expect(sql).toBe(`TRUE AND c."requestId" = 'x'' OR ''1''=''1'`);
-    expect(whereSql({ clientIp: "10.0.0.1", status: 503 }, `"CallLog"`)).toBe(`TRUE AND "CallLog"."status" = 503 AND "CallLog"."clientIp" = '10.0.0.1'`);
+    expect(whereSql({ clientIp: "10.0.0.1", status: 503 }, `"CallLog"`)).toMatch(/^TRUE AND "CallLog"."status" = 503 AND \("CallLog"."clientIp" = '10.0.0.1' OR "CallLog"."clientIpHash" IN \('[0-9a-f]{64}'(, '[0-9a-f]{64}')+\)\)$/);
+  });
+
+  it("looks a person up under every key version given, and matches nothing for none", () => {
+    expect(whereSql({ subjectHashes: ["a".repeat(64), "b".repeat(64)] })).toBe(`TRUE AND c."userHash" IN ('${"a".repeat(64)}', '${"b".repeat(64)}')`);
+    expect(whereSql({ subjectHashes: [] })).toBe("TRUE AND FALSE");
+    expect(() => scopeFilter(auditor, { subjectHashes: ["a".repeat(64)] })).toThrow(/tenant/);
   });
 
   it("reads time bounds as UTC and pages by (startedAt, requestId)", () => {

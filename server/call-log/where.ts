@@ -3,6 +3,7 @@ import pg from "pg";
 import type { CallLogFilter } from "./schemas.ts";
 import type { Actor } from "../auth/actor.ts";
 import { searchTenant } from "../auth/scope.ts";
+import { ipIndexesOf } from "./keys/rings.ts";
 
 const escapeLiteral = (s: string) => pg.escapeLiteral(s);
 const lit = (v: string | number) => (typeof v === "number" ? String(v) : escapeLiteral(v));
@@ -12,7 +13,7 @@ const ts = (d: Date) => `${escapeLiteral(d.toISOString())}::timestamptz AT TIME 
 export function scopeFilter(actor: Actor, filter: CallLogFilter): CallLogFilter {
   const tenantId = searchTenant(actor, filter.tenantId);
   // A data subject is looked for in one tenant's (controller's) rows: never linked across tenants.
-  if (filter.subjectHash && !tenantId) throw new InvalidInputError("tenantId", "the tenant to look in: one person is never searched across tenants");
+  if ((filter.subjectHash || filter.subjectHashes?.length) && !tenantId) throw new InvalidInputError("tenantId", "the tenant to look in: one person is never searched across tenants");
   return { ...filter, tenantId };
 }
 
@@ -28,9 +29,11 @@ export function whereSql(f: CallLogFilter, alias = "c"): string {
   if (f.endpointId) parts.push(`${c("endpointId")} = ${lit(f.endpointId)}`);
   if (f.versionId) parts.push(`${c("endpointVersionId")} = ${lit(f.versionId)}`);
   if (f.status != null) parts.push(`${c("status")} = ${lit(f.status)}`);
-  if (f.clientIp) parts.push(`${c("clientIp")} = ${lit(f.clientIp)}`);
+  // Rows written before encryption hold the IP itself; later ones its index under their key version, so every version's is asked.
+  if (f.clientIp) parts.push(`(${c("clientIp")} = ${lit(f.clientIp)} OR ${c("clientIpHash")} IN (${ipIndexesOf(f.clientIp).map(lit).join(", ")}))`);
   if (f.requestId) parts.push(`${c("requestId")} = ${lit(f.requestId)}`);
   if (f.subjectHash) parts.push(`${c("userHash")} = ${lit(f.subjectHash)}`);
+  if (f.subjectHashes) parts.push(f.subjectHashes.length ? `${c("userHash")} IN (${f.subjectHashes.map(lit).join(", ")})` : "FALSE");
   if (f.from) parts.push(`${c("startedAt")} >= ${ts(f.from)}`);
   if (f.to) parts.push(`${c("startedAt")} < ${ts(f.to)}`);
   return parts.join(" AND ");

@@ -13,7 +13,11 @@ export interface CallLogRow {
   endpointVersionId: string | null;
   replica: string | null;
   region: string | null;
+  /** Only in rows of spools written before IPs were encrypted: new rows carry clientIpEnc and clientIpHash. */
   clientIp: string | null;
+  clientIpEnc?: string | null;
+  clientIpHash?: string | null;
+  ipKeyVersion?: string | null;
   startedAt: number;
   endedAt: number;
   ttftMs: number | null;
@@ -23,6 +27,7 @@ export interface CallLogRow {
   completionTokens: number;
   /** Keyed hash of the request's `user` field (server/call-log/subject-hash.ts); absent in spools written before it existed. */
   userHash?: string | null;
+  userHashKeyVersion?: string | null;
   /** The call's OpenTelemetry trace id, when tracing is on; absent in older spools. */
   traceId?: string | null;
   /** Routing (absent in older spools): why this replica, the request class, the endpoints that failed first. */
@@ -31,7 +36,7 @@ export interface CallLogRow {
   fallbackChain?: string | null;
 }
 
-const COLUMNS = ["requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "replica", "region", "clientIp", "startedAt", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash", "traceId", "routeReason", "requestClass", "fallbackChain"] as const;
+const COLUMNS = ["requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "replica", "region", "clientIp", "startedAt", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash", "traceId", "routeReason", "requestClass", "fallbackChain", "clientIpEnc", "clientIpHash", "ipKeyVersion", "userHashKeyVersion"] as const;
 
 /** COPY text format: tabs, newlines and backslashes escaped, \N for null. */
 function copyField(v: string | number | null): string {
@@ -41,7 +46,7 @@ function copyField(v: string | number | null): string {
 
 /** A row's values in COLUMNS order, times as ISO text. */
 function rowValues(r: CallLogRow): (string | number | null)[] {
-  return [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.endpointVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt).toISOString(), new Date(r.endedAt).toISOString(), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens, r.userHash ?? null, r.traceId ?? null, r.routeReason ?? null, r.requestClass ?? null, r.fallbackChain ?? null];
+  return [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.endpointVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt).toISOString(), new Date(r.endedAt).toISOString(), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens, r.userHash ?? null, r.traceId ?? null, r.routeReason ?? null, r.requestClass ?? null, r.fallbackChain ?? null, r.clientIpEnc ?? null, r.clientIpHash ?? null, r.ipKeyVersion ?? null, r.userHashKeyVersion ?? null];
 }
 
 function copyLine(r: CallLogRow): string {

@@ -32,7 +32,8 @@ export interface GatewayCall {
   promptTokens: number;
   completionTokens: number;
   clientIp: string | null;
-  userHash: string | null;
+  /** The request's `user` field: held for the call's lifetime only, its keyed hash is what is logged (row-keys.ts). */
+  user: string | null;
   /** Its row went to the journal (before the answer's last bytes): once per call. */
   recorded: boolean;
   /** The GenAI operation (`gen_ai.operation.name`) of an inference call; null for the other routes. */
@@ -65,7 +66,7 @@ export function newCall(api: Api, clientIp: string | null): GatewayCall {
     promptTokens: 0,
     completionTokens: 0,
     clientIp,
-    userHash: null,
+    user: null,
     recorded: false,
     operation: null,
     trace: null,
@@ -80,7 +81,7 @@ export function overheadSeconds(call: GatewayCall, now = performance.now()): num
   return call.replica ? Math.max(0, now - call.t0 - call.upstreamMs) / 1000 : null;
 }
 
-/** The call's row, once it was authenticated and answered; calls refused before that have none. */
+/** The call's row, once it was authenticated and answered; calls refused before that have none. Its IP is in clear until row-keys.ts protects it. */
 export function callLogRow(call: GatewayCall): CallLogRow | null {
   if (!call.tenant || !call.key || !call.status) return null;
   return {
@@ -99,7 +100,7 @@ export function callLogRow(call: GatewayCall): CallLogRow | null {
     errorClass: call.errorClass,
     promptTokens: call.promptTokens,
     completionTokens: call.completionTokens,
-    userHash: call.userHash,
+    userHash: null,
     traceId: call.trace?.traceId ?? null,
     routeReason: call.routeReason,
     requestClass: call.requestClass,

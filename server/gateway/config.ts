@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { ReplicaChoice } from "./replica-choice.ts";
 import type { RequestClass } from "../endpoints/schemas.ts";
+import { CURRENT_KEYS_SQL, currentKeysOf, type CurrentKeys } from "../call-log/keys/registry.ts";
 
 /** Everything a gateway needs to answer a request, held in memory (no database round trip per request). */
 export interface GatewayConfig {
@@ -10,6 +11,8 @@ export interface GatewayConfig {
   endpointsBySlug: Map<string, EndpointConfig>;
   /** The same endpoints by id: classes and fallbacks name endpoints by id. */
   endpointsById: Map<string, EndpointConfig>;
+  /** The call log's current key versions as PostgreSQL records them (key-check.ts): read with the config, never per call. */
+  keys: CurrentKeys;
 }
 
 export interface KeyConfig {
@@ -37,6 +40,8 @@ export interface TenantConfig {
   /** The tenant's own limits, else its price plan's. */
   rpmLimit: number | null;
   tpmLimit: number | null;
+  /** Special categories of personal data (KVKK Art. 6): its rows go under the special ring's keys. */
+  special: boolean;
 }
 
 export interface EndpointConfig {
@@ -58,6 +63,8 @@ export interface EndpointConfig {
   /** Scale from zero (cold-start.ts): calls held per gateway while no replica is ready, and how long each waits. */
   coldStart?: { queueLimit: number; timeoutMs: number };
   versions: VersionConfig[];
+  /** Special categories of personal data (KVKK Art. 6) whoever calls it. */
+  special?: boolean;
 }
 
 export interface VersionConfig {
@@ -86,20 +93,20 @@ export interface ReplicaConfig {
   verified: boolean;
 }
 
-/** Reads the whole configuration in six queries. */
+/** Reads the whole configuration in seven queries. */
 export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayConfig> {
-  const [keys, tenants, endpoints, replicas, safeguards, starting] = await Promise.all([
+  const [keys, tenants, endpoints, replicas, safeguards, starting, keyVersions] = await Promise.all([
     client.query<{ id: string; tenantId: string; secretHash: string; allowedEndpointIds: string[]; expiresAt: Date | null; revokedAt: Date | null; rpmLimit: number | null; tpmLimit: number | null }>(
       `SELECT id, "tenantId", "secretHash", "allowedEndpointIds", "expiresAt", "revokedAt", "rpmLimit", "tpmLimit" FROM "ApiKey"`,
     ),
-    client.query<{ id: string; slug: string; kvkk: boolean; status: string; rpmLimit: number | null; tpmLimit: number | null; budget: string | null; credit: string | null }>(
-      `SELECT t.id, t.slug, t.kvkk, t.status, coalesce(t."rpmLimit", p."rpmLimit") AS "rpmLimit", coalesce(t."tpmLimit", p."tpmLimit") AS "tpmLimit",
+    client.query<{ id: string; slug: string; kvkk: boolean; status: string; rpmLimit: number | null; tpmLimit: number | null; budget: string | null; credit: string | null; special: boolean; abroadConsent: boolean }>(
+      `SELECT t.id, t.slug, t.kvkk, t.status, t."specialCategory" IS NOT NULL AS special, t."specialAbroadConsentRef" IS NOT NULL AS "abroadConsent", coalesce(t."rpmLimit", p."rpmLimit") AS "rpmLimit", coalesce(t."tpmLimit", p."tpmLimit") AS "tpmLimit",
               CASE WHEN t."budgetBlockedAt" IS NOT NULL THEN t."monthlyBudget"::text || ' ' || coalesce(p.currency, 'TRY') END AS budget,
               CASE WHEN t."creditBlockedAt" IS NOT NULL THEN t."creditLimit"::text || ' ' || coalesce(p.currency, 'TRY') END AS credit
          FROM "Tenant" t LEFT JOIN "PricePlan" p ON p.id = t."pricePlanId"`,
     ),
-    client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; revision: number; sloP99LatencyMs: number; sloTtftMs: number | null; coldStartQueueLimit: number; coldStartTimeoutSeconds: number; replicaChoice: ReplicaChoice; fallbackEndpointIds: string[]; requestClasses: RequestClass[]; versionId: string | null; label: string | null; weight: number | null; shadowPercent: number | null; contextTokens: number | null; autoscaled: boolean | null }>(
-      `SELECT e.id, e.slug, m.task, e."stickySessions", e."regionConstraint", e.revision, e."sloP99LatencyMs", e."sloTtftMs", e."replicaChoice", e."fallbackEndpointIds", e."requestClasses", e."coldStartQueueLimit", e."coldStartTimeoutSeconds",
+    client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; revision: number; sloP99LatencyMs: number; sloTtftMs: number | null; coldStartQueueLimit: number; coldStartTimeoutSeconds: number; replicaChoice: ReplicaChoice; fallbackEndpointIds: string[]; requestClasses: RequestClass[]; versionId: string | null; label: string | null; weight: number | null; shadowPercent: number | null; contextTokens: number | null; autoscaled: boolean | null; special: boolean }>(
+      `SELECT e.id, e.slug, m.task, e."specialCategory" IS NOT NULL AS special, e."stickySessions", e."regionConstraint", e.revision, e."sloP99LatencyMs", e."sloTtftMs", e."replicaChoice", e."fallbackEndpointIds", e."requestClasses", e."coldStartQueueLimit", e."coldStartTimeoutSeconds",
               ev.id AS "versionId", mv.version AS label, ev.weight, ev."shadowPercent", mv."contextTokens", ap.enabled AS autoscaled
          FROM "Endpoint" e JOIN "Model" m ON m.id = e."modelId"
          LEFT JOIN "EndpointVersion" ev ON ev."endpointId" = e.id AND ev.state <> 'retired'
@@ -119,8 +126,9 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
     client.query<{ endpointVersionId: string; n: number; readyAt: Date | null }>(
       `SELECT "endpointVersionId", count(*)::int AS n, min("expectedReadyAt") AS "readyAt" FROM "Replica" WHERE state IN ('pending', 'loading') GROUP BY "endpointVersionId"`,
     ),
+    client.query<{ ring: string; version: string; fingerprint: string }>(CURRENT_KEYS_SQL),
   ]);
-  const cfg: GatewayConfig = { loadedAt: Date.now(), keysByHash: new Map(), tenants: new Map(), endpointsBySlug: new Map(), endpointsById: new Map() };
+  const cfg: GatewayConfig = { loadedAt: Date.now(), keysByHash: new Map(), tenants: new Map(), endpointsBySlug: new Map(), endpointsById: new Map(), keys: currentKeysOf(keyVersions.rows) };
   for (const k of keys.rows) {
     cfg.keysByHash.set(k.secretHash, {
       id: k.id,
@@ -132,14 +140,16 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
       tpmLimit: k.tpmLimit,
     });
   }
-  for (const t of tenants.rows) cfg.tenants.set(t.id, { id: t.id, slug: t.slug, kvkk: t.kvkk, abroad: new Set(), active: t.status === "active", budgetBlocked: t.budget, creditBlocked: t.credit, rpmLimit: t.rpmLimit, tpmLimit: t.tpmLimit });
-  for (const s of safeguards.rows) cfg.tenants.get(s.tenantId)?.abroad.add(s.destination);
+  for (const t of tenants.rows) cfg.tenants.set(t.id, { id: t.id, slug: t.slug, kvkk: t.kvkk, abroad: new Set(), active: t.status === "active", budgetBlocked: t.budget, creditBlocked: t.credit, rpmLimit: t.rpmLimit, tpmLimit: t.tpmLimit, special: t.special });
+  // Special categories go abroad only with the data subjects' explicit consent recorded (KVKK Art. 6, 9): a safeguard alone is not enough.
+  const mayGoAbroad = new Set(tenants.rows.filter((t) => !t.special || t.abroadConsent).map((t) => t.id));
+  for (const s of safeguards.rows) if (mayGoAbroad.has(s.tenantId)) cfg.tenants.get(s.tenantId)?.abroad.add(s.destination);
   const versions = new Map<string, VersionConfig>();
   for (const row of endpoints.rows) {
     let e = cfg.endpointsBySlug.get(row.slug);
     if (!e) {
       e = { id: row.id, slug: row.slug, task: row.task, sticky: row.stickySessions, regionConstraint: row.regionConstraint, revision: row.revision, slo: { latencyMs: row.sloP99LatencyMs, ttftMs: row.sloTtftMs },
-        replicaChoice: row.replicaChoice, fallbackIds: row.fallbackEndpointIds ?? [], classes: row.requestClasses ?? [], coldStart: { queueLimit: row.coldStartQueueLimit, timeoutMs: row.coldStartTimeoutSeconds * 1000 }, versions: [] };
+        replicaChoice: row.replicaChoice, fallbackIds: row.fallbackEndpointIds ?? [], classes: row.requestClasses ?? [], coldStart: { queueLimit: row.coldStartQueueLimit, timeoutMs: row.coldStartTimeoutSeconds * 1000 }, versions: [], special: row.special };
       cfg.endpointsBySlug.set(row.slug, e);
       cfg.endpointsById.set(row.id, e);
     }

@@ -4,6 +4,7 @@ import { servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway
 import { startClusterSync } from "../cluster/sync.ts";
 import { TrustedProxies } from "../http/client-ip.ts";
 import { checkAdminOptions } from "./admin-server.ts";
+import { revealIp } from "../call-log/keys/reveal.ts";
 
 let stopSync: () => void;
 let chat: Awaited<ReturnType<typeof servedEndpoint>>;
@@ -32,7 +33,7 @@ async function loggedAddress(base: string, gatewayReload: () => Promise<void>) {
     row = await testDb().callLog.findFirst({ where: { requestId } });
     if (!row) await new Promise((r) => setTimeout(r, 50));
   }
-  return row!.clientIp;
+  return revealIp(row!).clientIp;
 }
 
 describe("the gateway's internals stay inside", () => {

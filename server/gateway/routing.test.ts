@@ -46,6 +46,7 @@ describe("round-robin state across config reloads", () => {
     keysByHash: new Map(),
     tenants: new Map(),
     endpointsById: new Map(),
+    keys: { standard: null, special: null },
     endpointsBySlug: new Map([["e", { id: "e", slug: "e", task: "llm", sticky: false, regionConstraint: null, revision, slo: { latencyMs: null, ttftMs: null }, replicaChoice: "least_outstanding" as const, fallbackIds: [], classes: [], versions: [version("a", weights[0]), version("b", weights[1])] }]]),
   });
 

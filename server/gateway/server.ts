@@ -1,9 +1,12 @@
 import http from "node:http";
+import os from "node:os";
 import type { AddressInfo } from "node:net";
 import { Pool as UpstreamPool } from "undici";
 import type pg from "pg";
 import { DomainError, httpStatusOf, isDomainError, NotFoundError, UnavailableError } from "../errors.ts";
-import { hashSubject, subjectHashKey } from "../call-log/subject-hash.ts";
+import { processRings, type Rings } from "../call-log/keys/rings.ts";
+import { KeyGuard } from "./key-guard.ts";
+import { protectRow, ringOfCall } from "./row-keys.ts";
 import { ConfigStore, type GatewayConfig } from "./config.ts";
 import { ColdStartGate } from "./cold-start.ts";
 import { MemoryLimiter, type Limiter } from "./limits.ts";
@@ -33,8 +36,10 @@ export interface GatewayOptions {
   limiter?: Limiter;
   /** Consecutive failures after which a replica is taken out, and for how long. */
   cooldown?: { failures: number; ms: number };
-  /** Key of the HMAC over the `user` field; defaults to the machine's (server/call-log/subject-hash.ts). */
-  subjectHashKey?: string;
+  /** The call log's key rings (server/call-log/keys); defaults to this process's, from the environment. */
+  rings?: Rings;
+  /** How this process is named on the KVKK page's key report; host:port:pid by default. */
+  instance?: string;
   /** What /metrics serves; a worker of a multi-process gateway serves every worker's sum (workers.ts). */
   metricsText?: () => Promise<string>;
   /** Whose X-Forwarded-For to believe for the call log's client address (none by default). */
@@ -71,7 +76,8 @@ export class Gateway {
   private readonly upstreams = new Map<string, UpstreamPool>();
   private readonly lastUsed = new Map<string, number>();
   private readonly lastUsedTimer: NodeJS.Timeout;
-  private readonly subjectKey: string;
+  /** Under which key versions calls are logged; until the config says, none (calls are refused). */
+  readonly keys: KeyGuard;
   private inFlight = 0;
   private server: http.Server | null = null;
   private admin: http.Server | null = null;
@@ -89,7 +95,7 @@ export class Gateway {
     this.health = new ReplicaHealth(opts.cooldown);
     this.trustedProxies = opts.trustedProxies ?? new TrustedProxies([]);
     this.kserveDeps = { config: () => this.config.current, endpointFor: (call, slug) => endpointFor(this.cfg, call.key!, slug), upstream: (url) => this.upstream(url), health: this.health, genAi: opts.genAi ?? null, record: this.record };
-    this.subjectKey = opts.subjectHashKey ?? subjectHashKey();
+    this.keys = new KeyGuard(opts.pool, opts.rings ?? processRings(), this.config);
     this.metrics = gatewayMetrics({ inFlight: () => this.inFlight, callLog: this.callLog, configAge: () => this.config.ageSeconds, limitsShared: this.limiter.shared });
     // `last used at` is kept in memory and written once every 30 s, not once per request.
     this.lastUsedTimer = setInterval(() => void this.flushLastUsed(), 30_000);
@@ -98,6 +104,7 @@ export class Gateway {
 
   /** Serves the API on `port` and the internals on the admin listener (by default any free loopback port). */
   async listen(port: number, host = "127.0.0.1", admin: AdminOptions = { port: 0, host: "127.0.0.1", token: null }): Promise<string> {
+    await this.keys.start(this.opts.instance ?? `${os.hostname()}:${port}:${process.pid}`);
     await this.config.start();
     this.admin = await startAdminServer(admin, { metrics: () => this.metricsText() });
     this.adminUrl = `http://${admin.host}:${(this.admin.address() as AddressInfo).port}`;
@@ -165,7 +172,7 @@ export class Gateway {
       this.authenticate(req, call);
       const raw = await readBody(req, this.opts.maxBodyBytes);
       const body = parseJson(raw);
-      if (typeof body.user === "string" && body.user) call.userHash = hashSubject(body.user, this.subjectKey);
+      if (typeof body.user === "string" && body.user) call.user = body.user;
       call.endpoint = endpointFor(this.cfg, call.key!, route.slug ?? modelOf(body));
       if (route.kind !== "infer") routeByClass(this.cfg, call, req.headers, body);
       if (route.kind === "infer") validateInfer(body);
@@ -214,6 +221,8 @@ export class Gateway {
   }
 
   private signIn(call: GatewayCall, authorization: string | undefined) {
+    // A call this gateway could not log is not served (before it has a tenant, so it has no row either).
+    this.keys.check();
     const { key, tenant } = authenticate(this.cfg, authorization);
     call.key = key;
     call.tenant = tenant;
@@ -253,7 +262,7 @@ export class Gateway {
     call.recorded = true;
     const row = callLogRow(call);
     if (!row) return;
-    this.callLog.push(row);
+    if (this.keys.rowKeys) this.callLog.push(protectRow(row, call.user, this.keys.rowKeys, ringOfCall(call)));
     chargeTokens(this.limiter, call);
   };
 

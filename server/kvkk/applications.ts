@@ -2,7 +2,7 @@ import type { ActorContext } from "../auth/actor.ts";
 import { ownTenant, tenantWhere } from "../auth/scope.ts";
 import { recordAudit } from "../audit/record.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
-import { hashSubject } from "../call-log/subject-hash.ts";
+import { hashSubject, subjectHashes as hashesOf } from "../call-log/subject-hash.ts";
 import type { DbTx } from "../db/client.ts";
 import { destroySubject } from "./subject.ts";
 import type { Locale } from "../shared/i18n/locales.ts";
@@ -21,10 +21,12 @@ export async function openApplication(ctx: ActorContext, input: ApplicationOpenI
   return ctx.db.$transaction(async (tx) => {
     if (!(await tx.tenant.findUnique({ where: { id: tenantId }, select: { id: true } }))) throw new NotFoundError("Tenant");
     const subjectHash = hashSubject(input.user);
-    const rowsFound = await tx.callLog.count({ where: { tenantId, userHash: subjectHash } });
+    const subjectHashes = hashesOf(input.user);
+    const rowsFound = await tx.callLog.count({ where: { tenantId, userHash: { in: subjectHashes } } });
     const app = await tx.dataSubjectRequest.create({
       data: {
         subjectHash,
+        subjectHashes,
         tenantId,
         reference: input.reference ?? null,
         rowsFound,
@@ -37,14 +39,14 @@ export async function openApplication(ctx: ActorContext, input: ApplicationOpenI
         dueAt: new Date(input.receivedAt.getTime() + ANSWER_DAYS * DAY),
       },
     });
-    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.application.open", targetType: "subject_request", targetId: app.id, after: { ...app, subjectHash: undefined } });
+    await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.application.open", targetType: "subject_request", targetId: app.id, after: { ...app, subjectHash: undefined, subjectHashes: undefined } });
     return app;
   });
 }
 
 /** The caller's applications (a tenant: its own), the ones due soonest first, with the days left. */
 export async function listApplications(ctx: ActorContext) {
-  const rows = await ctx.db.dataSubjectRequest.findMany({ where: { ...tenantWhere(ctx.actor), channel: { not: null } }, orderBy: [{ dueAt: "asc" }], take: 200, omit: { subjectHash: true } });
+  const rows = await ctx.db.dataSubjectRequest.findMany({ where: { ...tenantWhere(ctx.actor), channel: { not: null } }, orderBy: [{ dueAt: "asc" }], take: 200, omit: { subjectHash: true, subjectHashes: true } });
   const now = Date.now();
   return rows.map((r) => {
     const open = r.status === "received" || r.status === "in_progress";

@@ -38,18 +38,19 @@ interface Policy {
 
 /** Each tenant's retention (its own, else the admin's default), as a cutoff on whole hours. */
 async function policies(client: pg.PoolClient, now: Date): Promise<{ list: Policy[]; defaultDays: number; minDays: number | null }> {
-  const s = await client.query<{ d: number; min: number | null }>(`SELECT "defaultRetentionDays" AS d, "trafficLogMinDays" AS min FROM "KvkkSettings" WHERE id = 'singleton'`);
+  const s = await client.query<{ d: number; min: number | null; special: number }>(`SELECT "defaultRetentionDays" AS d, "trafficLogMinDays" AS min, "specialRetentionMaxDays" AS special FROM "KvkkSettings" WHERE id = 'singleton'`);
   const defaultDays = s.rows[0]?.d ?? 730;
   const minDays = s.rows[0]?.min ?? null;
-  const r = await client.query<{ id: string; days: number | null; method: Method | null }>(
-    `SELECT t.id, r.days, r.method FROM "Tenant" t LEFT JOIN "TenantRetention" r ON r."tenantId" = t.id`,
+  const specialMax = s.rows[0]?.special ?? 365;
+  const r = await client.query<{ id: string; days: number | null; method: Method | null; special: boolean }>(
+    `SELECT t.id, r.days, r.method, t."specialCategory" IS NOT NULL AS special FROM "Tenant" t LEFT JOIN "TenantRetention" r ON r."tenantId" = t.id`,
   );
   return {
     defaultDays,
     minDays,
     list: r.rows.map((t) => {
-      // Law 5651's minimum for traffic logs wins over a shorter retention.
-      const days = Math.max(t.days ?? defaultDays, minDays ?? 0);
+      // Special categories (KVKK Art. 6) have their own, shorter ceiling; Law 5651's minimum for traffic logs still wins.
+      const days = Math.max(Math.min(t.days ?? defaultDays, t.special ? specialMax : Infinity), minDays ?? 0);
       return { tenantId: t.id, days, method: t.method ?? "delete", cutoff: new Date(Math.floor((now.getTime() - days * 86_400_000) / HOUR_MS) * HOUR_MS) };
     }),
   };
@@ -137,7 +138,7 @@ export async function runDestruction(pool: pg.Pool, opts: { actor: Actor | null;
       now,
       new Date(),
       opts.actor?.email ?? null,
-      JSON.stringify({ callLog: { rows, records: records.map((r) => r.id), trafficLogMinDays: minDays }, ...others, holds: { all: holds.all, tenants: [...holds.tenants], subjects: holds.subjects.length }, skipped }),
+      JSON.stringify({ callLog: { rows, records: records.map((r) => r.id), trafficLogMinDays: minDays }, ...others, holds: { all: holds.all, tenants: [...holds.tenants], subjects: holds.subjectHolds }, skipped }),
     ]);
     await client.query(`UPDATE "KvkkSettings" SET "lastDestructionAt" = $1::timestamptz AT TIME ZONE 'UTC', "updatedAt" = now() WHERE id = 'singleton'`, [now]);
     await client.query("COMMIT");

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import type { ActorContext } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
-import { hashSubject } from "../call-log/subject-hash.ts";
+import { hashSubject, subjectHashes } from "../call-log/subject-hash.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import type { HoldPlaceInput, HoldReleaseInput } from "./schemas.ts";
 
@@ -9,15 +9,20 @@ export interface Holds {
   /** A hold on the whole call log: the run destroys none of it. */
   all: boolean;
   tenants: Set<string>;
+  /** Held people's hashes, under every key version each hold was placed with. */
   subjects: string[];
+  /** How many holds are on a person (the run's record counts people, not their hashes). */
+  subjectHolds: number;
 }
 
 export async function activeHolds(client: pg.PoolClient): Promise<Holds> {
-  const r = await client.query<{ tenantId: string | null; subjectHash: string | null }>(`SELECT "tenantId", "subjectHash" FROM "LegalHold" WHERE "releasedAt" IS NULL`);
+  const r = await client.query<{ tenantId: string | null; subjectHash: string | null; subjectHashes: string[] }>(`SELECT "tenantId", "subjectHash", "subjectHashes" FROM "LegalHold" WHERE "releasedAt" IS NULL`);
   return {
     all: r.rows.some((h) => !h.tenantId && !h.subjectHash),
     tenants: new Set(r.rows.flatMap((h) => (h.tenantId && !h.subjectHash ? [h.tenantId] : []))),
-    subjects: r.rows.flatMap((h) => (h.subjectHash ? [h.subjectHash] : [])),
+    // A person's rows under every key version held when the hold was placed.
+    subjects: r.rows.flatMap((h) => (h.subjectHashes.length ? h.subjectHashes : h.subjectHash ? [h.subjectHash] : [])),
+    subjectHolds: r.rows.filter((h) => h.subjectHash).length,
   };
 }
 
@@ -29,7 +34,7 @@ export function listHolds({ db }: ActorContext) {
 export async function placeHold(ctx: ActorContext, input: HoldPlaceInput) {
   return ctx.db.$transaction(async (tx) => {
     if (input.tenantId && !(await tx.tenant.findUnique({ where: { id: input.tenantId }, select: { id: true } }))) throw new NotFoundError("Tenant");
-    const hold = await tx.legalHold.create({ data: { tenantId: input.tenantId ?? null, subjectHash: input.user ? hashSubject(input.user) : null, reason: input.reason, createdByEmail: ctx.actor.email } });
+    const hold = await tx.legalHold.create({ data: { tenantId: input.tenantId ?? null, subjectHash: input.user ? hashSubject(input.user) : null, subjectHashes: input.user ? subjectHashes(input.user) : [], reason: input.reason, createdByEmail: ctx.actor.email } });
     await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.hold.place", targetType: "legal_hold", targetId: hold.id, after: hold });
     return hold;
   });

@@ -20,8 +20,8 @@ const ANONYMOUS_ID = "anon-";
 const ANONYMIZE_SET = `"requestId" = '${ANONYMOUS_ID}' || gen_random_uuid(),
   "endedAt" = date_trunc('hour', "startedAt") + make_interval(secs => round(extract(epoch FROM "endedAt" - "startedAt"))),
   "startedAt" = date_trunc('hour', "startedAt"),
-  "clientIp" = NULL, "apiKeyId" = NULL, "userHash" = NULL`;
-export const NOT_ANONYMOUS = `("clientIp" IS NOT NULL OR "apiKeyId" IS NOT NULL OR "userHash" IS NOT NULL OR "requestId" NOT LIKE '${ANONYMOUS_ID}%')`;
+  "clientIp" = NULL, "clientIpEnc" = NULL, "clientIpHash" = NULL, "ipKeyVersion" = NULL, "apiKeyId" = NULL, "userHash" = NULL, "userHashKeyVersion" = NULL`;
+export const NOT_ANONYMOUS = `("clientIp" IS NOT NULL OR "clientIpEnc" IS NOT NULL OR "apiKeyId" IS NOT NULL OR "userHash" IS NOT NULL OR "requestId" NOT LIKE '${ANONYMOUS_ID}%')`;
 
 /** What a record says anonymisation did, so the record itself shows it was not pseudonymisation. */
 export const ANONYMISATION_TECHNIQUE = [

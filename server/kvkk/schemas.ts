@@ -30,6 +30,8 @@ export const updateSettingsInput = z.object({
   sealGraceMinutes: z.number().int().min(5).max(10080),
   /** Law 5651: hosting providers keep traffic logs 1 to 2 years; null when it does not apply. */
   trafficLogMinDays: z.number().int().min(365, "at least 365 days (Law 5651: 1 to 2 years)").max(730, "at most 730 days (Law 5651: 1 to 2 years)").nullish(),
+  /** The ceiling on special-category tenants' retention (KVKK Art. 6); Law 5651's minimum still wins. */
+  specialRetentionMaxDays: z.number().int().min(1).max(36500).optional(),
 });
 export type UpdateSettingsInput = z.infer<typeof updateSettingsInput>;
 
@@ -165,3 +167,25 @@ export type BreachUpdateInput = z.infer<typeof breachUpdateInput>;
 export const breachIdInput = z.object({ id: tenantId });
 export const breachGetInput = breachIdInput.extend({ noticeLocale: draftLocale.optional() });
 export type BreachGetInput = z.infer<typeof breachGetInput>;
+
+/** A version of the call log's at-rest keys, as named in its ring (v2, s1…). */
+export const keyVersionInput = z.object({ version: z.string().trim().regex(/^[a-z][a-z0-9]{0,15}$/, "a key version like v2") });
+export type KeyVersionInput = z.infer<typeof keyVersionInput>;
+
+/** Client IPs re-encrypted under the current key in one call (the periodic job takes the rest). */
+export const rekeyInput = z.object({ batch: z.number().int().min(1, "at least 1 row").max(10_000, "at most 10,000 rows a batch").default(1000) });
+export type RekeyInput = z.infer<typeof rekeyInput>;
+
+/** KVKK Art. 6's special categories a tenant's or endpoint's calls carry; null removes the marking. */
+export const specialCategory = z.enum(["health", "biometric", "genetic", "other"]);
+export const specialMarkInput = z
+  .object({
+    tenantId: tenantId.nullish(),
+    endpointId: tenantId.nullish(),
+    category: specialCategory.nullable(),
+    /** Where the data subjects' explicit consent to transfer abroad is recorded (the controller's reference); tenants only. */
+    abroadConsentRef: z.string().trim().min(3, "where the explicit consent is recorded, at least 3 characters").max(200).nullish(),
+  })
+  .refine((v) => !!v.tenantId !== !!v.endpointId, { message: "a tenant or an endpoint, one of them", path: ["tenantId"] })
+  .refine((v) => !v.abroadConsentRef || !!v.tenantId, { message: "explicit consent is recorded for a tenant (the controller)", path: ["abroadConsentRef"] });
+export type SpecialMarkInput = z.infer<typeof specialMarkInput>;

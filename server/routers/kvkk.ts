@@ -23,7 +23,14 @@ import {
   breachCreateInput,
   breachUpdateInput,
   breachGetInput,
+  breachIdInput,
+  keyVersionInput,
+  rekeyInput,
+  specialMarkInput,
 } from "../kvkk/schemas.ts";
+import { activateKey, keyStatus, retireKey } from "../kvkk/keys.ts";
+import { rekeyNow } from "../kvkk/rekey.ts";
+import { listSpecial, markSpecial } from "../kvkk/special.ts";
 import { controllerView } from "../kvkk/controller-view.ts";
 import { createBreach, getBreach, listBreaches, updateBreach } from "../kvkk/breaches.ts";
 import { answerApplication, eraseForApplication, listApplications, openApplication, refuseApplication } from "../kvkk/applications.ts";
@@ -80,6 +87,18 @@ export const kvkkRouter = router({
   regions: router({
     list: procedure("kvkk:read").query(({ ctx }) => listExternalRegions(ctx)),
     verify: procedure("kvkk:write").input(verifyRegionInput).mutation(({ ctx, input }) => verifyRegion(ctx, input)),
+  }),
+  /** The call log's keys at rest: versions, rotation, re-keying, and which gateway holds what. */
+  keys: router({
+    status: procedure("kvkk:read").query(({ ctx }) => keyStatus(ctx)),
+    activate: procedure("kvkk:write").input(keyVersionInput).mutation(({ ctx, input }) => activateKey(ctx, input)),
+    rekey: procedure("kvkk:write").input(rekeyInput).mutation(({ ctx, input }) => rekeyNow(ctx, input)),
+    retire: procedure("kvkk:write").input(keyVersionInput).mutation(({ ctx, input }) => retireKey(ctx, input)),
+  }),
+  /** Special categories of personal data (KVKK Art. 6), by tenant or endpoint. */
+  special: router({
+    list: procedure("kvkk:read").query(({ ctx }) => listSpecial(ctx)),
+    mark: procedure("kvkk:write").input(specialMarkInput).mutation(({ ctx, input }) => markSpecial(ctx, input)),
   }),
   subject: router({
     list: procedure("kvkk:read").query(({ ctx }) => listSubjectRequests(ctx)),

@@ -1,6 +1,7 @@
 import type { Actor } from "../auth/actor.ts";
 import type { Role } from "../db/generated/enums.ts";
 import { makeEndpoint, makeModelWithVersions, makeTenant, testDb, uid } from "../test/harness.ts";
+import { processRings } from "../call-log/keys/rings.ts";
 import { application, breach, callLogRow, safeguard, ssoRule, subjectRequest } from "./permission-matrix.rows.ts";
 
 /* The permission matrix's cases (permission-matrix.int.test.ts runs them): every procedure with the roles that may call it. */
@@ -147,6 +148,13 @@ export const MATRIX: Record<string, Case> = {
     },
     allowed: ["admin"],
   },
+  "kvkk.keys.status": { input: () => undefined, allowed: ["admin", "auditor"] },
+  // Making the current version current again changes nothing the run's gateways see.
+  "kvkk.keys.activate": { input: () => ({ version: processRings().standard.versions[0]!.version }), allowed: ["admin"] },
+  "kvkk.keys.rekey": { input: () => ({ batch: 1 }), allowed: ["admin"] },
+  "kvkk.keys.retire": { input: async () => ({ version: (await testDb().subjectKeyVersion.create({ data: { version: `x${uid()}`, ring: "standard", fingerprint: "0".repeat(64) } })).version }), allowed: ["admin"] },
+  "kvkk.special.list": { input: () => undefined, allowed: ["admin", "auditor"] },
+  "kvkk.special.mark": { input: (f) => ({ tenantId: f.otherTenantId, category: null }), allowed: ["admin"] },
   "kvkk.holds.list": { input: () => undefined, allowed: ["admin", "auditor"] },
   "kvkk.holds.place": { input: () => ({ user: `held-${uid()}`, reason: "Matrix: a case that needs this subject's rows" }), allowed: ["admin"] },
   "kvkk.holds.release": { input: async () => ({ id: (await testDb().legalHold.create({ data: { subjectHash: "e".repeat(64), reason: "matrix", createdByEmail: "x" } })).id }), allowed: ["admin"] },

@@ -14,6 +14,7 @@ import { apiKeyRecord } from "../auth/api-key-secret.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { GenAiMetrics } from "../gateway/genai-metrics.ts";
 import type { GatewayTracing } from "../gateway/tracing.ts";
+import type { Rings } from "../call-log/keys/rings.ts";
 
 /**
  * A TCP relay between a gateway and PostgreSQL that a test can cut and restore, to make the
@@ -65,15 +66,15 @@ export async function databaseProxy(): Promise<CuttableProxy> {
   return proxy;
 }
 
-export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter; trustedProxies?: TrustedProxies; admin?: AdminOptions; tracing?: GatewayTracing; genAi?: GenAiMetrics; grpcPort?: number } = {}) {
-  const url = new URL(inject("databaseUrl"));
+export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter; trustedProxies?: TrustedProxies; admin?: AdminOptions; tracing?: GatewayTracing; genAi?: GenAiMetrics; grpcPort?: number; rings?: Rings; databaseUrl?: string } = {}) {
+  const url = new URL(opts.databaseUrl ?? inject("databaseUrl"));
   if (opts.viaProxy) {
     url.hostname = "127.0.0.1";
     url.port = String(opts.viaProxy.port);
   }
   const pool = new pg.Pool({ connectionString: url.toString(), max: 4, connectionTimeoutMillis: 500 });
   pool.on("error", () => {});
-  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 }, limiter: opts.limiter, trustedProxies: opts.trustedProxies, tracing: opts.tracing, genAi: opts.genAi, grpcPort: opts.grpcPort });
+  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 }, limiter: opts.limiter, trustedProxies: opts.trustedProxies, tracing: opts.tracing, genAi: opts.genAi, grpcPort: opts.grpcPort, rings: opts.rings });
   const base = await gateway.listen(0, "127.0.0.1", opts.admin);
   return {
     gateway,

@@ -26,6 +26,7 @@ export const THINGS_TR: Record<string, string> = {
   Model: "Model",
   Replica: "Replika",
   Endpoint: "Uç nokta",
+  "Key version": "Anahtar sürümü",
   Node: "Düğüm",
   GPU: "GPU",
   "Endpoint version": "Uç nokta sürümü",

@@ -1,10 +1,12 @@
 /** The KVKK page's panels: breaches, transfer safeguards, residency, retention, data subjects' requests, destruction records. */
 import { kvkkRecords } from "./kvkk-records.ts";
+import { kvkkKeys } from "./kvkk-keys.ts";
 
 export const kvkk = {
   ...kvkkRecords,
   /** Beside a text Kule drafts for sending (a breach notice, an erasure answer). */
   draftLanguage: "Language of the drafted text",
+  ...kvkkKeys,
   page: {
     title: "KVKK",
     intro: "Law 6698 on the Protection of Personal Data (KVKK) for every tenant: transfers abroad and their safeguards (Art. 9), where calls were served, retention and destruction (Art. 7 and the 2017 Regulation), data subjects' applications (Art. 11 and 13).",

@@ -1,10 +1,12 @@
 import type { Messages } from "../en/index.ts";
 import type { Translation } from "../shape.ts";
 import { kvkkRecords } from "./kvkk-records.ts";
+import { kvkkKeys } from "./kvkk-keys.ts";
 
 export const kvkk = {
   ...kvkkRecords,
   draftLanguage: "Taslak metnin dili",
+  ...kvkkKeys,
   page: {
     title: "KVKK",
     intro: "Her kiracı için 6698 sayılı Kişisel Verilerin Korunması Kanunu (KVKK): yurt dışına aktarım ve güvenceleri (md. 9), çağrıların nerede karşılandığı, saklama ve imha (md. 7 ve 2017 tarihli Yönetmelik), ilgili kişi başvuruları (md. 11 ve 13).",
