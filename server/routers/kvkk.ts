@@ -23,7 +23,6 @@ import {
   breachCreateInput,
   breachUpdateInput,
   breachGetInput,
-  breachIdInput,
   keyVersionInput,
   rekeyInput,
   specialMarkInput,

@@ -116,6 +116,11 @@ export const ERROR_TEMPLATES_TR: [en: string, tr: string][] = [
   ["the rule is already the {which}", "kural zaten {which}"],
   ["single sign-on is not configured (KULE_OIDC_ISSUER, KULE_OIDC_CLIENT_ID, KULE_OIDC_CLIENT_SECRET): turning passwords off would lock everyone but admins out", "tek oturum açma yapılandırılmamış (KULE_OIDC_ISSUER, KULE_OIDC_CLIENT_ID, KULE_OIDC_CLIENT_SECRET): parolaları kapatmak yöneticiler dışında herkesi dışarıda bırakır"],
   ["no sign-in rule exists yet: add one first, or nobody can sign in with single sign-on", "henüz oturum açma kuralı yok: önce bir kural ekleyin, yoksa kimse tek oturum açmayla giriş yapamaz"],
+  // The call log's keys at rest.
+  ["Key version {version} was retired on {date}: a retired key is never made current again.", "{version} anahtar sürümü {date} tarihinde emekliye ayrıldı: emekliye ayrılmış bir anahtar bir daha geçerli yapılmaz."],
+  ["this app does not hold key {version} as recorded: add it to the {which} ring's environment variable first", "bu uygulama {version} anahtarını kayıtlı haliyle tutmuyor: önce {which} anahtar halkasının ortam değişkenine ekleyin"],
+  ["Key version {version} is current: make another version current before retiring it.", "{version} anahtar sürümü şu anda geçerli: emekliye ayırmadan önce başka bir sürümü geçerli yapın."],
+  ["Key version {version} still covers {ip} client IP(s) and {subject} subject hash(es): re-key the IPs, and wait for retention to destroy the hashed rows.", "{version} anahtar sürümü hâlâ {ip} istemci IP adresini ve {subject} ilgili kişi özetini kapsıyor: IP adreslerini geçerli anahtarla yeniden şifreleyin, özetli satırların saklama süresi sonunda imha edilmesini bekleyin."],
   // Alertmanager.
   ["Alertmanager is off: start Kule with KULE_ALERTMANAGER_URL (npm run demo starts one when prometheus-alertmanager is installed).", "Alertmanager kapalı: Kule'yi KULE_ALERTMANAGER_URL ile başlatın (prometheus-alertmanager kuruluysa npm run demo bir tane başlatır)."],
   ["Alertmanager at {url} does not answer; try again when it is up.", "{url} adresindeki Alertmanager yanıt vermiyor; çalıştığında yeniden deneyin."],
@@ -152,4 +157,6 @@ export const WORDS_TR: Record<string, string> = {
   safeguard: "güvence",
   requests: "istek",
   tokens: "token",
+  standard: "standart",
+  special: "özel nitelikli",
 };
