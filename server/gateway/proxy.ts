@@ -6,7 +6,7 @@ import type { VersionConfig } from "./config.ts";
 import type { Kind } from "./request.ts";
 import type { ReplicaHealth } from "./replica-health.ts";
 import { chooseVersion, nextWeighted, stickyPoint, usableReplicas } from "./routing.ts";
-import { chooseReplica, prefixHash } from "./replica-choice.ts";
+import { callPrefix, replicaForCall } from "./replica-choice.ts";
 import { UpstreamCall } from "./upstream-call.ts";
 import { FIRST_TOKEN, readSseUsage, readUsage } from "./usage.ts";
 import { TURKEY_REGION_PREFIX } from "../shared/regions.ts";
@@ -84,14 +84,10 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
     upstreamCall?.abort(clientGoneError());
   });
   const tried = new Set<string>();
-  const prefix = e.replicaChoice === "prefix_aware" ? prefixHash(body) : null;
+  const prefix = callPrefix(call, body);
   for (let attempt = 0; attempt < 2; attempt++) {
-    const chosen = chooseReplica(e.replicaChoice, usableReplicas(version, call.tenant!, e), prefix, deps.health.load, (id) => tried.has(id) || deps.health.coolingDown(id));
-    if (!chosen) break;
-    const replica = chosen.replica;
-    tried.add(replica.id);
-    call.replica = replica;
-    call.routeReason = chosen.reason;
+    const replica = replicaForCall(deps.health, call, version, prefix, tried);
+    if (!replica) break;
     deps.health.begin(replica.id);
     const up = (upstreamCall = new UpstreamCall());
     // The replica's share of the call, from sending to the end of its answer (the gateway's own time is the rest).

@@ -34,6 +34,13 @@ describe("prefix-aware replica choice", () => {
     expect(pickByPrefix(replicas, prefix, () => 0, () => true)).toBeNull();
   });
 
+  it("reads a KServe call's prompt from its first text tensor, so Triton's text_input is routed like a chat prompt", () => {
+    const text = (prompt: string) => ({ inputs: [{ name: "text_input", datatype: "BYTES", shape: [1], data: [prompt] }] });
+    expect(prefixHash(text(systems[3]! + "hello"))).toBe(prefixHash(text(systems[3]! + "merhaba")));
+    expect(prefixHash(text(systems[3]!))).not.toBe(prefixHash(text(systems[4]!)));
+    expect(prefixHash({ inputs: [{ name: "images", datatype: "UINT8", shape: [1, 2], data: [1, 2] }] })).toBeNull();
+  });
+
   it("routes calls without a prompt by load", () => {
     expect(prefixHash({ input: "embed me" })).toBeNull();
     const pick = pickByPrefix(replicas, null, (id) => (id === "r3" ? 0 : 2), () => false)!;

@@ -3,7 +3,7 @@ import { errorFromStatus, UnavailableError, UpstreamError } from "../../errors.t
 import type { GatewayCall } from "../call.ts";
 import type { ReplicaHealth } from "../replica-health.ts";
 import { chooseCallVersion } from "../proxy.ts";
-import { pickReplica, usableReplicas } from "../routing.ts";
+import { callPrefix, replicaForCall } from "../replica-choice.ts";
 
 export interface InferUpstreamDeps {
   upstream(url: string): UpstreamPool;
@@ -24,7 +24,7 @@ function errorMessage(text: string, status: number): string {
 
 /**
  * A gRPC ModelInfer sent on as KServe v2 REST infer, which every replica Kule runs speaks: the
- * version by the endpoint's split (KVKK applied), the replica by least outstanding requests, and
+ * version by the endpoint's split (KVKK applied), the replica by the endpoint's replica choice, and
  * one more replica tried on a refused connection or a 503, as proxy.ts does for HTTP (whose loop
  * writes straight into an HTTP response, so it cannot serve here). Resolves with the replica's
  * JSON answer; a replica's refusal is thrown as the typed error of its status.
@@ -35,11 +35,10 @@ export async function inferUpstream(deps: InferUpstreamDeps, call: GatewayCall, 
   call.version = version;
   const payload = JSON.stringify(body);
   const tried = new Set<string>();
+  const prefix = callPrefix(call, body);
   for (let attempt = 0; attempt < 2; attempt++) {
-    const replica = pickReplica(usableReplicas(version, call.tenant!, e), deps.health.load, (id) => tried.has(id) || deps.health.coolingDown(id));
+    const replica = replicaForCall(deps.health, call, version, prefix, tried);
     if (!replica) break;
-    tried.add(replica.id);
-    call.replica = replica;
     deps.health.begin(replica.id);
     const sent = performance.now();
     let answer: { status: number; text: string };
