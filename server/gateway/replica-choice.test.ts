@@ -21,7 +21,7 @@ describe("prefix-aware replica choice", () => {
     expect(used.size).toBe(4);
   });
 
-  it("moves a prefix on, by load, when its replica is above 1.25× the mean, and keeps off excluded replicas", () => {
+  it("moves a prefix on, by load, when its replica is above LOAD_FACTOR × the mean, and keeps off excluded replicas", () => {
     const prefix = prefixHash(chat(systems[0]!, "hi"));
     const home = pickByPrefix(replicas, prefix, () => 0, () => false)!.replica.id;
     const load = (id: string) => (id === home ? 6 : 1);
