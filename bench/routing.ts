@@ -27,11 +27,11 @@ const MAX_TOKENS = 96;
  * regard to prefixes: a replica holds ~35k tokens, ~10 sequences of ~2.5k tokens; a call lasts
  * ~1.6 s (96 tokens at ~15 ms with ~10 in the batch, plus prefill), so 4 × 10 / 1.6 ≈ 25 calls/s
  * by arithmetic — measured, least outstanding held 0.55 of the cache at 25 calls/s and 0.64 at 30
- * (shared prompt blocks count once, as in vLLM), so 33. Prefix-aware serves the same calls with
+ * (shared prompt blocks count once, as in vLLM), 0.60 at 33 and 0.73 at 38, so 38. Prefix-aware serves the same calls with
  * less of it (each replica's running calls share fewer, longer prefixes); each policy's mean is
  * in the results.
  */
-const CALLS_PER_SECOND = Number(process.env.BENCH_ROUTING_RATE ?? 33);
+const CALLS_PER_SECOND = Number(process.env.BENCH_ROUTING_RATE ?? 38);
 /**
  * A conversation lasts ~15 s (5.5 turns of ~1.6 s plus ~1 s of thinking), so the load builds up
  * over the first 15 s; KV-cache usage is averaged from then until the last conversation starts.
