@@ -1,7 +1,7 @@
 /**
  * A simulator process for the routing bench, with the latency model on: `BENCH_REPLICAS`
  * (comma-separated ids) LLM replicas, each on an H100 80 GB of its own, of a 30B-parameter model
- * in bf16 — the weights take 60 GB, leaving vLLM's KV cache about 24k tokens (1.5k blocks of 16),
+ * in bf16 — the weights take 60 GB, leaving vLLM's KV cache about 35k tokens (2.2k blocks of 16),
  * so a replica caches a share of the workload's prefixes, not all of them, as in production.
  * They answer to `BENCH_SLUG` (default chat). Prints {"urls": {id: url}} once all are ready.
  */

@@ -6,7 +6,7 @@ import type { VersionConfig } from "./config.ts";
 import type { Kind } from "./request.ts";
 import type { ReplicaHealth } from "./replica-health.ts";
 import { chooseVersion, nextWeighted, stickyPoint, usableReplicas } from "./routing.ts";
-import { prefixHash } from "./replica-choice.ts";
+import { callPrefix } from "./replica-choice.ts";
 import { attemptReplicas, RETRY, type AttemptDeps } from "./replica-attempts.ts";
 import { UpstreamCall } from "./upstream-call.ts";
 import { FIRST_TOKEN, readSseUsage, readUsage } from "./usage.ts";
@@ -83,8 +83,7 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
     clientGone = true;
     upstreamCall?.abort(clientGoneError());
   });
-  const prefix = e.replicaChoice === "prefix_aware" ? prefixHash(body) : null;
-  return attemptReplicas(deps, call, prefix, async (a): Promise<ProxyOutcome | typeof RETRY> => {
+  return attemptReplicas(deps, call, callPrefix(call, body), async (a): Promise<ProxyOutcome | typeof RETRY> => {
     const replica = a.replica;
     const up = (upstreamCall = new UpstreamCall());
     try {

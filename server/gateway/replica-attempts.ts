@@ -3,8 +3,7 @@ import type { GatewayCall } from "./call.ts";
 import type { ReplicaConfig } from "./config.ts";
 import type { GenAiMetrics } from "./genai-metrics.ts";
 import type { ReplicaHealth } from "./replica-health.ts";
-import { chooseReplica } from "./replica-choice.ts";
-import { usableReplicas } from "./routing.ts";
+import { replicaForCall } from "./replica-choice.ts";
 import type { AttemptSpan } from "./tracing.ts";
 
 export interface AttemptDeps {
@@ -62,14 +61,9 @@ export class ReplicaAttempt {
 export async function attemptReplicas<T>(deps: AttemptDeps, call: GatewayCall, prefix: number | null, attempt: (a: ReplicaAttempt) => Promise<T | typeof RETRY>): Promise<T> {
   const e = call.endpoint!;
   const tried = new Set<string>();
-  const excluded = (id: string) => tried.has(id) || deps.health.coolingDown(id);
   for (let n = 0; n < 2; n++) {
-    const chosen = chooseReplica(e.replicaChoice, usableReplicas(call.version!, call.tenant!, e), prefix, deps.health.load, excluded);
-    if (!chosen) break;
-    const replica = chosen.replica;
-    tried.add(replica.id);
-    call.replica = replica;
-    call.routeReason = chosen.reason;
+    const replica = replicaForCall(deps.health, call, call.version!, prefix, tried);
+    if (!replica) break;
     deps.health.begin(replica.id);
     const a = new ReplicaAttempt(call, replica, n === 0, deps.genAi ?? null);
     try {

@@ -21,7 +21,7 @@ describe("prefix-aware replica choice", () => {
     expect(used.size).toBe(4);
   });
 
-  it("moves a prefix on, by load, when its replica is above 1.25× the mean, and keeps off excluded replicas", () => {
+  it("moves a prefix on, by load, when its replica is above LOAD_FACTOR × the mean, and keeps off excluded replicas", () => {
     const prefix = prefixHash(chat(systems[0]!, "hi"));
     const home = pickByPrefix(replicas, prefix, () => 0, () => false)!.replica.id;
     const load = (id: string) => (id === home ? 6 : 1);
@@ -32,6 +32,13 @@ describe("prefix-aware replica choice", () => {
     expect(pickByPrefix(replicas, prefix, load, () => false)!.replica.id).toBe(spilled.replica.id);
     expect(pickByPrefix(replicas, prefix, () => 0, (id) => id === home)!.replica.id).not.toBe(home);
     expect(pickByPrefix(replicas, prefix, () => 0, () => true)).toBeNull();
+  });
+
+  it("reads a KServe call's prompt from its first text tensor, so Triton's text_input is routed like a chat prompt", () => {
+    const text = (prompt: string) => ({ inputs: [{ name: "text_input", datatype: "BYTES", shape: [1], data: [prompt] }] });
+    expect(prefixHash(text(systems[3]! + "hello"))).toBe(prefixHash(text(systems[3]! + "merhaba")));
+    expect(prefixHash(text(systems[3]!))).not.toBe(prefixHash(text(systems[4]!)));
+    expect(prefixHash({ inputs: [{ name: "images", datatype: "UINT8", shape: [1, 2], data: [1, 2] }] })).toBeNull();
   });
 
   it("routes calls without a prompt by load", () => {

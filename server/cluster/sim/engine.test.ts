@@ -43,8 +43,8 @@ describe("the prefix cache", () => {
   it("serves the leading 16-token blocks an earlier prompt computed, never the last token", () => {
     const cache = new PrefixCache();
     const prompt = Array.from({ length: 40 }, (_, i) => `w${i}`).join(" ");
-    expect(cache.lookup(prompt)).toEqual({ promptTokens: 40, cachedTokens: 0 });
-    expect(cache.lookup(prompt)).toEqual({ promptTokens: 40, cachedTokens: 32 });
+    expect(cache.lookup(prompt)).toMatchObject({ promptTokens: 40, cachedTokens: 0 });
+    expect(cache.lookup(prompt)).toMatchObject({ promptTokens: 40, cachedTokens: 32 });
     // Same first block, different second: one block served.
     expect(cache.lookup(prompt.replace("w20", "x")).cachedTokens).toBe(16);
     expect(new PrefixCache().lookup("short prompt").cachedTokens).toBe(0);
@@ -58,6 +58,19 @@ describe("the prefix cache", () => {
     expect(cache.lookup(prompt("a")).cachedTokens).toBe(32);
     cache.lookup(prompt("c")); // evicts b, the least recently used
     expect(cache.lookup(prompt("b")).cachedTokens).toBe(0);
+  });
+
+  it("counts a prompt block that running sequences share once in KV-cache usage, as vLLM does", () => {
+    const engine = new BatchingEngine(LLM_DEFAULTS, { bytesPerToken: 1, capacityBytes: 10_000 });
+    const system = Array.from({ length: 100 }, (_, i) => `b${i}`); // a 1,600-token system prompt
+    const abort = new AbortController();
+    void engine.submit({ promptTokens: 1610, blocks: system, maxTokens: 50, signal: abort.signal });
+    void engine.submit({ promptTokens: 1620, blocks: system, maxTokens: 50, signal: abort.signal });
+    // 1,600 shared + 10 + 20 of their own, not 3,230.
+    expect(engine.tokensInFlight).toBe(1630);
+    void engine.submit({ promptTokens: 1600, blocks: system.map((b) => `other ${b}`), maxTokens: 50, signal: abort.signal });
+    expect(engine.tokensInFlight).toBe(3230);
+    abort.abort();
   });
 
   it("makes prefill pay only for the uncached tokens", async () => {

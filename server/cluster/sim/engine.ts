@@ -1,9 +1,12 @@
 import { ttftMs, tpotMs, kvUsage, type LatencyParams } from "./latency-model.ts";
+import { KV_BLOCK_TOKENS } from "./prefix-cache.ts";
 
 export interface Sequence {
   promptTokens: number;
   /** Leading prompt tokens the prefix cache holds already: prefill computes only the rest. */
   cachedTokens?: number;
+  /** Hashes of the prompt's full KV blocks (prefix-cache.ts): running sequences sharing a block hold it once. */
+  blocks?: readonly string[];
   maxTokens: number;
   /** Called for each generated token index as it is produced (streams only). */
   onToken?: (index: number) => void;
@@ -54,6 +57,10 @@ interface Live {
 export class BatchingEngine {
   private running = new Set<Live>();
   private waiting: Live[] = [];
+  /** KV blocks of running sequences' prompts, by hash, with how many running sequences hold each. */
+  private held = new Map<string, number>();
+  /** Tokens running sequences hold on their own: prompt tokens past their full blocks, and their output. */
+  private ownTokens = 0;
   observer: EngineObserver | null = null;
 
   constructor(
@@ -67,11 +74,26 @@ export class BatchingEngine {
   get waitingCount() {
     return this.waiting.length;
   }
-  /** Tokens whose KV entries are held: prompts plus what has been generated so far. */
+  /**
+   * Tokens whose KV entries are held: prompts plus what has been generated so far, a prompt block
+   * that several running sequences share counted once — vLLM's kv_cache_usage_perc counts blocks
+   * in use, and prefix caching makes sequences with a common prefix point at the same blocks.
+   */
   get tokensInFlight() {
-    let n = 0;
-    for (const l of this.running) n += l.seq.promptTokens + l.generated;
-    return n;
+    let own = 0;
+    for (const l of this.running) own += l.generated;
+    return this.held.size * KV_BLOCK_TOKENS + this.ownTokens + own;
+  }
+
+  private hold(live: Live, by: 1 | -1) {
+    this.running[by === 1 ? "add" : "delete"](live);
+    const blocks = live.seq.blocks ?? [];
+    this.ownTokens += by * Math.max(0, live.seq.promptTokens - blocks.length * KV_BLOCK_TOKENS);
+    for (const b of blocks) {
+      const n = (this.held.get(b) ?? 0) + by;
+      if (n > 0) this.held.set(b, n);
+      else this.held.delete(b);
+    }
   }
   get kvCacheUsage() {
     return kvUsage(this.tokensInFlight, this.kv.bytesPerToken, this.kv.capacityBytes);
@@ -87,7 +109,7 @@ export class BatchingEngine {
 
   private start(live: Live) {
     if (!live.startedAt) live.startedAt = performance.now();
-    this.running.add(live);
+    this.hold(live, 1);
     // Prefill computes the uncached prompt tokens; a preempted sequence recomputes its prompt and the tokens it had generated.
     const computed = live.preemptions ? live.seq.promptTokens + live.generated : live.seq.promptTokens - Math.min(live.seq.cachedTokens ?? 0, live.seq.promptTokens);
     const delay = ttftMs(this.params, computed, this.running.size - 1);
@@ -110,7 +132,7 @@ export class BatchingEngine {
   /** Frees KV cache by sending the most recently started sequence back to the queue. */
   private preemptNewest(): Live {
     const victim = [...this.running].at(-1)!;
-    this.running.delete(victim);
+    this.hold(victim, -1);
     if (victim.timer) clearTimeout(victim.timer);
     victim.timer = null;
     victim.preemptions++;
@@ -134,7 +156,7 @@ export class BatchingEngine {
   }
 
   private finish(live: Live, aborted: boolean) {
-    this.running.delete(live);
+    if (this.running.has(live)) this.hold(live, -1);
     const now = performance.now();
     const first = live.firstTokenAt || now;
     live.resolve({

@@ -12,6 +12,8 @@ const BLOCK = KV_BLOCK_TOKENS;
  * computed, as in vLLM. Holds at most `capacity` blocks — the replica's KV-cache memory in blocks
  * (vLLM's num_gpu_blocks) — and forgets the least recently used past that, as vLLM evicts free
  * blocks. (vLLM also keeps the blocks of running sequences; the simulator counts the whole pool.)
+ * The blocks' hashes come back too: running sequences that share a block hold it once in the KV
+ * cache (engine.ts), as vLLM's paged attention shares them.
  */
 export class PrefixCache {
   private blocks = new Map<string, true>();
@@ -19,19 +21,21 @@ export class PrefixCache {
   constructor(private readonly capacity = 50_000) {}
 
   /** Tokens of `prompt` served from the cache; the prompt's blocks are cached from now on. */
-  lookup(prompt: string): { promptTokens: number; cachedTokens: number } {
+  lookup(prompt: string): { promptTokens: number; cachedTokens: number; blocks: string[] } {
     const tokens = tokensOf(prompt);
+    const blocks: string[] = [];
     let hash = "";
     let hits = 0;
     let stillHitting = true;
     for (let i = 0; i + BLOCK <= tokens.length; i += BLOCK) {
       hash = createHash("sha1").update(hash).update("\u0000").update(tokens.slice(i, i + BLOCK).join("\u0001")).digest("base64");
+      blocks.push(hash);
       if (stillHitting && this.blocks.has(hash)) hits += BLOCK;
       else stillHitting = false;
       this.blocks.delete(hash); // re-inserted as the most recently used
       this.blocks.set(hash, true);
     }
     while (this.blocks.size > this.capacity) this.blocks.delete(this.blocks.keys().next().value!);
-    return { promptTokens: tokens.length, cachedTokens: Math.min(hits, Math.max(0, tokens.length - 1)) };
+    return { promptTokens: tokens.length, cachedTokens: Math.min(hits, Math.max(0, tokens.length - 1)), blocks };
   }
 }

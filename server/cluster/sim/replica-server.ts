@@ -181,7 +181,9 @@ const COMPLETION: AnswerShape = {
 async function answer(r: SimReplica, res: http.ServerResponse, body: Record<string, unknown>, shape: AnswerShape, promptTokens: number, seedText: string, max: number) {
   if (injectedFailure(r, res)) return;
   // The prompt's leading blocks an earlier request already computed (vLLM's prefix caching).
-  const cachedTokens = Math.min(promptTokens, r.prefixCache.lookup(seedText).cachedTokens);
+  const cached = r.prefixCache.lookup(seedText);
+  const cachedTokens = Math.min(promptTokens, cached.cachedTokens);
+  const blocks = cached.blocks;
   const seed = seedOf(seedText);
   const { tokens, finish } = answerLength(seed, max);
   const pieces = generatePieces(tokens, seed);
@@ -196,14 +198,14 @@ async function answer(r: SimReplica, res: http.ServerResponse, body: Record<stri
     const event = (choices: object[], extra: object = {}) => `data: ${JSON.stringify({ id, object: shape.streamObject, created, model, choices, ...extra })}\n\n`;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
     for (const c of shape.opening()) res.write(event([c]));
-    const result = await r.run({ promptTokens, maxTokens: tokens, signal: abort.signal, onToken: (i) => res.write(event([shape.tokenChoice(pieces[i]!)])) }, { cachedTokens, finish, requestedMaxTokens: max });
+    const result = await r.run({ promptTokens, blocks, maxTokens: tokens, signal: abort.signal, onToken: (i) => res.write(event([shape.tokenChoice(pieces[i]!)])) }, { cachedTokens, finish, requestedMaxTokens: max });
     if (result.aborted) return;
     res.write(event([shape.finalChoice(finish)]));
     if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true) res.write(event([], { usage }));
     res.end("data: [DONE]\n\n");
     return;
   }
-  const result = await r.run({ promptTokens, maxTokens: tokens, signal: abort.signal }, { cachedTokens, finish, requestedMaxTokens: max });
+  const result = await r.run({ promptTokens, blocks, maxTokens: tokens, signal: abort.signal }, { cachedTokens, finish, requestedMaxTokens: max });
   if (result.aborted) return;
   send(res, 200, { id, object: shape.object, created, model, choices: [shape.wholeChoice(pieces.join(""), finish)], usage });
 }

@@ -159,4 +159,28 @@ describe("KServe v2 over gRPC at the gateway", () => {
     expect(served.error).toBeNull();
     expect(served.headers?.get("x-kule-replica-region")).toEqual(["de-fra"]);
   });
+  it("routes by the endpoint's replica choice as HTTP does: a prefix-aware endpoint sends text prompts sharing a beginning to one replica, and says why", async () => {
+    const ep = await servedEndpoint("cpu", [
+      { weight: 100, device: { host: "cpu-1" } },
+      { weight: 0, device: { host: "cpu-1" } },
+    ], "vision");
+    // Both replicas under the live version, so the choice is between replicas, not versions.
+    await testDb().replica.update({ where: { id: ep.replicas[1]!.id }, data: { endpointVersionId: ep.versions[0]!.id } });
+    const { revision } = await testDb().endpoint.findUniqueOrThrow({ where: { id: ep.endpoint.id } });
+    await caller(await makeActor("operator")).endpoint.update({ id: ep.endpoint.id, expectedRevision: revision, replicaChoice: "prefix_aware" });
+    const t = await tenantWithKey();
+    await gw.gateway.config.reload();
+    const system = "You are Kule's support assistant. Answer briefly, in the caller's language. ".repeat(6);
+    // Triton's vLLM backend takes the prompt as a BYTES tensor, text_input.
+    for (const question of ["hello", "merhaba", "what is a GPU?", "fiyatlar?"]) {
+      const res = await infer({ model_name: ep.endpoint.slug, inputs: [{ name: "text_input", datatype: "BYTES", shape: [1], contents: { bytes_contents: [Buffer.from(system + question)] } }] }, t.secret);
+      expect(res.error).toBeNull();
+    }
+    // Numeric tensors carry no prompt: they go by load, as on HTTP.
+    expect((await infer({ model_name: ep.endpoint.slug, inputs: [{ ...images, contents: { uint_contents: [1, 2, 3, 4] } }] }, t.secret)).error).toBeNull();
+    await gw.gateway.callLog.flush();
+    const rows = await testDb().callLog.findMany({ where: { tenantId: t.tenant.id }, orderBy: { startedAt: "asc" } });
+    expect(rows.map((r) => r.routeReason)).toEqual(["affinity", "affinity", "affinity", "affinity", "load"]);
+    expect(new Set(rows.slice(0, 4).map((r) => r.replica)).size).toBe(1);
+  });
 });

@@ -3,6 +3,7 @@ import { errorFromStatus, UpstreamError } from "../../errors.ts";
 import type { GatewayCall } from "../call.ts";
 import { chooseCallVersion } from "../proxy.ts";
 import { attemptReplicas, RETRY, type AttemptDeps } from "../replica-attempts.ts";
+import { callPrefix } from "../replica-choice.ts";
 
 export interface InferUpstreamDeps extends AttemptDeps {
   upstream(url: string): UpstreamPool;
@@ -31,7 +32,7 @@ export async function inferUpstream(deps: InferUpstreamDeps, call: GatewayCall, 
   call.version = chooseCallVersion(deps.health, call, session);
   const payload = JSON.stringify(body);
   const path = `/v2/models/${encodeURIComponent(e.slug)}/infer`;
-  const answer = await attemptReplicas(deps, call, null, async (a) => {
+  const answer = await attemptReplicas(deps, call, callPrefix(call, body), async (a) => {
     const headers: Record<string, string> = { "content-type": "application/json", "x-kule-request-id": call.requestId };
     if (a.traceparent) headers.traceparent = a.traceparent;
     const res = await deps.upstream(a.replica.url).request({ method: "POST", path, headers, body: payload });
