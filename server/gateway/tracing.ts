@@ -2,6 +2,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, defaultTextMapGette
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import type { SpanExporter, TracerProvider } from "@opentelemetry/sdk-trace";
 import { tracerProvider } from "../telemetry/tracer-provider.ts";
+import type { OtlpProtocol } from "../telemetry/otlp-exporters.ts";
 import type { GatewayCall } from "./call.ts";
 
 /**
@@ -125,7 +126,7 @@ export class GatewayTracing {
   ) {}
 
   /** Tracing to an OTLP/HTTP endpoint (`…/v1/traces`), or to a given exporter (tests). */
-  static create(opts: { url?: string; exporter?: SpanExporter; serviceName: string; sampleRatio: number }): GatewayTracing {
+  static create(opts: { url?: string; protocol?: OtlpProtocol; exporter?: SpanExporter; serviceName: string; sampleRatio: number }): GatewayTracing {
     const provider = tracerProvider(opts);
     return new GatewayTracing(provider, provider.getTracer("kule-gateway"));
   }
