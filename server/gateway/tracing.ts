@@ -34,6 +34,25 @@ export function replicaAddress(url: string): { address: string; port: number } {
   return a;
 }
 
+/**
+ * An attempt span's name and attributes, built once per operation, model and replica rather than
+ * per attempt (the SDK copies them into the span). Models and replicas come from the gateway's
+ * config, so the map stays small; it starts again if it ever holds more than MAX_SHAPES.
+ */
+const MAX_SHAPES = 4096;
+const attemptShapes = new Map<string, { name: string; attributes: Attributes }>();
+function attemptShape(operation: string, model: string, replica: { id: string; url: string }) {
+  const key = `${operation}\0${model}\0${replica.id}`;
+  let shape = attemptShapes.get(key);
+  if (!shape) {
+    if (attemptShapes.size >= MAX_SHAPES) attemptShapes.clear();
+    const { address, port } = replicaAddress(replica.url);
+    shape = { name: `${operation} ${model}`, attributes: { "gen_ai.operation.name": operation, "gen_ai.request.model": model, "server.address": address, "server.port": port, "kule.replica": replica.id } };
+    attemptShapes.set(key, shape);
+  }
+  return shape;
+}
+
 /** A span's context as a W3C `traceparent` value, written directly (the propagator's carrier and context cost more per call). */
 function traceparentOf(span: Span): string {
   const c = span.spanContext();
@@ -81,6 +100,7 @@ export class CallTrace {
     private readonly span: Span,
     private readonly parent: Context,
     private readonly operation: string,
+    private readonly model: string | null,
   ) {
     this.traceId = span.spanContext().traceId;
     this.traceparent = traceparentOf(span);
@@ -89,21 +109,22 @@ export class CallTrace {
   /** Starts the span of one attempt at a replica of `model` (the endpoint). */
   attempt(replica: { id: string; url: string }, model: string): AttemptSpan {
     this.ctx ??= trace.setSpan(this.parent, this.span);
-    const { address, port } = replicaAddress(replica.url);
-    const attributes = { "gen_ai.operation.name": this.operation, "gen_ai.request.model": model, "server.address": address, "server.port": port, "kule.replica": replica.id };
-    return new AttemptSpan(this.tracer.startSpan(`${this.operation} ${model}`, { kind: SpanKind.CLIENT, attributes }, this.ctx));
+    const { name, attributes } = attemptShape(this.operation, model, replica);
+    return new AttemptSpan(this.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, this.ctx));
   }
 
   /** Ends the call's span with what the call did. */
   end(call: GatewayCall) {
     const span = this.span;
     if (call.endpoint) {
-      span.updateName(`${this.operation} ${call.endpoint.slug}`);
-      span.setAttribute("gen_ai.request.model", call.endpoint.slug);
-      if (call.version) {
-        span.setAttribute("gen_ai.response.model", `${call.endpoint.slug}@${call.version.label}`);
-        span.setAttribute("kule.version", call.version.label);
+      // The name and model were set at the start when the request named its model; only a
+      // different endpoint (an alias, a gRPC call) renames it.
+      if (call.endpoint.slug !== this.model) {
+        span.updateName(`${this.operation} ${call.endpoint.slug}`);
+        span.setAttribute("gen_ai.request.model", call.endpoint.slug);
       }
+      // slug@version names the version too (no kule.version beside it).
+      if (call.version) span.setAttribute("gen_ai.response.model", `${call.endpoint.slug}@${call.version.label}`);
     }
     span.setAttribute("http.response.status_code", call.status);
     span.setAttribute("gen_ai.usage.input_tokens", call.promptTokens);
@@ -135,10 +156,9 @@ export class GatewayTracing {
   begin(carrier: Record<string, string | string[] | undefined>, operation: string, model: string | null, startTime: number): CallTrace {
     // Only a caller's traceparent has anything to extract (tracestate alone continues nothing).
     const parent = carrier.traceparent ? propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter) : ROOT_CONTEXT;
-    const attributes: Attributes = { "gen_ai.operation.name": operation };
-    if (model) attributes["gen_ai.request.model"] = model;
+    const attributes: Attributes = model ? { "gen_ai.operation.name": operation, "gen_ai.request.model": model } : { "gen_ai.operation.name": operation };
     const span = this.tracer.startSpan(model ? `${operation} ${model}` : operation, { kind: SpanKind.SERVER, startTime, attributes }, parent);
-    return new CallTrace(this.tracer, span, parent, operation);
+    return new CallTrace(this.tracer, span, parent, operation, model);
   }
 
   async shutdown() {
