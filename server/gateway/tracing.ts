@@ -53,6 +53,16 @@ function attemptShape(operation: string, model: string, replica: { id: string; u
   return shape;
 }
 
+/**
+ * Starts a span and then sets its attributes: the SDK checks and copies attributes given to
+ * startSpan twice (for the sampler, then for the span), each value check allocating a WeakSet,
+ * where setAttributes checks each once. Kule's samplers (ratio, parent-based) read no attributes.
+ */
+function startSpan(tracer: Tracer, name: string, kind: SpanKind, attributes: Attributes, parent: Context, startTime?: number): Span {
+  const span = tracer.startSpan(name, { kind, startTime }, parent);
+  return span.setAttributes(attributes);
+}
+
 /** A span's context as a W3C `traceparent` value, written directly (the propagator's carrier and context cost more per call). */
 function traceparentOf(span: Span): string {
   const c = span.spanContext();
@@ -110,7 +120,7 @@ export class CallTrace {
   attempt(replica: { id: string; url: string }, model: string): AttemptSpan {
     this.ctx ??= trace.setSpan(this.parent, this.span);
     const { name, attributes } = attemptShape(this.operation, model, replica);
-    return new AttemptSpan(this.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, this.ctx));
+    return new AttemptSpan(startSpan(this.tracer, name, SpanKind.CLIENT, attributes, this.ctx));
   }
 
   /** Ends the call's span with what the call did. */
@@ -157,7 +167,7 @@ export class GatewayTracing {
     // Only a caller's traceparent has anything to extract (tracestate alone continues nothing).
     const parent = carrier.traceparent ? propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter) : ROOT_CONTEXT;
     const attributes: Attributes = model ? { "gen_ai.operation.name": operation, "gen_ai.request.model": model } : { "gen_ai.operation.name": operation };
-    const span = this.tracer.startSpan(model ? `${operation} ${model}` : operation, { kind: SpanKind.SERVER, startTime, attributes }, parent);
+    const span = startSpan(this.tracer, model ? `${operation} ${model}` : operation, SpanKind.SERVER, attributes, parent, startTime);
     return new CallTrace(this.tracer, span, parent, operation, model);
   }
 
