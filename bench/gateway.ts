@@ -35,6 +35,8 @@ const RATE = 1000;
 // shrugged off two.
 const ROUNDS = 9;
 const SECONDS = 4;
+/** The traced gateway's OTLP encoding: OpenTelemetry's default. */
+const OTEL_PROTOCOL = "http/protobuf";
 const BODY = JSON.stringify({ model: "chat", messages: [{ role: "user", content: "Say hello." }], max_tokens: 8 });
 
 interface Run {
@@ -212,7 +214,7 @@ export async function benchGateway() {
     // The same, tracing every call and exporting its GenAI metrics to an OTLP/HTTP sink (bench/otlp-sink.ts) that takes and drops them.
     const sink = await startProcess<{ url: string }>("bench/otlp-sink.ts");
     stops.push(() => sink.child.kill("SIGTERM"));
-    const traced = await startGateway(databaseUrl, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.info.url, KULE_OTEL_SAMPLE_RATIO: "1", OTEL_METRIC_EXPORT_INTERVAL: "5000" });
+    const traced = await startGateway(databaseUrl, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.info.url, OTEL_EXPORTER_OTLP_PROTOCOL: OTEL_PROTOCOL, KULE_OTEL_SAMPLE_RATIO: "1", OTEL_METRIC_EXPORT_INTERVAL: "5000" });
     stops.push(traced.stop);
     const auth = { authorization: `Bearer ${BENCH_KEY}` };
     // `pid`: the process (and its children) whose CPU a round is charged to; none when direct.
@@ -275,6 +277,7 @@ export async function benchGateway() {
       otel_spans_received: otlp.spans,
       otel_metric_points_received: otlp.metricPoints,
       otel_sample_ratio: 1,
+      otel_protocol: OTEL_PROTOCOL,
       bursts,
       grpc,
       note:

@@ -84,6 +84,8 @@ const schema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
   OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: z.url().optional(),
+  /** How OTLP is encoded over HTTP: protobuf (OpenTelemetry's default: smaller, and cheaper to encode) or JSON. */
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(["http/protobuf", "http/json"], { message: "must be http/protobuf or http/json (grpc is not supported)" }).default("http/protobuf"),
   /** Milliseconds between OTLP metric exports (OpenTelemetry's standard variable and default). */
   OTEL_METRIC_EXPORT_INTERVAL: z.coerce.number().int().min(100).default(60_000),
   /** The traces' service.name; unset: kule-gateway for the gateway, kule-app for the app. */

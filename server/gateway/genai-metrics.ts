@@ -1,6 +1,7 @@
 import { ValueType, type Attributes } from "@opentelemetry/api";
 import type { MeterProvider, PushMetricExporter } from "@opentelemetry/sdk-metrics";
 import { InPlaceHistogram, meterProvider } from "../telemetry/meter-provider.ts";
+import type { OtlpProtocol } from "../telemetry/otlp-exporters.ts";
 import type { GatewayCall } from "./call.ts";
 import type { ReplicaConfig } from "./config.ts";
 import { attemptErrorType, replicaAddress } from "./tracing.ts";
@@ -28,7 +29,7 @@ export class GenAiMetrics {
   private provider: MeterProvider | null = null;
 
   /** Metrics to an OTLP/HTTP endpoint (`…/v1/metrics`), or to a given exporter (tests), every `intervalMs`. */
-  static create(opts: { url?: string; exporter?: PushMetricExporter; serviceName: string; intervalMs: number }): GenAiMetrics {
+  static create(opts: { url?: string; protocol?: OtlpProtocol; exporter?: PushMetricExporter; serviceName: string; intervalMs: number }): GenAiMetrics {
     const m = new GenAiMetrics();
     m.provider = meterProvider({ ...opts, scope: "kule-gateway", histograms: [m.requestDuration, m.timeToFirstToken, m.timePerOutputToken, m.operationDuration, m.tokenUsage] });
     return m;

@@ -8,6 +8,7 @@ import { startClusterSync } from "../cluster/sync.ts";
 import { GatewayTracing } from "./tracing.ts";
 import { GenAiMetrics } from "./genai-metrics.ts";
 import { inferenceClient } from "../test/grpc-client.ts";
+import { decodeMetrics, decodeTraces } from "../test/otlp-decode.ts";
 
 interface OtlpSpan {
   traceId: string;
@@ -24,26 +25,30 @@ interface OtlpHistogram {
   histogram: { dataPoints: { attributes: OtlpSpan["attributes"]; count: string | number; sum: number }[] };
 }
 
-/** An OTLP/HTTP receiver (JSON, as the exporters send it): every span and metric it was sent. */
+/** An OTLP/HTTP receiver (protobuf, the exporters' default, or JSON): every span and metric it was sent, and each request's content type. */
 async function otlpReceiver() {
   const spans: OtlpSpan[] = [];
   const metrics: OtlpHistogram[] = [];
+  const contentTypes = new Set<string>();
   const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
+      const type = req.headers["content-type"];
+      contentTypes.add(String(type));
+      const body = Buffer.concat(chunks);
       if (req.url === "/v1/traces") {
-        for (const rs of JSON.parse(body).resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) spans.push(...(ss.spans ?? []));
+        for (const rs of decodeTraces(type, body).resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) spans.push(...((ss.spans ?? []) as unknown as OtlpSpan[]));
       }
       if (req.url === "/v1/metrics") {
-        for (const rm of JSON.parse(body).resourceMetrics ?? []) for (const sm of rm.scopeMetrics ?? []) metrics.push(...(sm.metrics ?? []));
+        for (const rm of decodeMetrics(type, body).resourceMetrics ?? []) for (const sm of rm.scopeMetrics ?? []) metrics.push(...((sm.metrics ?? []) as unknown as OtlpHistogram[]));
       }
-      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+      res.writeHead(200, { "content-type": String(type) }).end(type === "application/json" ? "{}" : undefined);
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url: `${base}/v1/traces`, metricsUrl: `${base}/v1/metrics`, spans, metrics, close: () => new Promise((r) => server.close(r)) };
+  return { url: `${base}/v1/traces`, metricsUrl: `${base}/v1/metrics`, spans, metrics, contentTypes, close: () => new Promise((r) => server.close(r)) };
 }
 
 const attr = (s: Pick<OtlpSpan, "attributes">, key: string) => {
@@ -92,16 +97,18 @@ describe("OpenTelemetry traces of inference calls", () => {
       await gw.gateway.callLog.flush();
       const row = await testDb().callLog.findFirstOrThrow({ where: { tenantId: t.tenant.id } });
       expect(row.traceId).toBe(traceId);
+      // OpenTelemetry's default encoding when OTEL_EXPORTER_OTLP_PROTOCOL is not set.
+      expect([...receiver.contentTypes]).toEqual(["application/x-protobuf"]);
     } finally {
       await gw.close();
       await receiver.close();
     }
   });
 
-  it("trace a refusal too, with its error type, and start a trace of their own for a caller who sent none", async () => {
+  it("trace a refusal too, with its error type, and start a trace of their own for a caller who sent none (over OTLP/JSON)", async () => {
     const receiver = await otlpReceiver();
-    const tracing = GatewayTracing.create({ url: receiver.url, serviceName: "kule-gateway-test", sampleRatio: 1 });
-    const genAi = GenAiMetrics.create({ url: receiver.metricsUrl, serviceName: "kule-gateway-test", intervalMs: 60_000 });
+    const tracing = GatewayTracing.create({ url: receiver.url, protocol: "http/json", serviceName: "kule-gateway-test", sampleRatio: 1 });
+    const genAi = GenAiMetrics.create({ url: receiver.metricsUrl, protocol: "http/json", serviceName: "kule-gateway-test", intervalMs: 60_000 });
     const gw = await startTestGateway({ tracing, genAi });
     try {
       const res = await fetch(`${gw.base}/v1/embeddings`, { method: "POST", headers: { authorization: "Bearer kule_not_a_key_at_all_000000000000000000" }, body: JSON.stringify({ model: "embed", input: "x" }) });
@@ -117,6 +124,7 @@ describe("OpenTelemetry traces of inference calls", () => {
       expect(duration.histogram.dataPoints.map((p) => [attr(p, "gen_ai.operation.name"), attr(p, "error.type"), Number(p.count)])).toEqual([["embeddings", "auth", 1]]);
       // It reached no replica: no client-side metrics.
       expect(receiver.metrics.map((m) => m.name)).not.toContain("gen_ai.client.operation.duration");
+      expect([...receiver.contentTypes]).toEqual(["application/json"]);
     } finally {
       await gw.close();
       await receiver.close();

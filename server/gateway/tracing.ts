@@ -2,6 +2,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, defaultTextMapGette
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import type { SpanExporter, TracerProvider } from "@opentelemetry/sdk-trace";
 import { tracerProvider } from "../telemetry/tracer-provider.ts";
+import type { OtlpProtocol } from "../telemetry/otlp-exporters.ts";
 import type { GatewayCall } from "./call.ts";
 
 /**
@@ -31,6 +32,35 @@ export function replicaAddress(url: string): { address: string; port: number } {
     addresses.set(url, (a = { address: u.hostname, port: Number(u.port || (u.protocol === "https:" ? 443 : 80)) }));
   }
   return a;
+}
+
+/**
+ * An attempt span's name and attributes, built once per operation, model and replica rather than
+ * per attempt (the SDK copies them into the span). Models and replicas come from the gateway's
+ * config, so the map stays small; it starts again if it ever holds more than MAX_SHAPES.
+ */
+const MAX_SHAPES = 4096;
+const attemptShapes = new Map<string, { name: string; attributes: Attributes }>();
+function attemptShape(operation: string, model: string, replica: { id: string; url: string }) {
+  const key = `${operation}\0${model}\0${replica.id}`;
+  let shape = attemptShapes.get(key);
+  if (!shape) {
+    if (attemptShapes.size >= MAX_SHAPES) attemptShapes.clear();
+    const { address, port } = replicaAddress(replica.url);
+    shape = { name: `${operation} ${model}`, attributes: { "gen_ai.operation.name": operation, "gen_ai.request.model": model, "server.address": address, "server.port": port, "kule.replica": replica.id } };
+    attemptShapes.set(key, shape);
+  }
+  return shape;
+}
+
+/**
+ * Starts a span and then sets its attributes: the SDK checks and copies attributes given to
+ * startSpan twice (for the sampler, then for the span), each value check allocating a WeakSet,
+ * where setAttributes checks each once. Kule's samplers (ratio, parent-based) read no attributes.
+ */
+function startSpan(tracer: Tracer, name: string, kind: SpanKind, attributes: Attributes, parent: Context, startTime?: number): Span {
+  const span = tracer.startSpan(name, { kind, startTime }, parent);
+  return span.setAttributes(attributes);
 }
 
 /** A span's context as a W3C `traceparent` value, written directly (the propagator's carrier and context cost more per call). */
@@ -80,6 +110,7 @@ export class CallTrace {
     private readonly span: Span,
     private readonly parent: Context,
     private readonly operation: string,
+    private readonly model: string | null,
   ) {
     this.traceId = span.spanContext().traceId;
     this.traceparent = traceparentOf(span);
@@ -88,21 +119,22 @@ export class CallTrace {
   /** Starts the span of one attempt at a replica of `model` (the endpoint). */
   attempt(replica: { id: string; url: string }, model: string): AttemptSpan {
     this.ctx ??= trace.setSpan(this.parent, this.span);
-    const { address, port } = replicaAddress(replica.url);
-    const attributes = { "gen_ai.operation.name": this.operation, "gen_ai.request.model": model, "server.address": address, "server.port": port, "kule.replica": replica.id };
-    return new AttemptSpan(this.tracer.startSpan(`${this.operation} ${model}`, { kind: SpanKind.CLIENT, attributes }, this.ctx));
+    const { name, attributes } = attemptShape(this.operation, model, replica);
+    return new AttemptSpan(startSpan(this.tracer, name, SpanKind.CLIENT, attributes, this.ctx));
   }
 
   /** Ends the call's span with what the call did. */
   end(call: GatewayCall) {
     const span = this.span;
     if (call.endpoint) {
-      span.updateName(`${this.operation} ${call.endpoint.slug}`);
-      span.setAttribute("gen_ai.request.model", call.endpoint.slug);
-      if (call.version) {
-        span.setAttribute("gen_ai.response.model", `${call.endpoint.slug}@${call.version.label}`);
-        span.setAttribute("kule.version", call.version.label);
+      // The name and model were set at the start when the request named its model; only a
+      // different endpoint (an alias, a gRPC call) renames it.
+      if (call.endpoint.slug !== this.model) {
+        span.updateName(`${this.operation} ${call.endpoint.slug}`);
+        span.setAttribute("gen_ai.request.model", call.endpoint.slug);
       }
+      // slug@version names the version too (no kule.version beside it).
+      if (call.version) span.setAttribute("gen_ai.response.model", `${call.endpoint.slug}@${call.version.label}`);
     }
     span.setAttribute("http.response.status_code", call.status);
     span.setAttribute("gen_ai.usage.input_tokens", call.promptTokens);
@@ -125,7 +157,7 @@ export class GatewayTracing {
   ) {}
 
   /** Tracing to an OTLP/HTTP endpoint (`…/v1/traces`), or to a given exporter (tests). */
-  static create(opts: { url?: string; exporter?: SpanExporter; serviceName: string; sampleRatio: number }): GatewayTracing {
+  static create(opts: { url?: string; protocol?: OtlpProtocol; exporter?: SpanExporter; serviceName: string; sampleRatio: number }): GatewayTracing {
     const provider = tracerProvider(opts);
     return new GatewayTracing(provider, provider.getTracer("kule-gateway"));
   }
@@ -134,10 +166,9 @@ export class GatewayTracing {
   begin(carrier: Record<string, string | string[] | undefined>, operation: string, model: string | null, startTime: number): CallTrace {
     // Only a caller's traceparent has anything to extract (tracestate alone continues nothing).
     const parent = carrier.traceparent ? propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter) : ROOT_CONTEXT;
-    const attributes: Attributes = { "gen_ai.operation.name": operation };
-    if (model) attributes["gen_ai.request.model"] = model;
-    const span = this.tracer.startSpan(model ? `${operation} ${model}` : operation, { kind: SpanKind.SERVER, startTime, attributes }, parent);
-    return new CallTrace(this.tracer, span, parent, operation);
+    const attributes: Attributes = model ? { "gen_ai.operation.name": operation, "gen_ai.request.model": model } : { "gen_ai.operation.name": operation };
+    const span = startSpan(this.tracer, model ? `${operation} ${model}` : operation, SpanKind.SERVER, attributes, parent, startTime);
+    return new CallTrace(this.tracer, span, parent, operation, model);
   }
 
   async shutdown() {

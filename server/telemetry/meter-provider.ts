@@ -1,6 +1,5 @@
 import { ValueType, type Attributes } from "@opentelemetry/api";
 import { hrTime } from "@opentelemetry/core";
-import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
 import { emptyResource, resourceFromAttributes } from "@opentelemetry/resources";
 import {
   AggregationTemporality,
@@ -14,6 +13,7 @@ import {
   type MetricProducer,
   type PushMetricExporter,
 } from "@opentelemetry/sdk-metrics";
+import { otlpMetricExporter, type OtlpProtocol } from "./otlp-exporters.ts";
 
 /** Series a histogram keeps before the rest are counted together (as the SDK's own cardinality limit does). */
 const MAX_SERIES = 2000;
@@ -96,11 +96,12 @@ class HistogramProducer implements MetricProducer {
 
 /**
  * The one way Kule's processes set up OpenTelemetry metrics: `histograms` (and any instrument
- * made from the provider's meters) exported every `intervalMs` over OTLP/HTTP (or to a given
- * exporter: tests), off the request's path.
+ * made from the provider's meters) exported every `intervalMs` over OTLP/HTTP (protobuf unless
+ * `protocol` or OTEL_EXPORTER_OTLP_PROTOCOL says JSON; or to a given exporter: tests), off the
+ * request's path.
  */
-export function meterProvider(opts: { url?: string; exporter?: PushMetricExporter; serviceName: string; scope: string; intervalMs: number; histograms: InPlaceHistogram[] }): MeterProvider {
-  const exporter = opts.exporter ?? new OTLPMetricExporter({ url: opts.url });
+export function meterProvider(opts: { url?: string; protocol?: OtlpProtocol; exporter?: PushMetricExporter; serviceName: string; scope: string; intervalMs: number; histograms: InPlaceHistogram[] }): MeterProvider {
+  const exporter = opts.exporter ?? otlpMetricExporter(opts.url, opts.protocol);
   return new MeterProvider({
     resource: resourceFromAttributes({ "service.name": opts.serviceName }),
     readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: opts.intervalMs, exportTimeoutMillis: Math.min(30_000, opts.intervalMs), metricProducers: [new HistogramProducer(opts.scope, opts.histograms)] })],
