@@ -27,7 +27,10 @@ afterAll(() => {
 /** `npm run gateway` as a user starts it, with the given environment. */
 function startGateway(extra: Record<string, string | undefined>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kule-gw-workers-"));
-  const g = spawnGateway(gatewayPort(), { DATABASE_URL: inject("databaseUrl"), KULE_DATA_DIR: dataDir, ...extra });
+  const port = gatewayPort();
+  // A spool of the test's own; the data directory (and so the call log's keys, which PostgreSQL
+  // records as current) the run's, as every gateway of one installation shares them.
+  const g = spawnGateway(port, { DATABASE_URL: inject("databaseUrl"), KULE_GATEWAY_SPOOL_DIR: path.join(dataDir, "spool", `gateway-${port}`), ...extra });
   started.push(g.child);
   return { ...g, dataDir };
 }
