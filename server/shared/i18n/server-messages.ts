@@ -42,11 +42,6 @@ function fromTemplate(text: string): string | null {
     const values = Object.fromEntries(names.map((n, i) => [n, WORDS.has(n) ? (WORDS_TR[m[i + 1]!] ?? m[i + 1]!) : m[i + 1]!]));
     return tr.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? `{${n}}`);
   }
-  // Clauses a reason strings together ("3 → 5: …; 2 still starting …; wanted 6, …"), each in turn.
-  if (text.includes("; ")) {
-    const clauses = text.split("; ").map(toTurkish);
-    if (clauses.every((c) => c !== null)) return clauses.join("; ");
-  }
   return null;
 }
 
@@ -69,11 +64,6 @@ function matchReason(parts: string[], text: string, i = 0, values: Record<string
     const rest = said === null ? null : matchReason(parts, text.slice(end), i + 1, { ...values, [name]: said });
     if (rest) return rest;
   }
-  // Clauses a reason strings together ("3 → 5: …; 2 still starting …; wanted 6, …"), each in turn.
-  if (text.includes("; ")) {
-    const clauses = text.split("; ").map(toTurkish);
-    if (clauses.every((c) => c !== null)) return clauses.join("; ");
-  }
   return null;
 }
 
@@ -81,11 +71,6 @@ function fromReason(text: string): string | null {
   for (const { parts, tr } of REASONS) {
     const values = matchReason(parts, text);
     if (values) return tr.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? `{${n}}`);
-  }
-  // Clauses a reason strings together ("3 → 5: …; 2 still starting …; wanted 6, …"), each in turn.
-  if (text.includes("; ")) {
-    const clauses = text.split("; ").map(toTurkish);
-    if (clauses.every((c) => c !== null)) return clauses.join("; ");
   }
   return null;
 }

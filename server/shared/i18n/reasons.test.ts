@@ -1,0 +1,115 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { decide, type AutoscaleSignalKind, type PolicyView, type TickView } from "../../autoscale/decide.ts";
+import { unplaceableReason } from "../../cluster/placement.ts";
+import { translateServerMessage } from "./server-messages.ts";
+import { REASON_TEMPLATES_TR } from "./server/reasons-tr.ts";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+/** Where the reasons pages show are composed: a whole file, or one function of it. */
+const SOURCES: [file: string, fn?: string][] = [["server/autoscale/decide.ts"], ["server/cluster/placement.ts", "unplaceableReason"], ["server/shared/memory-rule.ts", "needText"]];
+
+/** The literal text of every string and template literal in `src` (a template's `${…}` splits it, nested ones included). */
+function literals(src: string): string[] {
+  const out: string[] = [];
+  const template = (i: number): number => {
+    let text = "";
+    for (i++; src[i] !== "`"; ) {
+      if (src.startsWith("${", i)) {
+        out.push(text);
+        text = "";
+        let depth = 1;
+        for (i += 2; depth; i++) {
+          if (src[i] === "`") i = template(i);
+          else if (src[i] === '"') i = src.indexOf('"', i + 1);
+          else if (src[i] === "{") depth++;
+          else if (src[i] === "}") depth--;
+        }
+      } else text += src[i++];
+    }
+    out.push(text);
+    return i;
+  };
+  for (let i = 0; i < src.length; i++) {
+    if (src[i] === '"') {
+      const j = src.indexOf('"', i + 1);
+      out.push(src.slice(i + 1, j));
+      i = j;
+    } else if (src[i] === "`") i = template(i);
+  }
+  return out;
+}
+
+/** The English fragments (two words or more) the composing code writes. */
+function fragments(): { at: string; text: string }[] {
+  return SOURCES.flatMap(([file, fn]) => {
+    let src = fs.readFileSync(path.join(root, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+    if (fn) src = src.slice(src.indexOf(`function ${fn}(`), src.indexOf("\n}\n", src.indexOf(`function ${fn}(`)));
+    return literals(src)
+      .map((t) => t.replace(/^[\s:;,.()→*]+|[\s:;,.()→*]+$/g, ""))
+      .filter((t) => /[A-Za-z]+\W+[A-Za-z]+/.test(t))
+      .map((text) => ({ at: file, text }));
+  });
+}
+
+const policy = (signal: AutoscaleSignalKind, over: Partial<PolicyView> = {}): PolicyView => ({ minReplicas: 1, maxReplicas: 4, signal, target: signal === "kv_cache_usage" ? 0.7 : 4, scaleUpWindowSeconds: 0, scaleDownWindowSeconds: 0, ...over });
+const tick = (over: Partial<TickView>): TickView => ({ now: 1_000_000, ready: 2, starting: 0, value: 4, wake: false, placeable: 10, canaryJudging: false, history: [], ...over });
+
+/** One decision down every branch of decide(), for each signal, and a pool-limited one with the pool's reason after it. */
+function reasons(): string[] {
+  const out: string[] = [];
+  for (const s of ["waiting_per_replica", "kv_cache_usage", "in_flight_per_replica"] as const) {
+    const hi = s === "kv_cache_usage" ? 0.95 : 12;
+    const lo = s === "kv_cache_usage" ? 0.05 : 0.1;
+    const p = policy(s);
+    out.push(
+      decide(p, tick({ value: hi })).reason, // scale up
+      decide(p, tick({ value: hi, starting: 1, placeable: 1 })).reason, // starting counted, pool-limited
+      decide(p, tick({ value: hi, placeable: 0 })).reason, // pool can place none
+      decide(p, tick({ value: hi, canaryJudging: true })).reason,
+      decide(p, tick({ value: lo, canaryJudging: true })).reason,
+      decide(p, tick({ value: lo })).reason, // scale down
+      decide(p, tick({ value: null })).reason, // steady, signal unknown
+      decide(policy(s, { scaleUpWindowSeconds: 60 }), tick({ value: hi, history: [{ at: 999_000, desired: 2 }] })).reason,
+      decide(policy(s, { scaleDownWindowSeconds: 300 }), tick({ value: lo, history: [{ at: 999_000, desired: 2 }] })).reason,
+      decide(policy(s, { minReplicas: 3 }), tick({ value: 4 })).reason, // warm floor
+      decide(policy(s, { maxReplicas: 1 }), tick({ value: 4 })).reason, // ceiling
+      decide(policy(s, { minReplicas: 0 }), tick({ ready: 0, value: null, wake: true })).reason, // scale from zero
+    );
+  }
+  const scope = { nodePoolId: "p", poolName: "gpu-a", regionConstraint: null };
+  const need = { bytes: 20 * 2 ** 30, weightBytes: 14 * 2 ** 30, kvBytes: 6 * 2 ** 30 };
+  const held = decide(policy("waiting_per_replica"), tick({ value: 12, placeable: 0 })).reason;
+  out.push(`${held} (${unplaceableReason(0, 1, [], need, scope)})`, `${held} (${unplaceableReason(0, 1, [], need, { ...scope, regionConstraint: "tr-" })})`);
+  out.push(`${held} (${unplaceableReason(0, 2, [{ device: { kind: "gpu" }, label: "g0", memoryBytes: 16 * 2 ** 30, region: "tr-ist" } as never], { ...need, bytes: 30 * 2 ** 30 }, scope)})`);
+  return out;
+}
+
+/** Words of the English templates: none may be left in a Turkish reason. */
+const ENGLISH = new Set(REASON_TEMPLATES_TR.flatMap(([en]) => en.replace(/\{\w+\}/g, " ").match(/[a-z]{3,}/g) ?? []));
+
+describe("the reasons pages show, in Turkish", () => {
+  it("has a Turkish template for every fragment the autoscaler and the placement reasons write", () => {
+    const found = fragments();
+    expect(found.length).toBeGreaterThan(20);
+    const english = REASON_TEMPLATES_TR.map(([en]) => en);
+    expect(found.filter(({ text }) => !english.some((en) => en.includes(text))).map((f) => `${f.at}: ${f.text}`)).toEqual([]);
+  });
+
+  it("translates every decision the autoscaler can make whole, its numbers in place", () => {
+    const all = reasons();
+    expect(new Set(all.map((r) => r.replace(/[\d.]+/g, "n"))).size).toBeGreaterThan(30);
+    const left = all.map((r) => [r, translateServerMessage("tr", r)] as const).filter(([en, tr]) => tr === en || (tr.match(/[a-z]{3,}/g) ?? []).some((w) => ENGLISH.has(w) && !/replika|kapasite/.test(w)));
+    expect(left).toEqual([]);
+  });
+
+  it("reads as Turkish an operator can act on", () => {
+    expect(translateServerMessage("tr", "3 → 5: waiting requests per replica 12.00 (target 4.00); 1 still starting counted as capacity; wanted 6, the pool holds only 2 more")).toBe(
+      "3 → 5: replika başına bekleyen istek 12.00 (hedef 4.00); başlatılmakta olan 1 replika kapasite olarak sayıldı; 6 replika gerekiyordu, havuz yalnızca 2 replika daha alabiliyor",
+    );
+    expect(translateServerMessage("tr", "could go to 1 (KV-cache use 5% (target 70%)); waiting out the 300 s scale-down window")).toBe("1 replikaya inilebilir (KV önbellek kullanımı %5 (hedef %70)); 300 sn'lik ölçek küçültme penceresinin dolması bekleniyor");
+    expect(translateServerMessage("tr", "2 → 3: below the warm floor of 3")).toBe("2 → 3: 3 replikalık sıcak tabanın altında");
+    expect(translateServerMessage("en", "steady at 2: KV-cache use 70% (target 70%)")).toBe("steady at 2: KV-cache use 70% (target 70%)");
+  });
+});
