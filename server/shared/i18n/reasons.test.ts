@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { decide, type AutoscaleSignalKind, type PolicyView, type TickView } from "../../autoscale/decide.ts";
 import { unplaceableReason } from "../../cluster/placement.ts";
 import { translateServerMessage } from "./server-messages.ts";
-import { REASON_TEMPLATES_TR } from "./server/reasons-tr.ts";
+import { REASON_TEMPLATES_TR, reasonValueTr } from "./server/reasons-tr.ts";
+import { MIG_TEMPLATES_TR } from "./server/mig-tr.ts";
+import { MIG_STEP_NAMES } from "../../cluster/mig-change.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 /** Where the reasons pages show are composed: a whole file, or one function of it. */
@@ -41,11 +43,15 @@ function literals(src: string): string[] {
   return out;
 }
 
+/** A MIG change's step names, its log lines and why it failed: the lines of mig-change.ts that write them. */
+const MIG_LINES = /MIG_STEP_NAMES = |text: `|this\.next\(|this\.end\(|new Error\(/;
+
 /** The English fragments (two words or more) the composing code writes. */
 function fragments(): { at: string; text: string }[] {
-  return SOURCES.flatMap(([file, fn]) => {
+  return [...SOURCES, ["server/cluster/mig-change.ts", MIG_LINES] as const].flatMap(([file, only]) => {
     let src = fs.readFileSync(path.join(root, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
-    if (fn) src = src.slice(src.indexOf(`function ${fn}(`), src.indexOf("\n}\n", src.indexOf(`function ${fn}(`)));
+    if (typeof only === "string") src = src.slice(src.indexOf(`function ${only}(`), src.indexOf("\n}\n", src.indexOf(`function ${only}(`)));
+    else if (only) src = src.split("\n").filter((l) => only.test(l)).join("\n");
     return literals(src)
       .map((t) => t.replace(/^[\s:;,.()→*]+|[\s:;,.()→*]+$/g, ""))
       .filter((t) => /[A-Za-z]+\W+[A-Za-z]+/.test(t))
@@ -87,14 +93,15 @@ function reasons(): string[] {
 }
 
 /** Words of the English templates: none may be left in a Turkish reason. */
-const ENGLISH = new Set(REASON_TEMPLATES_TR.flatMap(([en]) => en.replace(/\{\w+\}/g, " ").match(/[a-z]{3,}/g) ?? []));
+const ENGLISH = new Set([...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR].flatMap(([en]) => en.replace(/\{\w+\}/g, " ").match(/[a-z]{3,}/g) ?? []));
 
 describe("the reasons pages show, in Turkish", () => {
   it("has a Turkish template for every fragment the autoscaler and the placement reasons write", () => {
     const found = fragments();
     expect(found.length).toBeGreaterThan(20);
-    const english = REASON_TEMPLATES_TR.map(([en]) => en);
-    expect(found.filter(({ text }) => !english.some((en) => en.includes(text))).map((f) => `${f.at}: ${f.text}`)).toEqual([]);
+    expect(found.filter((f) => f.at.includes("mig-change")).length).toBeGreaterThan(10);
+    const english = [...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR].map(([en]) => en);
+    expect(found.filter(({ text }) => !english.some((en) => en.includes(text)) && reasonValueTr(text) === text).map((f) => `${f.at}: ${f.text}`)).toEqual([]);
   });
 
   it("translates every decision the autoscaler can make whole, its numbers in place", () => {
@@ -111,5 +118,29 @@ describe("the reasons pages show, in Turkish", () => {
     expect(translateServerMessage("tr", "could go to 1 (KV-cache use 5% (target 70%)); waiting out the 300 s scale-down window")).toBe("1 replikaya inilebilir (KV önbellek kullanımı %5 (hedef %70)); 300 sn'lik ölçek küçültme penceresinin dolması bekleniyor");
     expect(translateServerMessage("tr", "2 → 3: below the warm floor of 3")).toBe("2 → 3: 3 replikalık sıcak tabanın altında");
     expect(translateServerMessage("en", "steady at 2: KV-cache use 70% (target 70%)")).toBe("steady at 2: KV-cache use 70% (target 70%)");
+  });
+
+  it("names a MIG change's steps and tells its log and failure in Turkish, the page's step match kept", () => {
+    const log = [
+      "applied: node-a GPU 0 → 3g.40gb@0 + 3g.40gb@4; node-a GPU 1 → MIG off",
+      `${MIG_STEP_NAMES[0]}: 2 replica(s) starting elsewhere: chat 1.2 → node-b GPU 0, embed 3 → node-b GPU 1 1g.10gb@0`,
+      `${MIG_STEP_NAMES[0]}: 0 replica(s) starting elsewhere: none`,
+      `${MIG_STEP_NAMES[1]}: 2 replica(s) ready`,
+      `${MIG_STEP_NAMES[2]}: traffic shifted; 2 replica(s) drained (in-flight streams finished) and stopped`,
+      `${MIG_STEP_NAMES[3]}: re-partitioned: node-a GPU 0 3g.40gb@0 + 3g.40gb@4`,
+      `${MIG_STEP_NAMES[4]}: 2 replica(s) starting on the new layout`,
+      `${MIG_STEP_NAMES[5]}: 2 replica(s) ready`,
+      "cancelled by ops@example.com; 1 replica(s) it had started stopped",
+      `step "${MIG_STEP_NAMES[1]}" failed: replica r1 did not become ready: failed`,
+    ];
+    const said = log.map((l) => translateServerMessage("tr", l));
+    expect(said.filter((tr) => (tr.match(/[a-z]{3,}/g) ?? []).some((w) => ENGLISH.has(w)))).toEqual([]);
+    expect(MIG_STEP_NAMES.map((s) => translateServerMessage("tr", s)).filter((tr, i) => tr === MIG_STEP_NAMES[i])).toEqual([]);
+    // The page finds a step's line by its name at the front.
+    expect(said[3]!.startsWith(`${translateServerMessage("tr", MIG_STEP_NAMES[1])}: `)).toBe(true);
+    expect(said[0]).toBe("uygulandı: node-a GPU 0 → 3g.40gb@0 + 3g.40gb@4; node-a GPU 1 → MIG kapalı");
+    expect(said[9]).toBe('"hazır olmalarını bekle" adımı başarısız oldu: r1 replikası hazır hale gelmedi: başarısız');
+    // A driver's own message stays as it came, the sentence around it in Turkish.
+    expect(translateServerMessage("tr", `step "${MIG_STEP_NAMES[3]}" failed: nvidia-smi exited with 9`)).toBe('"MIG bölümlemesini değiştir" adımı başarısız oldu: nvidia-smi exited with 9');
   });
 });

@@ -2,7 +2,8 @@ import type { Locale } from "./locales.ts";
 import { ASIDES_TR, EXACT_TR } from "./server/catalog-tr.ts";
 import { THINGS_TR, UNITS_TR } from "./server/units.ts";
 import { ERROR_TEMPLATES_TR, WORDS_TR } from "./server/errors-tr.ts";
-import { PHRASES_TR, REASON_TEMPLATES_TR, reasonValueTr } from "./server/reasons-tr.ts";
+import { LOOSE_PHRASES_TR, PHRASES_TR, REASON_TEMPLATES_TR, reasonValueTr } from "./server/reasons-tr.ts";
+import { MIG_TEMPLATES_TR } from "./server/mig-tr.ts";
 
 /**
  * The server's messages (zod's per-field reasons, typed errors) in the reader's language. The
@@ -46,12 +47,12 @@ function fromTemplate(text: string): string | null {
 }
 
 /** A composed reason's template parts: literal text at even indexes, placeholder names at odd ones. */
-const REASONS = REASON_TEMPLATES_TR.map(([en, tr]) => ({ parts: en.split(/\{(\w+)\}/), tr }));
+const REASONS = [...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR].map(([en, tr]) => ({ parts: en.split(/\{(\w+)\}/), tr }));
 
 /**
  * Matches a reason against a template, trying every split a placeholder allows: a phrase must
- * itself translate (so "{reason} ({poolWhy})" finds the right parenthesis), a plain value holds
- * no parenthesis or clause of its own.
+ * itself translate (so "{reason} ({poolWhy})" finds the right parenthesis), a plain value (a count,
+ * a name) holds no parenthesis or colon of its own.
  */
 function matchReason(parts: string[], text: string, i = 0, values: Record<string, string> = {}): Record<string, string> | null {
   if (i >= parts.length) return text === "" ? values : null;
@@ -60,7 +61,7 @@ function matchReason(parts: string[], text: string, i = 0, values: Record<string
   const next = parts[i + 1] ?? "";
   for (let end = next ? text.indexOf(next, 1) : text.length; end > 0; end = next ? text.indexOf(next, end + 1) : -1) {
     const value = text.slice(0, end);
-    const said = PHRASES_TR.has(name) ? toTurkish(value) : /[();]/.test(value) ? null : reasonValueTr(value);
+    const said = PHRASES_TR.has(name) ? toTurkish(value) : LOOSE_PHRASES_TR.has(name) ? (toTurkish(value) ?? WORDS_TR[value] ?? value) : /[():]/.test(value) ? null : reasonValueTr(value);
     const rest = said === null ? null : matchReason(parts, text.slice(end), i + 1, { ...values, [name]: said });
     if (rest) return rest;
   }

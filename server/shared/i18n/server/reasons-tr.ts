@@ -6,7 +6,9 @@
  * storing English (the audit log is one language); server-messages.ts translates what a procedure
  * returns to a page. server/shared/i18n/reasons.test.ts fails on a shape not here.
  */
-export const PHRASES_TR = new Set(["why", "signal", "need", "rule", "reason", "poolWhy"]);
+export const PHRASES_TR = new Set(["why", "signal", "need", "rule", "reason", "poolWhy", "step", "detail"]);
+/** Phrases translated when Kule wrote them, kept as they came otherwise (a driver's message). */
+export const LOOSE_PHRASES_TR = new Set(["error", "cause"]);
 
 export const REASON_TEMPLATES_TR: [en: string, tr: string][] = [
   // server/autoscale/decide.ts: the decision and why.
@@ -43,6 +45,8 @@ export const REASON_TEMPLATES_TR: [en: string, tr: string][] = [
 /** Values a reason carries that are words or formatted for English. */
 export function reasonValueTr(value: string): string {
   if (value === "unknown") return "bilinmiyor";
+  if (value === "none") return "yok";
+  if (/MIG off/.test(value)) return value.replaceAll("MIG off", "MIG kapalı");
   const pct = /^([\d.]+)%$/.exec(value);
   return pct ? `%${pct[1]}` : value;
 }
