@@ -6,11 +6,13 @@ import { unplaceableReason } from "../../cluster/placement.ts";
 import { translateServerMessage } from "./server-messages.ts";
 import { REASON_TEMPLATES_TR, reasonValueTr } from "./server/reasons-tr.ts";
 import { MIG_TEMPLATES_TR } from "./server/mig-tr.ts";
+import { BREACH_TEMPLATES_TR } from "./server/breaches-tr.ts";
+import { chainFinding } from "../../kvkk/breaches.ts";
 import { MIG_STEP_NAMES } from "../../cluster/mig-change.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 /** Where the reasons pages show are composed: a whole file, or one function of it. */
-const SOURCES: [file: string, fn?: string][] = [["server/autoscale/decide.ts"], ["server/cluster/placement.ts", "unplaceableReason"], ["server/shared/memory-rule.ts", "needText"]];
+const SOURCES: [file: string, fn?: string][] = [["server/autoscale/decide.ts"], ["server/cluster/placement.ts", "unplaceableReason"], ["server/shared/memory-rule.ts", "needText"], ["server/kvkk/breaches.ts", "chainFinding"]];
 
 /** The literal text of every string and template literal in `src` (a template's `${…}` splits it, nested ones included). */
 function literals(src: string): string[] {
@@ -46,9 +48,12 @@ function literals(src: string): string[] {
 /** A MIG change's step names, its log lines and why it failed: the lines of mig-change.ts that write them. */
 const MIG_LINES = /MIG_STEP_NAMES = |text: `|this\.next\(|this\.end\(|new Error\(/;
 
+/** The chain check's findings a breach incident quotes. */
+const CHAIN_LINES = /bad\(|reason = |\? "rows|: "rows|reason: `/;
+
 /** The English fragments (two words or more) the composing code writes. */
 function fragments(): { at: string; text: string }[] {
-  return [...SOURCES, ["server/cluster/mig-change.ts", MIG_LINES] as const].flatMap(([file, only]) => {
+  return [...SOURCES, ["server/cluster/mig-change.ts", MIG_LINES] as const, ["server/audit/seal/verify.ts", CHAIN_LINES] as const].flatMap(([file, only]) => {
     let src = fs.readFileSync(path.join(root, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
     if (typeof only === "string") src = src.slice(src.indexOf(`function ${only}(`), src.indexOf("\n}\n", src.indexOf(`function ${only}(`)));
     else if (only) src = src.split("\n").filter((l) => only.test(l)).join("\n");
@@ -92,22 +97,25 @@ function reasons(): string[] {
   return out;
 }
 
+const WORD = /(?<!\p{L})[a-z]{3,}(?!\p{L})/gu;
 /** Words of the English templates: none may be left in a Turkish reason. */
-const ENGLISH = new Set([...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR].flatMap(([en]) => en.replace(/\{\w+\}/g, " ").match(/[a-z]{3,}/g) ?? []));
+const ENGLISH = new Set([...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR, ...BREACH_TEMPLATES_TR].flatMap(([en]) => en.replace(/\{\w+\}/g, " ").match(WORD) ?? []));
+/** Whether a translation still has an English word of the templates in it (a whole word: "Kule" is a name). */
+const englishIn = (tr: string) => (tr.match(WORD) ?? []).some((w) => ENGLISH.has(w));
 
 describe("the reasons pages show, in Turkish", () => {
-  it("has a Turkish template for every fragment the autoscaler and the placement reasons write", () => {
+  it("has a Turkish template for every fragment the autoscaler, the placement and MIG change reasons and the chain check write", () => {
     const found = fragments();
     expect(found.length).toBeGreaterThan(20);
     expect(found.filter((f) => f.at.includes("mig-change")).length).toBeGreaterThan(10);
-    const english = [...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR].map(([en]) => en);
+    const english = [...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR, ...BREACH_TEMPLATES_TR].map(([en]) => en);
     expect(found.filter(({ text }) => !english.some((en) => en.includes(text)) && reasonValueTr(text) === text).map((f) => `${f.at}: ${f.text}`)).toEqual([]);
   });
 
   it("translates every decision the autoscaler can make whole, its numbers in place", () => {
     const all = reasons();
     expect(new Set(all.map((r) => r.replace(/[\d.]+/g, "n"))).size).toBeGreaterThan(30);
-    const left = all.map((r) => [r, translateServerMessage("tr", r)] as const).filter(([en, tr]) => tr === en || (tr.match(/[a-z]{3,}/g) ?? []).some((w) => ENGLISH.has(w) && !/replika|kapasite/.test(w)));
+    const left = all.map((r) => [r, translateServerMessage("tr", r)] as const).filter(([en, tr]) => tr === en || englishIn(tr));
     expect(left).toEqual([]);
   });
 
@@ -134,7 +142,7 @@ describe("the reasons pages show, in Turkish", () => {
       `step "${MIG_STEP_NAMES[1]}" failed: replica r1 did not become ready: failed`,
     ];
     const said = log.map((l) => translateServerMessage("tr", l));
-    expect(said.filter((tr) => (tr.match(/[a-z]{3,}/g) ?? []).some((w) => ENGLISH.has(w)))).toEqual([]);
+    expect(said.filter((tr) => englishIn(tr))).toEqual([]);
     expect(MIG_STEP_NAMES.map((s) => translateServerMessage("tr", s)).filter((tr, i) => tr === MIG_STEP_NAMES[i])).toEqual([]);
     // The page finds a step's line by its name at the front.
     expect(said[3]!.startsWith(`${translateServerMessage("tr", MIG_STEP_NAMES[1])}: `)).toBe(true);
@@ -142,5 +150,14 @@ describe("the reasons pages show, in Turkish", () => {
     expect(said[9]).toBe('"hazır olmalarını bekle" adımı başarısız oldu: r1 replikası hazır hale gelmedi: başarısız');
     // A driver's own message stays as it came, the sentence around it in Turkish.
     expect(translateServerMessage("tr", `step "${MIG_STEP_NAMES[3]}" failed: nvidia-smi exited with 9`)).toBe('"MIG bölümlemesini değiştir" adımı başarısız oldu: nvidia-smi exited with 9');
+  });
+
+  it("tells a breach the chain check opened in Turkish, and leaves what an operator typed as typed", () => {
+    const found = chainFinding({ stream: "call_log", start: "2026-12-04T10:00:00.000Z", end: "2026-12-04T11:00:00.000Z", reason: "rows changed before destruction d1 ran" })!;
+    expect(translateServerMessage("tr", found.title)).toBe("Çağrı kaydı 2026-12-04T10:00:00.000Z itibarıyla mührüyle artık eşleşmiyor");
+    expect(translateServerMessage("tr", found.description)).toBe("Zincir denetiminin bulduğu: d1 imhası yapılmadan önce kayıtlar değiştirilmiş. Kayıtlar Kule dışında değiştirilmiş, silinmiş ya da eklenmiş olabilir.");
+    const audit = chainFinding({ stream: "audit_log", start: "2026-12-04T10:00:00.000Z", end: "2026-12-04T11:00:00.000Z", reason: "the seal itself was altered (chain broken)" })!;
+    expect([audit.title, audit.description].map((x) => translateServerMessage("tr", x)).filter((tr) => englishIn(tr))).toEqual([]);
+    expect(translateServerMessage("tr", "Laptop with an export stolen")).toBe("Laptop with an export stolen");
   });
 });

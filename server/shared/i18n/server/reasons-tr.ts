@@ -8,7 +8,7 @@
  */
 export const PHRASES_TR = new Set(["why", "signal", "need", "rule", "reason", "poolWhy", "step", "detail"]);
 /** Phrases translated when Kule wrote them, kept as they came otherwise (a driver's message). */
-export const LOOSE_PHRASES_TR = new Set(["error", "cause"]);
+export const LOOSE_PHRASES_TR = new Set(["error", "cause", "start", "finding"]);
 
 export const REASON_TEMPLATES_TR: [en: string, tr: string][] = [
   // server/autoscale/decide.ts: the decision and why.
