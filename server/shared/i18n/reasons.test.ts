@@ -53,7 +53,7 @@ const CHAIN_LINES = /bad\(|reason = |\? "rows|: "rows|reason: `/;
 
 /** The English fragments (two words or more) the composing code writes. */
 function fragments(): { at: string; text: string }[] {
-  return [...SOURCES, ["server/cluster/mig-change.ts", MIG_LINES] as const, ["server/audit/seal/verify.ts", CHAIN_LINES] as const].flatMap(([file, only]) => {
+  return [...SOURCES, ["server/cluster/mig-change.ts", MIG_LINES] as const, ["server/audit/seal/verify.ts", CHAIN_LINES] as const, ["server/rollouts/machine.ts", /note: /] as const].flatMap(([file, only]) => {
     let src = fs.readFileSync(path.join(root, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
     if (typeof only === "string") src = src.slice(src.indexOf(`function ${only}(`), src.indexOf("\n}\n", src.indexOf(`function ${only}(`)));
     else if (only) src = src.split("\n").filter((l) => only.test(l)).join("\n");
@@ -159,5 +159,13 @@ describe("the reasons pages show, in Turkish", () => {
     const audit = chainFinding({ stream: "audit_log", start: "2026-12-04T10:00:00.000Z", end: "2026-12-04T11:00:00.000Z", reason: "the seal itself was altered (chain broken)" })!;
     expect([audit.title, audit.description].map((x) => translateServerMessage("tr", x)).filter((tr) => englishIn(tr))).toEqual([]);
     expect(translateServerMessage("tr", "Laptop with an export stolen")).toBe("Laptop with an export stolen");
+  });
+
+  it("says why an automatic canary holds its step in Turkish", () => {
+    const notes = ["the rollout is paused", "the rollout is rolled back", "metrics unavailable: holding the current step", "holding the step", "waiting for 50 canary requests in the window (have 12)"];
+    const said = notes.map((n) => translateServerMessage("tr", n));
+    expect(said.filter((tr, i) => tr === notes[i] || englishIn(tr))).toEqual([]);
+    expect(said[1]).toBe("dağıtım geri alındı");
+    expect(said[4]).toBe("pencerede 50 kanarya isteği bekleniyor (şu an 12)");
   });
 });

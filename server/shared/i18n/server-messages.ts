@@ -62,7 +62,7 @@ function matchReason(parts: string[], text: string, i = 0, values: Record<string
   const next = parts[i + 1] ?? "";
   for (let end = next ? text.indexOf(next, 1) : text.length; end > 0; end = next ? text.indexOf(next, end + 1) : -1) {
     const value = text.slice(0, end);
-    const said = PHRASES_TR.has(name) ? toTurkish(value) : LOOSE_PHRASES_TR.has(name) ? (toTurkish(value) ?? WORDS_TR[value] ?? value) : /[():]/.test(value) ? null : reasonValueTr(value);
+    const said = PHRASES_TR.has(name) ? toTurkish(value) : LOOSE_PHRASES_TR.has(name) ? (toTurkish(value) ?? WORDS_TR[value.replaceAll(" ", "_")] ?? value) : /[():]/.test(value) ? null : reasonValueTr(value);
     const rest = said === null ? null : matchReason(parts, text.slice(end), i + 1, { ...values, [name]: said });
     if (rest) return rest;
   }

@@ -1,6 +1,6 @@
 /**
  * The sentences the server composes and stores for pages to show (the autoscaler's decision
- * reasons, why a replica does not fit a pool), in Turkish, as templates keyed by the English like
+ * reasons, why a replica does not fit a pool, an automatic canary's note), in Turkish, as templates keyed by the English like
  * errors-tr.ts. A `{name}` in PHRASES_TR is itself such a sentence (a reason inside a reason) and
  * is translated in turn; every other `{name}` is a value put back as it came. The server keeps
  * storing English (the audit log is one language); server-messages.ts translates what a procedure
@@ -8,7 +8,7 @@
  */
 export const PHRASES_TR = new Set(["why", "signal", "need", "rule", "reason", "poolWhy", "step", "detail"]);
 /** Phrases translated when Kule wrote them, kept as they came otherwise (a driver's message). */
-export const LOOSE_PHRASES_TR = new Set(["error", "cause", "start", "finding"]);
+export const LOOSE_PHRASES_TR = new Set(["error", "cause", "start", "finding", "state"]);
 
 export const REASON_TEMPLATES_TR: [en: string, tr: string][] = [
   // server/autoscale/decide.ts: the decision and why.
@@ -38,6 +38,11 @@ export const REASON_TEMPLATES_TR: [en: string, tr: string][] = [
   ["{size} ({rule})", "{size} ({rule})"],
   ["weights {w} + KV cache for {n} tokens {kv}", "ağırlıklar {w} + {n} token için KV önbelleği {kv}"],
   ["weights {w}", "ağırlıklar {w}"],
+  // server/rollouts/machine.ts: why an automatic canary holds its step (the plan's note).
+  ["the rollout is {state}", "dağıtım {state}"],
+  ["metrics unavailable: holding the current step", "ölçümler alınamıyor: mevcut adımda bekleniyor"],
+  ["holding the step", "adımda bekleniyor"],
+  ["waiting for {n} canary requests in the window (have {m})", "pencerede {n} kanarya isteği bekleniyor (şu an {m})"],
   // A pool-limited decision with the pool's reason after it (server/autoscale/loop.ts).
   ["{reason} ({poolWhy})", "{reason} ({poolWhy})"],
 ];
