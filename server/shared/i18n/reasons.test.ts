@@ -7,6 +7,8 @@ import { translateServerMessage } from "./server-messages.ts";
 import { REASON_TEMPLATES_TR, reasonValueTr } from "./server/reasons-tr.ts";
 import { MIG_TEMPLATES_TR } from "./server/mig-tr.ts";
 import { BREACH_TEMPLATES_TR } from "./server/breaches-tr.ts";
+import { REPLICA_TEMPLATES_TR } from "./server/replicas-tr.ts";
+import { podReplicaState } from "../../cluster/kubernetes/pod-state.ts";
 import { chainFinding } from "../../kvkk/breaches.ts";
 import { MIG_STEP_NAMES } from "../../cluster/mig-change.ts";
 
@@ -53,7 +55,7 @@ const CHAIN_LINES = /bad\(|reason = |\? "rows|: "rows|reason: `/;
 
 /** The English fragments (two words or more) the composing code writes. */
 function fragments(): { at: string; text: string }[] {
-  return [...SOURCES, ["server/cluster/mig-change.ts", MIG_LINES] as const, ["server/audit/seal/verify.ts", CHAIN_LINES] as const, ["server/rollouts/machine.ts", /note: /] as const].flatMap(([file, only]) => {
+  return [...SOURCES, ["server/cluster/mig-change.ts", MIG_LINES] as const, ["server/audit/seal/verify.ts", CHAIN_LINES] as const, ["server/rollouts/machine.ts", /note: /] as const, ["server/cluster/kubernetes/pod-state.ts", /reason: |return `|const why/] as const, ["server/cluster/replicas.ts", /reason: `Lost/] as const].flatMap(([file, only]) => {
     let src = fs.readFileSync(path.join(root, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
     if (typeof only === "string") src = src.slice(src.indexOf(`function ${only}(`), src.indexOf("\n}\n", src.indexOf(`function ${only}(`)));
     else if (only) src = src.split("\n").filter((l) => only.test(l)).join("\n");
@@ -99,16 +101,18 @@ function reasons(): string[] {
 
 const WORD = /(?<!\p{L})[a-z]{3,}(?!\p{L})/gu;
 /** Words of the English templates: none may be left in a Turkish reason. */
-const ENGLISH = new Set([...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR, ...BREACH_TEMPLATES_TR].flatMap(([en]) => en.replace(/\{\w+\}/g, " ").match(WORD) ?? []));
+const ENGLISH = new Set([...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR, ...BREACH_TEMPLATES_TR, ...REPLICA_TEMPLATES_TR].flatMap(([en]) => en.replace(/\{\w+\}/g, " ").match(WORD) ?? []));
 /** Whether a translation still has an English word of the templates in it (a whole word: "Kule" is a name). */
-const englishIn = (tr: string) => (tr.match(WORD) ?? []).some((w) => ENGLISH.has(w));
+/** "pod" is Turkish too, and "node" names a host (node-a). */
+const KEPT = new Set(["pod", "node"]);
+const englishIn = (tr: string) => (tr.match(WORD) ?? []).some((w) => ENGLISH.has(w) && !KEPT.has(w));
 
 describe("the reasons pages show, in Turkish", () => {
   it("has a Turkish template for every fragment the autoscaler, the placement and MIG change reasons and the chain check write", () => {
     const found = fragments();
     expect(found.length).toBeGreaterThan(20);
     expect(found.filter((f) => f.at.includes("mig-change")).length).toBeGreaterThan(10);
-    const english = [...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR, ...BREACH_TEMPLATES_TR].map(([en]) => en);
+    const english = [...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR, ...BREACH_TEMPLATES_TR, ...REPLICA_TEMPLATES_TR].map(([en]) => en);
     expect(found.filter(({ text }) => !english.some((en) => en.includes(text)) && reasonValueTr(text) === text).map((f) => `${f.at}: ${f.text}`)).toEqual([]);
   });
 
@@ -167,5 +171,33 @@ describe("the reasons pages show, in Turkish", () => {
     expect(said.filter((tr, i) => tr === notes[i] || englishIn(tr))).toEqual([]);
     expect(said[1]).toBe("dağıtım geri alındı");
     expect(said[4]).toBe("pencerede 50 kanarya isteği bekleniyor (şu an 12)");
+  });
+
+  it("tells why a replica is not serving in Turkish, what Kubernetes or the engine said kept as said", () => {
+    const pod = (status: object, spec: object = { nodeName: "n1" }) => ({ metadata: {}, spec, status }) as never;
+    const container = (state: object, extra: object = {}) => pod({ phase: "Running", containerStatuses: [{ image: "vllm/vllm-openai:v0.9", restartCount: 3, state, ...extra }] });
+    const oom = { terminated: { reason: "OOMKilled", exitCode: 137 } };
+    const reasons = [
+      podReplicaState(pod({}, { schedulingGates: [{ name: "kule" }] }), false),
+      podReplicaState(pod({ conditions: [{ type: "PodScheduled", status: "False", reason: "Unschedulable" }] }, {}), false),
+      podReplicaState(pod({}, {}), false),
+      podReplicaState(pod({ phase: "Failed", containerStatuses: [{ state: oom, restartCount: 0 }] }), false),
+      podReplicaState(pod({ phase: "Failed" }), false),
+      podReplicaState(pod({ phase: "Running" }), false),
+      podReplicaState(container({ waiting: { reason: "ImagePullBackOff" } }), false),
+      podReplicaState(container({ waiting: { reason: "CrashLoopBackOff" } }, { lastState: { terminated: { exitCode: 1, reason: "Error", message: "CUDA out of memory\n" } } }), false),
+      podReplicaState(container({ waiting: { reason: "CrashLoopBackOff" } }), false),
+      podReplicaState(container({ waiting: { reason: "CreateContainerConfigError" } }), false),
+      podReplicaState(container({ terminated: { exitCode: 2, reason: "Completed" } }), false),
+      podReplicaState(container({ waiting: { reason: "ContainerCreating" } }), false),
+      podReplicaState(container({ running: {} }), true),
+      podReplicaState(container({ running: {} }), false),
+      podReplicaState(container({ running: {} }, { restartCount: 0 }), false),
+    ].map((r) => r.reason!);
+    reasons.push("Lost: the cluster no longer runs this replica (the simulator restarted).", "Lost: the cluster no longer runs this replica (Kubernetes has no pod for it).");
+    expect(new Set(reasons).size).toBe(reasons.length);
+    const said = reasons.map((r) => translateServerMessage("tr", r));
+    expect(said.filter((tr, i) => tr === reasons[i] || englishIn(tr.replace("CUDA out of memory", "")))).toEqual([]);
+    expect(said[7]).toBe("Çökme döngüsü: motor 1 koduyla çıktı: CUDA out of memory. 3 kez yeniden başlatıldı; Kubernetes her yeniden başlatmadan önce daha uzun bekliyor.");
   });
 });

@@ -5,6 +5,7 @@ import { ERROR_TEMPLATES_TR, WORDS_TR } from "./server/errors-tr.ts";
 import { LOOSE_PHRASES_TR, PHRASES_TR, REASON_TEMPLATES_TR, reasonValueTr } from "./server/reasons-tr.ts";
 import { MIG_TEMPLATES_TR } from "./server/mig-tr.ts";
 import { BREACH_TEMPLATES_TR } from "./server/breaches-tr.ts";
+import { REPLICA_TEMPLATES_TR } from "./server/replicas-tr.ts";
 
 /**
  * The server's messages (zod's per-field reasons, typed errors) in the reader's language. The
@@ -48,7 +49,7 @@ function fromTemplate(text: string): string | null {
 }
 
 /** A composed reason's template parts: literal text at even indexes, placeholder names at odd ones. */
-const REASONS = [...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR, ...BREACH_TEMPLATES_TR].map(([en, tr]) => ({ parts: en.split(/\{(\w+)\}/), tr }));
+const REASONS = [...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR, ...BREACH_TEMPLATES_TR, ...REPLICA_TEMPLATES_TR].map(([en, tr]) => ({ parts: en.split(/\{(\w+)\}/), tr }));
 
 /**
  * Matches a reason against a template, trying every split a placeholder allows: a phrase must

@@ -8,7 +8,7 @@
  */
 export const PHRASES_TR = new Set(["why", "signal", "need", "rule", "reason", "poolWhy", "step", "detail"]);
 /** Phrases translated when Kule wrote them, kept as they came otherwise (a driver's message). */
-export const LOOSE_PHRASES_TR = new Set(["error", "cause", "start", "finding", "state"]);
+export const LOOSE_PHRASES_TR = new Set(["error", "cause", "start", "finding", "state", "said", "image"]);
 
 export const REASON_TEMPLATES_TR: [en: string, tr: string][] = [
   // server/autoscale/decide.ts: the decision and why.
@@ -51,6 +51,8 @@ export const REASON_TEMPLATES_TR: [en: string, tr: string][] = [
 export function reasonValueTr(value: string): string {
   if (value === "unknown") return "bilinmiyor";
   if (value === "none") return "yok";
+  const times = /^(\d+) (time|restart)s?$/.exec(value);
+  if (times) return `${times[1]} ${times[2] === "time" ? "kez" : "yeniden başlatma"}`;
   if (/MIG off/.test(value)) return value.replaceAll("MIG off", "MIG kapalı");
   const pct = /^([\d.]+)%$/.exec(value);
   return pct ? `%${pct[1]}` : value;
