@@ -1,7 +1,7 @@
 /**
  * The sentences the server composes and stores for pages to show (the autoscaler's decision
- * reasons, why a replica does not fit a pool, an automatic canary's note), in Turkish, as templates keyed by the English like
- * errors-tr.ts. A `{name}` in PHRASES_TR is itself such a sentence (a reason inside a reason) and
+ * reasons, why a replica does not fit a pool, an automatic canary's note), in Turkish, as
+ * templates keyed by the English like errors-tr.ts. A `{name}` in PHRASES_TR is itself such a sentence (a reason inside a reason) and
  * is translated in turn; every other `{name}` is a value put back as it came. The server keeps
  * storing English (the audit log is one language); server-messages.ts translates what a procedure
  * returns to a page. server/shared/i18n/reasons.test.ts fails on a shape not here.
