@@ -104,7 +104,7 @@ function MigChangeSteps({ id, onDone }: { id: string; onDone: () => void }) {
         })}
       </ol>
       <p role="status">
-        {c.state === "done" ? t("done") : c.state === "running" ? t("stepOf", { step: String(c.step + 1), steps: String(c.steps.length), name: c.steps[c.step] ?? "" }) : t("ended", { state: `${c.state}${c.reason ? `: ${c.reason}` : ""}` })}
+        {c.state === "done" ? t("done") : c.state === "running" ? t("stepOf", { step: String(c.step + 1), steps: String(c.steps.length), name: c.steps[c.step] ?? "" }) : t("ended", { state: c.state, reason: c.reason ? `: ${c.reason}` : "" })}
       </p>
       {cancel.error && <div className="form-error">{formErrorOf(cancel.error)}</div>}
       <div className="actions">

@@ -31,7 +31,7 @@ export function BreachesPanel({ canWrite }: { canWrite: boolean }) {
       <p className="muted">{t("intro")}</p>
       {running.length > 0 && (
         <p className="error" role="alert" aria-label={t("openAria")}>
-          {running.map((b) => (b.late ? t("late", { title: b.title }) : t("hoursLeft", { title: b.title, hours: b.hoursLeft === null ? "—" : fmt.number(b.hoursLeft) }))).join(" · ")}
+          {running.map((b) => (b.late ? t("late", { title: b.shownTitle }) : t("hoursLeft", { title: b.shownTitle, hours: b.hoursLeft === null ? "—" : fmt.number(b.hoursLeft) }))).join(" · ")}
         </p>
       )}
       {list.isPending ? (
@@ -54,7 +54,7 @@ export function BreachesPanel({ canWrite }: { canWrite: boolean }) {
             {list.data.map((b) => (
               <tr key={b.id}>
                 <td>{fmt.dateTime(b.awareAt)}</td>
-                <td>{b.title}</td>
+                <td>{b.shownTitle}</td>
                 <td>{label("detectors", b.detector)}</td>
                 <td className={b.late ? "error" : undefined}>{b.boardNotifiedAt ? t("notifiedAt", { date: fmt.dateTime(b.boardNotifiedAt) }) : fmt.dateTime(b.boardDueAt)}</td>
                 <td>{label("statuses", b.status)}</td>

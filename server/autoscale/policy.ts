@@ -3,6 +3,8 @@ import { clusterDriver } from "../cluster/drivers.ts";
 import type { ActorContext } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
+import type { Locale } from "../shared/i18n/locales.ts";
+import { translateServerMessage } from "../shared/i18n/server-messages.ts";
 import type { AutoscaleHistoryInput, AutoscaleRefInput, ColdStartInput, SetAutoscaleInput } from "./schemas.ts";
 
 /** The policy of a version, or null: the page shows an empty form then. */
@@ -97,4 +99,19 @@ export async function decisionHistory({ db }: ActorContext, input: AutoscaleHist
     versions: e.versions.filter((v) => v.state !== "retired").map((v) => ({ id: v.id, label: v.modelVersion.version, policy: v.autoscale })),
     points,
   };
+}
+
+/**
+ * The stored decisions' reasons in the reader's language: the loop stores English (the audit log
+ * keeps one language), the page shows what this returns.
+ */
+export function policyInLanguage<P extends { lastDecision: unknown } | null>(locale: Locale | undefined, p: P): P {
+  const last = p?.lastDecision as { reason?: string } | null | undefined;
+  if (!p || !locale || typeof last?.reason !== "string") return p;
+  return { ...p, lastDecision: { ...last, reason: translateServerMessage(locale, last.reason) } };
+}
+
+export function historyInLanguage<H extends { points: DecisionPoint[]; versions: { policy: { lastDecision: unknown } | null }[] }>(locale: Locale | undefined, h: H): H {
+  if (!locale) return h;
+  return { ...h, versions: h.versions.map((v) => ({ ...v, policy: policyInLanguage(locale, v.policy) })), points: h.points.map((pt) => ({ ...pt, reason: translateServerMessage(locale, pt.reason) })) };
 }

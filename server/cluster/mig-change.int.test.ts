@@ -66,6 +66,11 @@ describe("MIG changes of a busy GPU", () => {
     const done = (await op.cluster.migChanges()).find((c) => c.id === started.id)!;
     expect(done.state).toBe("done");
     expect(done.log.map((l) => l.text.split(":")[0])).toEqual(["applied", "start elsewhere", "wait ready", "shift traffic and drain", "re-partition"]);
+    // A Turkish reader gets the steps and the log in Turkish, each step's line still under its step's name.
+    const tr = (await caller(operator, { locale: "tr" }).cluster.migChanges()).find((c) => c.id === started.id)!;
+    expect(tr.steps).toEqual(["başka yerde başlat", "hazır olmalarını bekle", "trafiği aktar ve boşalt", "MIG bölümlemesini değiştir"]);
+    expect(tr.log.map((l) => l.text.split(":")[0])).toEqual(["uygulandı", ...tr.steps]);
+    expect(tr.log.map((l) => l.text).join(" ")).not.toMatch(/replica|traffic|ready/);
     expect((await testDb().migInstance.findMany({ where: { gpuId: g.id } })).map((m) => `${m.profile}@${m.startSlot}`)).toEqual(["7g.80gb@0"]);
     expect(await testDb().replica.count({ where: { id: { in: [a.id, b.id] }, state: "stopped" } })).toBe(2);
     const stand = await testDb().replica.findMany({ where: { endpointVersionId: versionId, state: "ready" } });

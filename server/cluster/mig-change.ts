@@ -8,6 +8,8 @@ import { applyMigLayout } from "./operations.ts";
 import { planMigChange, type MigChangeSpec, type MigPlan } from "./mig-plan.ts";
 import { PROPAGATION_MS } from "../rollouts/drain.ts";
 import type { MigChangeInput, MigChangeRefInput } from "./schemas.ts";
+import type { Locale } from "../shared/i18n/locales.ts";
+import { translateServerMessage } from "../shared/i18n/server-messages.ts";
 
 /** Who the audit log shows for the steps Kule carries out by itself. */
 const MIG_STEPS: Actor = { userId: "system:mig-change", email: "mig-change@kule.local", name: "Kule MIG change", role: "admin", tenantId: null };
@@ -58,7 +60,14 @@ export async function cancelMigChange(ctx: ClusterContext, { id }: MigChangeRefI
 
 export async function listMigChanges({ db }: ClusterContext) {
   const rows = await db.migChange.findMany({ orderBy: { createdAt: "desc" }, take: 10 });
-  return rows.map((c) => ({ ...c, plan: c.plan as unknown as MigPlan, log: c.log as { step: number; at: string; text: string }[], steps: MIG_STEP_NAMES.slice(0, c.moveBack ? 7 : 4) }));
+  return rows.map((c) => ({ ...c, plan: c.plan as unknown as MigPlan, log: c.log as { step: number; at: string; text: string }[], steps: MIG_STEP_NAMES.slice(0, c.moveBack ? 7 : 4) as string[] }));
+}
+
+/** The steps, log and failure in the reader's language: stored in English (the audit log's), shown as the page reads. */
+export function migChangesInLanguage(locale: Locale | undefined, rows: Awaited<ReturnType<typeof listMigChanges>>) {
+  if (!locale || locale === "en") return rows;
+  const say = (text: string) => translateServerMessage(locale, text);
+  return rows.map((c) => ({ ...c, reason: c.reason && say(c.reason), steps: c.steps.map(say), log: c.log.map((l) => ({ ...l, text: say(l.text) })) }));
 }
 
 /** Moves every running MIG change on by at most one step per tick; restart-safe (its state is in the row). */

@@ -2,6 +2,8 @@ import type { ClusterContext } from "./drivers.ts";
 import { clusterDriver } from "./drivers.ts";
 import { NotFoundError } from "../errors.ts";
 import { migInstanceMemoryBytes, supportsMig } from "./mig.ts";
+import type { Locale } from "../shared/i18n/locales.ts";
+import { translateServerMessage } from "../shared/i18n/server-messages.ts";
 import type { NodeRefInput } from "./schemas.ts";
 
 const GiB = 2 ** 30;
@@ -15,7 +17,7 @@ export function migStateView(n: { migConfig: string | null; migState: string | n
  * One node in full, for the cluster page to open on demand: its GPUs, their MIG instances, the
  * replicas on each, and what only the live simulator knows (XID errors).
  */
-export async function nodeDetail({ db, drivers }: ClusterContext, { hostname }: NodeRefInput) {
+export async function nodeDetail({ db, drivers, locale }: ClusterContext & { locale?: Locale }, { hostname }: NodeRefInput) {
   const [n, faults] = await Promise.all([
     db.node.findUnique({
       where: { hostname },
@@ -32,7 +34,8 @@ export async function nodeDetail({ db, drivers }: ClusterContext, { hostname }: 
   const replicaView = (r: (typeof n.replicas)[number]) => ({
     id: r.id,
     state: r.state,
-    reason: r.reason,
+    // Stored as Kule words it (in English); shown in the reader's language.
+    reason: r.reason && translateServerMessage(locale ?? "en", r.reason),
     endpoint: r.endpointVersion.endpoint.slug,
     endpointName: r.endpointVersion.endpoint.name,
     version: r.endpointVersion.modelVersion.version,

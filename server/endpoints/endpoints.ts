@@ -5,6 +5,8 @@ import { claimRevision } from "../rollouts/weights.ts";
 import { deployableVersion } from "../models/deployable.ts";
 import { detailInclude, loadEndpoint } from "./load.ts";
 import type { AddEndpointVersionInput, CreateEndpointInput, EndpointIdInput } from "./schemas.ts";
+import type { Locale } from "../shared/i18n/locales.ts";
+import { translateServerMessage } from "../shared/i18n/server-messages.ts";
 
 export function listEndpoints({ db }: ActorContext) {
   return db.endpoint.findMany({ orderBy: { name: "asc" }, include: detailInclude });
@@ -19,8 +21,11 @@ export function endpointCatalog({ db }: ActorContext) {
   });
 }
 
-export function getEndpoint({ db }: ActorContext, { id }: EndpointIdInput) {
-  return loadEndpoint(db, id);
+/** One endpoint for its page: why a replica is not serving is stored as Kule words it (English), shown in the reader's language. */
+export async function getEndpoint({ db, locale }: ActorContext & { locale?: Locale }, { id }: EndpointIdInput) {
+  const e = await loadEndpoint(db, id);
+  if (!locale || locale === "en") return e;
+  return { ...e, versions: e.versions.map((v) => ({ ...v, replicas: v.replicas.map((r) => ({ ...r, reason: r.reason && translateServerMessage(locale, r.reason) })) })) };
 }
 
 export async function createEndpoint(ctx: ActorContext, input: CreateEndpointInput) {

@@ -61,6 +61,10 @@ describe("breaches (KVKK Art. 12(5), Board decision 2019/10)", () => {
     expect(toA.locale).toBe("tr");
     expect(toA.text).toContain("ege-health (veri sorumlusu) dikkatine (KVKK md. 12(5)):");
     expect(toA.text).toContain("Veri işleyeniniz olarak");
+    // What the chain check wrote into the incident (stored in English) reads in the notice's language too.
+    expect(toA.text).toContain("Çağrı kaydı ");
+    expect(toA.text).toContain("Zincir denetiminin bulduğu: ");
+    expect(toA.text).not.toContain("The chain check found");
     expect(toA.text).toContain("2 farklı ilgili kişiye (diğerleri tanımlanmamıştır) ait 3 çağrınız");
     expect(toA.text).toMatch(/Kurul'a, öğrenilmesinden itibaren 72 saat içinde .* en geç \d+ [A-ZÇĞİÖŞÜ][a-zçğıöşü]+ \d{4} \d\d:\d\d UTC tarihine kadar/);
   });

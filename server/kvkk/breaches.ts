@@ -8,6 +8,7 @@ import type { BreachCreateInput, BreachGetInput, BreachUpdateInput } from "./sch
 import type { BreachIncident } from "../db/generated/client.ts";
 import type { Locale } from "../shared/i18n/locales.ts";
 import { translatorFor } from "../shared/i18n/translator.ts";
+import { translateServerMessage } from "../shared/i18n/server-messages.ts";
 import { formatDateTime, formatNumber } from "../shared/i18n/format.ts";
 
 /** Board decision 2019/10: the Board is notified within 72 hours of the controller becoming aware. */
@@ -70,10 +71,14 @@ export function chainFinding(firstBad: { stream: string; start: string; end: str
   };
 }
 
-export async function listBreaches({ db }: ActorContext) {
+/**
+ * The list, with each title also in the reader's language (shownTitle: what the chain check wrote
+ * is stored in English) beside the stored one, which the page sends back unchanged when it edits.
+ */
+export async function listBreaches({ db, locale }: ActorContext & { locale?: Locale }) {
   const rows = await db.breachIncident.findMany({ orderBy: { awareAt: "desc" }, take: 100 });
   const now = Date.now();
-  return rows.map((b) => ({ ...b, hoursLeft: b.boardNotifiedAt ? null : Math.floor((b.boardDueAt.getTime() - now) / HOUR), late: !b.boardNotifiedAt && b.boardDueAt.getTime() < now }));
+  return rows.map((b) => ({ ...b, shownTitle: translateServerMessage(locale ?? "en", b.title), hoursLeft: b.boardNotifiedAt ? null : Math.floor((b.boardDueAt.getTime() - now) / HOUR), late: !b.boardNotifiedAt && b.boardDueAt.getTime() < now }));
 }
 
 /** One incident with the tenants and data subjects its period touches, found in the call log, and a notice drafted for each tenant (the controller). */
@@ -96,15 +101,15 @@ export async function getBreach(ctx: ActorContext & { locale?: Locale }, { id, n
   return { incident: b, affected, notices };
 }
 
-/** A notice to one tenant (the controller) in the language chosen for it; what the operator typed (title, measures…) stays as typed. */
+/** A notice to one tenant (the controller) in the language chosen for it: what the chain check wrote in it too, what the operator typed (title, measures…) as typed. */
 function breachNotice(locale: Locale, b: BreachIncident, a: { tenantId: string; tenantSlug: string | null; calls: number; subjects: number }) {
   const t = translatorFor(locale);
   const at = (d: Date) => formatDateTime(locale, d);
   const n = (k: Parameters<typeof t>[0], v?: Record<string, string>) => t(k, v);
   return [
     n("kvkkTexts.breachNotice.to", { tenant: a.tenantSlug ?? a.tenantId }),
-    n("kvkkTexts.breachNotice.aware", { awareAt: at(b.awareAt), title: b.title }),
-    b.description,
+    n("kvkkTexts.breachNotice.aware", { awareAt: at(b.awareAt), title: translateServerMessage(locale, b.title) }),
+    translateServerMessage(locale, b.description),
     n("kvkkTexts.breachNotice.period", { from: at(b.occurredFrom!), to: at(b.occurredTo!), calls: formatNumber(locale, a.calls), subjects: formatNumber(locale, a.subjects) }),
     b.dataCategories ? n("kvkkTexts.breachNotice.data", { categories: b.dataCategories }) : n("kvkkTexts.breachNotice.dataDefault"),
     b.measures ? n("kvkkTexts.breachNotice.measures", { measures: b.measures }) : n("kvkkTexts.breachNotice.measuresDefault"),

@@ -10,6 +10,8 @@ import { claimRevision, writeWeights } from "./weights.ts";
 import { applySwitch } from "./actions.ts";
 import { InvalidTransition, transition, weightsAfter, type Analysis, type AnalysisConfig, type Decision, type PlanEvent, type PlanSnapshot, type PlanStep } from "./machine.ts";
 import type { EndpointRefInput, PlanActionInput, StartPlanInput } from "./schemas.ts";
+import type { Locale } from "../shared/i18n/locales.ts";
+import { translateServerMessage } from "../shared/i18n/server-messages.ts";
 
 
 export function snapshotOf(r: Rollout): PlanSnapshot {
@@ -25,10 +27,11 @@ export function snapshotOf(r: Rollout): PlanSnapshot {
 
 const ACTIVE = { in: ["running", "paused"] as ("running" | "paused")[] };
 
-/** The plan in progress on an endpoint, if any, with its versions' labels. */
-export async function activeRollout({ db }: ActorContext, { endpointId }: EndpointRefInput) {
+/** The plan in progress on an endpoint, if any, with its versions' labels and why it holds, in the reader's language (stored in English). */
+export async function activeRollout({ db, locale }: ActorContext & { locale?: Locale }, { endpointId }: EndpointRefInput) {
   const r = await db.rollout.findFirst({ where: { endpointId, state: ACTIVE } });
-  return r ? describe(db, r) : null;
+  const note = (r?.outcome as { note?: string } | null)?.note;
+  return r ? describe(db, note && locale ? { ...r, outcome: { note: translateServerMessage(locale, note) } } : r) : null;
 }
 
 export async function recentRollouts({ db }: ActorContext, { endpointId }: EndpointRefInput) {

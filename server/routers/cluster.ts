@@ -2,7 +2,7 @@ import { procedure, router } from "../trpc/init.ts";
 import { noInput } from "../schemas/common.ts";
 import { listNodePools } from "../cluster/node-pools.ts";
 import { migChangeInput, migChangeRefInput } from "../cluster/schemas.ts";
-import { cancelMigChange, listMigChanges, previewMigChange, startMigChange } from "../cluster/mig-change.ts";
+import { cancelMigChange, listMigChanges, migChangesInLanguage, previewMigChange, startMigChange } from "../cluster/mig-change.ts";
 import { cordonInput, faultInput, freeDevicesInput, migLayoutInput, nodeListInput, nodeRefInput, registerExternalInput, startReplicaInput, stopReplicaInput } from "../cluster/schemas.ts";
 import { registerExternal, startReplica, stopReplica } from "../cluster/replicas.ts";
 import { applyMigLayout, clearFaults, injectFault, setCordon } from "../cluster/operations.ts";
@@ -27,7 +27,7 @@ export const clusterRouter = router({
   previewMigChange: procedure("cluster:write").input(migChangeInput).query(({ ctx, input }) => previewMigChange(ctx, input)),
   startMigChange: procedure("cluster:write").input(migChangeInput).mutation(({ ctx, input }) => startMigChange(ctx, input)),
   cancelMigChange: procedure("cluster:write").input(migChangeRefInput).mutation(({ ctx, input }) => cancelMigChange(ctx, input)),
-  migChanges: procedure("cluster:read").query(({ ctx }) => listMigChanges(ctx)),
+  migChanges: procedure("cluster:read").query(async ({ ctx }) => migChangesInLanguage(ctx.locale, await listMigChanges(ctx))),
   setCordon: procedure("cluster:write").input(cordonInput).mutation(({ ctx, input }) => setCordon(ctx, input)),
   injectFault: procedure("cluster:write").input(faultInput).mutation(({ ctx, input }) => injectFault(ctx, input)),
   clearFaults: procedure("cluster:write").input(noInput).mutation(({ ctx }) => clearFaults(ctx)),

@@ -2,6 +2,10 @@ import type { Locale } from "./locales.ts";
 import { ASIDES_TR, EXACT_TR } from "./server/catalog-tr.ts";
 import { THINGS_TR, UNITS_TR } from "./server/units.ts";
 import { ERROR_TEMPLATES_TR, WORDS_TR } from "./server/errors-tr.ts";
+import { LOOSE_PHRASES_TR, PHRASES_TR, REASON_TEMPLATES_TR, reasonValueTr } from "./server/reasons-tr.ts";
+import { MIG_TEMPLATES_TR } from "./server/mig-tr.ts";
+import { BREACH_TEMPLATES_TR } from "./server/breaches-tr.ts";
+import { REPLICA_TEMPLATES_TR } from "./server/replicas-tr.ts";
 
 /**
  * The server's messages (zod's per-field reasons, typed errors) in the reader's language. The
@@ -44,8 +48,38 @@ function fromTemplate(text: string): string | null {
   return null;
 }
 
+/** A composed reason's template parts: literal text at even indexes, placeholder names at odd ones. */
+const REASONS = [...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR, ...BREACH_TEMPLATES_TR, ...REPLICA_TEMPLATES_TR].map(([en, tr]) => ({ parts: en.split(/\{(\w+)\}/), tr }));
+
+/**
+ * Matches a reason against a template, trying every split a placeholder allows: a phrase must
+ * itself translate (so "{reason} ({poolWhy})" finds the right parenthesis), a plain value (a count,
+ * a name) holds no parenthesis or colon of its own.
+ */
+function matchReason(parts: string[], text: string, i = 0, values: Record<string, string> = {}): Record<string, string> | null {
+  if (i >= parts.length) return text === "" ? values : null;
+  if (i % 2 === 0) return text.startsWith(parts[i]!) ? matchReason(parts, text.slice(parts[i]!.length), i + 1, values) : null;
+  const name = parts[i]!;
+  const next = parts[i + 1] ?? "";
+  for (let end = next ? text.indexOf(next, 1) : text.length; end > 0; end = next ? text.indexOf(next, end + 1) : -1) {
+    const value = text.slice(0, end);
+    const said = PHRASES_TR.has(name) ? toTurkish(value) : LOOSE_PHRASES_TR.has(name) ? (toTurkish(value) ?? WORDS_TR[value.replaceAll(" ", "_")] ?? value) : /[():]/.test(value) ? null : reasonValueTr(value);
+    const rest = said === null ? null : matchReason(parts, text.slice(end), i + 1, { ...values, [name]: said });
+    if (rest) return rest;
+  }
+  return null;
+}
+
+function fromReason(text: string): string | null {
+  for (const { parts, tr } of REASONS) {
+    const values = matchReason(parts, text);
+    if (values) return tr.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? `{${n}}`);
+  }
+  return null;
+}
+
 function toTurkish(text: string): string | null {
-  const exact = EXACT_TR[text] ?? fromTemplate(text);
+  const exact = EXACT_TR[text] ?? fromTemplate(text) ?? fromReason(text);
   if (exact) return exact;
   // "at most 182 days (6 months, …)": the range and its aside apart.
   const aside = /^(.+) \(([^()]+)\)$/.exec(text);
@@ -63,6 +97,11 @@ function toTurkish(text: string): string | null {
   if (field) {
     const why = toTurkish(field[2]!);
     if (why) return `${field[1]}: ${why}`;
+  }
+  // Clauses a reason strings together ("3 → 5: …; 2 still starting …; wanted 6, …"), each in turn.
+  if (text.includes("; ")) {
+    const clauses = text.split("; ").map(toTurkish);
+    if (clauses.every((c) => c !== null)) return clauses.join("; ");
   }
   return null;
 }

@@ -184,7 +184,7 @@ export const cluster = {
     stepsLabel: "MIG change steps",
     done: "Done.",
     stepOf: "Step {step} of {steps}: {name}",
-    ended: "{state}",
+    ended: "{state, select, failed {Failed} cancelled {Cancelled} other {Ended}}{reason}",
     cancelChange: "Cancel the change",
     noUndo: "The drain and re-partition cannot be undone midway",
     close: "Close",

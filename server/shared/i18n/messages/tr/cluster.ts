@@ -186,7 +186,7 @@ export const cluster = {
     stepsLabel: "MIG değişikliği adımları",
     done: "Tamamlandı.",
     stepOf: "Adım {step} / {steps}: {name}",
-    ended: "{state}",
+    ended: "{state, select, failed {Başarısız oldu} cancelled {İptal edildi} other {Bitti}}{reason}",
     cancelChange: "Değişikliği iptal et",
     noUndo: "Boşaltma ve yeniden bölümleme yarıda geri alınamaz",
     close: "Kapat",

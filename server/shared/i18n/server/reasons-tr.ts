@@ -1,0 +1,59 @@
+/**
+ * The sentences the server composes and stores for pages to show (the autoscaler's decision
+ * reasons, why a replica does not fit a pool, an automatic canary's note), in Turkish, as
+ * templates keyed by the English like errors-tr.ts. A `{name}` in PHRASES_TR is itself such a sentence (a reason inside a reason) and
+ * is translated in turn; every other `{name}` is a value put back as it came. The server keeps
+ * storing English (the audit log is one language); server-messages.ts translates what a procedure
+ * returns to a page. server/shared/i18n/reasons.test.ts fails on a shape not here.
+ */
+export const PHRASES_TR = new Set(["why", "signal", "need", "rule", "reason", "poolWhy", "step", "detail"]);
+/** Phrases translated when Kule wrote them, kept as they came otherwise (a driver's message). */
+export const LOOSE_PHRASES_TR = new Set(["error", "cause", "start", "finding", "state", "said", "image"]);
+
+export const REASON_TEMPLATES_TR: [en: string, tr: string][] = [
+  // server/autoscale/decide.ts: the decision and why.
+  ["held at {n}: an automatic canary is judging this version; adding replicas mid-step would skew its comparison ({signal})", "{n} replikada tutuluyor: otomatik bir kanarya bu sürümü değerlendiriyor; adımın ortasında replika eklemek karşılaştırmasını bozar ({signal})"],
+  ["held at {n}: an automatic canary is judging this version; removing replicas mid-step would skew its comparison ({signal})", "{n} replikada tutuluyor: otomatik bir kanarya bu sürümü değerlendiriyor; adımın ortasında replika kaldırmak karşılaştırmasını bozar ({signal})"],
+  ["wants {n} ({why}) but the pool can place no more replicas", "{n} replika gerekiyor ({why}), ancak havuza daha fazla replika yerleştirilemiyor"],
+  ["wants {n} ({signal}); waiting out the {s} s scale-up window", "{n} replika öneriliyor ({signal}); {s} sn'lik ölçek büyütme penceresinin dolması bekleniyor"],
+  ["could go to {n} ({signal}); waiting out the {s} s scale-down window", "{n} replikaya inilebilir ({signal}); {s} sn'lik ölçek küçültme penceresinin dolması bekleniyor"],
+  ["steady at {n}: {signal}", "{n} replikada sabit: {signal}"],
+  ["{from} → {to}: {why}", "{from} → {to}: {why}"],
+  ["below the warm floor of {n}", "{n} replikalık sıcak tabanın altında"],
+  ["above the ceiling of {n}", "{n} replikalık üst sınırın üstünde"],
+  ["calls are waiting at the gateway while none is running (scale from zero)", "hiçbir replika çalışmıyorken ağ geçidinde bekleyen çağrılar var (sıfırdan ölçekleme)"],
+  ["{signal}, for the whole {s} s scale-down window", "{signal}, {s} sn'lik ölçek küçültme penceresinin tamamı boyunca"],
+  ["{n} still starting counted as capacity", "başlatılmakta olan {n} replika kapasite olarak sayıldı"],
+  ["wanted {n}, the pool holds only {m} more", "{n} replika gerekiyordu, havuz yalnızca {m} replika daha alabiliyor"],
+  ["waiting requests per replica {value} (target {target})", "replika başına bekleyen istek {value} (hedef {target})"],
+  ["KV-cache use {value} (target {target})", "KV önbellek kullanımı {value} (hedef {target})"],
+  ["requests in flight per replica {value} (target {target})", "replika başına işlenmekte olan istek {value} (hedef {target})"],
+  // server/cluster/placement.ts: why the pool cannot hold more (the loop appends it to a pool-limited decision).
+  ["only {n} of {m} replica(s) fit: {why}", "{m} replikadan yalnızca {n} tanesi sığıyor: {why}"],
+  ["every device of pool {pool} is taken or its nodes are down or cordoned", "{pool} havuzunun tüm aygıtları kullanımda ya da düğümleri kapalı veya iş almaya kapatılmış (cordon)"],
+  ["every device of pool {pool} in {region}* is taken or its nodes are down or cordoned", "{pool} havuzunun {region}* bölgesindeki tüm aygıtları kullanımda ya da düğümleri kapalı veya iş almaya kapatılmış (cordon)"],
+  ["each replica needs {need} of usable memory; pool {pool} has {n} free device(s) that large (the largest free one has {size} usable)", "her replika {need} kullanılabilir bellek gerektiriyor; {pool} havuzunda bu büyüklükte {n} boş aygıt var (en büyük boş aygıtta {size} kullanılabilir)"],
+  // server/shared/memory-rule.ts needText: the memory rule inside a reason.
+  ["{size} (the version's stated minimum; {rule})", "{size} (sürümün belirttiği en az bellek; {rule})"],
+  ["{size} ({rule})", "{size} ({rule})"],
+  ["weights {w} + KV cache for {n} tokens {kv}", "ağırlıklar {w} + {n} token için KV önbelleği {kv}"],
+  ["weights {w}", "ağırlıklar {w}"],
+  // server/rollouts/machine.ts: why an automatic canary holds its step (the plan's note).
+  ["the rollout is {state}", "dağıtım {state}"],
+  ["metrics unavailable: holding the current step", "ölçümler alınamıyor: mevcut adımda bekleniyor"],
+  ["holding the step", "adımda bekleniyor"],
+  ["waiting for {n} canary requests in the window (have {m})", "pencerede {n} kanarya isteği bekleniyor (şu an {m})"],
+  // A pool-limited decision with the pool's reason after it (server/autoscale/loop.ts).
+  ["{reason} ({poolWhy})", "{reason} ({poolWhy})"],
+];
+
+/** Values a reason carries that are words or formatted for English. */
+export function reasonValueTr(value: string): string {
+  if (value === "unknown") return "bilinmiyor";
+  if (value === "none") return "yok";
+  const times = /^(\d+) (time|restart)s?$/.exec(value);
+  if (times) return `${times[1]} ${times[2] === "time" ? "kez" : "yeniden başlatma"}`;
+  if (/MIG off/.test(value)) return value.replaceAll("MIG off", "MIG kapalı");
+  const pct = /^([\d.]+)%$/.exec(value);
+  return pct ? `%${pct[1]}` : value;
+}
