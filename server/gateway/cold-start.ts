@@ -28,11 +28,9 @@ export class ColdStartGate {
     private readonly config: ConfigStore,
     private readonly pool: pg.Pool,
   ) {
-    const prev = config.onReload;
-    config.onReload = (cfg) => {
-      prev?.(cfg);
+    config.onReload(() => {
       for (const w of this.waiters) w.check();
-    };
+    });
   }
 
   /** Calls held now, over all endpoints (the gateway's metrics). */

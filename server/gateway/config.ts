@@ -193,13 +193,18 @@ export class ConfigStore {
   private reloading: Promise<void> | null = null;
   private again = false;
   private closed = false;
-  onReload: ((cfg: GatewayConfig) => void) | null = null;
+  private readonly reloadListeners: ((cfg: GatewayConfig) => void)[] = [];
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly databaseUrl: string,
     private readonly opts = { fullRefreshMs: 30_000, coalesceMs: 10 },
   ) {}
+
+  /** Runs `listener` with each configuration loaded from now on (the cold-start gate, the key guard). */
+  onReload(listener: (cfg: GatewayConfig) => void) {
+    this.reloadListeners.push(listener);
+  }
 
   async start(): Promise<void> {
     // A database slow to answer at start (a busy machine, a restart) is waited for a while: a
@@ -235,7 +240,7 @@ export class ConfigStore {
           const next = await loadConfig(this.pool);
           if (this.current) carryRoutingState(this.current, next);
           this.current = next;
-          this.onReload?.(this.current);
+          for (const listener of this.reloadListeners) listener(this.current);
         } while (this.again);
       } finally {
         this.reloading = null;

@@ -64,11 +64,7 @@ export class KeyGuard {
     config: ConfigStore,
   ) {
     this.reporter = new KeyReporter(pool, rings);
-    const prev = config.onReload;
-    config.onReload = (cfg) => {
-      prev?.(cfg);
-      this.update(cfg);
-    };
+    config.onReload((cfg) => this.update(cfg));
   }
 
   /** Before the first config load: a new install's first process records its keys; later ones are checked against them. */
