@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
-import { to as copyTo } from "pg-copy-streams";
+import { copyOut } from "../../db/copy-out.ts";
 import { EMPTY_HOUR, HOUR_MS, type HourDigest } from "./digest.ts";
 import { CANONICAL_SESSION, STREAMS, type StreamName } from "./streams.ts";
 
@@ -14,9 +14,9 @@ async function hourDigest(client: Client, stream: StreamName, hour: number): Pro
   const s = STREAMS[stream];
   const sql = `COPY (SELECT ${s.columns} FROM ${s.table} WHERE ${s.time} >= ${tsLiteral(new Date(hour))} AND ${s.time} < ${tsLiteral(new Date(hour + HOUR_MS))} ORDER BY ${s.order}) TO STDOUT`;
   const h = createHash("sha256");
-  const copy = client.query(copyTo(sql));
-  for await (const chunk of copy as AsyncIterable<Buffer>) h.update(chunk);
-  return { count: copy.rowCount, digest: h.digest("hex") };
+  const copy = copyOut(client, sql);
+  for await (const chunk of copy.stream) h.update(chunk);
+  return { count: await copy.rowCount(), digest: h.digest("hex") };
 }
 
 /**

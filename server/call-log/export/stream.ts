@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { Transform, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
-import { to as copyTo } from "pg-copy-streams";
+import { copyOut } from "../../db/copy-out.ts";
 import type { CallLogFilter } from "../schemas.ts";
 import { whereSql } from "../where.ts";
 import type { Locale } from "../../shared/i18n/locales.ts";
@@ -78,9 +78,9 @@ export async function streamExport(pool: pg.Pool, filter: CallLogFilter, format:
   });
   try {
     if (format === "csv") emit(shape, BOM);
-    const copy = client.query(copyTo(copySql(filter, format, locale)));
-    await pipeline(copy, shape, sink);
-    const rows = (copy as unknown as { rowCount: number }).rowCount;
+    const copy = copyOut(client, copySql(filter, format, locale));
+    await pipeline(copy.stream, shape, sink);
+    const rows = await copy.rowCount();
     onRows?.(rows);
     return { rows, bytes, sha256: hash.digest("hex") };
   } finally {
