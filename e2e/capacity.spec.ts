@@ -64,7 +64,7 @@ test("a MIG change of a serving GPU: the preview shows where its replica moves, 
   await card.getByRole("button", { name: "Preview moving its replicas…" }).click();
   const preview = card.getByRole("region", { name: "MIG change preview" });
   const move = preview.getByRole("row").filter({ hasText: "chat 1.0" });
-  await expect(move).toContainText("gpu-llm-04 GPU 6 slot 0");
+  await expect(move).toContainText("gpu-llm-04 GPU 6 3g.40gb@0");
   await expect(preview.getByRole("alert")).toContainText(/Refused: gpu-llm-04 GPU 6: .*overlaps 3g\.40gb/);
   await expect(preview.getByRole("button", { name: "Apply as steps" })).toBeDisabled();
   await preview.getByRole("button", { name: "Cancel", exact: true }).click();

@@ -38,6 +38,22 @@ test.describe("in a browser set to Turkish", () => {
     await expect(policy.getByRole("row", { name: /destruction_records/ })).toContainText("Yok Edilmesi veya Anonim Hale Getirilmesi");
   });
 
+  test("a MIG preview says why it is refused and what capacity is missing in Turkish, its sizes written the Turkish way", async ({ page }) => {
+    await signIn(page, "operator");
+    await open(page, "/cluster");
+    const nodes = page.getByRole("region", { name: "Düğümler" });
+    await nodes.getByLabel("Düğümlerde ara").fill("gpu-llm-04");
+    await nodes.getByRole("button", { name: "gpu-llm-04", exact: true }).click();
+    const card = page.getByRole("group", { name: "gpu-llm-04 düğümünün GPU 6" });
+    await card.getByRole("button", { name: "MIG düzenini düzenle" }).click();
+    // One more instance where the layout has no room: NVIDIA's rules refuse it, and the preview says so.
+    await card.getByRole("button", { name: "Örnek ekle" }).click();
+    await card.getByRole("button", { name: "Replikalarının taşınmasını önizle…" }).click();
+    const preview = card.getByRole("region", { name: "MIG değişikliği önizlemesi" });
+    await expect(preview.getByRole("alert")).toContainText(/Reddedildi: gpu-llm-04 GPU 6: .*çakışıyor/);
+    await expect(preview).toContainText(/Bu arada eksik kapasite: 1 GPU, \d+,\d GiB, yeniden bölümlenirken hizmet dışı/);
+  });
+
   test("a tenant's money and dates are written the Turkish way", async ({ page }) => {
     await signIn(page, "tenant");
     await open(page, "/usage");

@@ -4,15 +4,21 @@ import type { Actor } from "../auth/actor.ts";
 import { recordAudit } from "./record.ts";
 import { verifyChains } from "./seal/verify.ts";
 import { chainFinding, openFromFinding } from "../kvkk/breaches.ts";
+import type { Locale } from "../shared/i18n/locales.ts";
+import { translateServerMessage } from "../shared/i18n/server-messages.ts";
 
-/** The chain check from the UI: its outcome, naming the first bad segment, is itself an audit event. */
-export async function verifyChainFor(ctx: { db: Db; actor: Actor; ip: string | null }) {
+/**
+ * The chain check from the UI: its outcome, naming the first bad segment, is itself an audit event
+ * (in English, as stored); the page reads why a segment or a signed head fails in its language.
+ */
+export async function verifyChainFor(ctx: { db: Db; actor: Actor; ip: string | null; locale?: Locale }) {
   const report = await verifyChains(pgPool(ctx.db));
   await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "audit.verify", targetType: "seal", after: { ok: report.ok, rows: report.rows, firstBad: report.firstBad } });
   // A failed check is a possible breach (KVKK Art. 12(5)): the incident and its 72-hour clock open now.
   const finding = chainFinding(report.firstBad);
   const breachId = finding ? await openFromFinding(pgPool(ctx.db), finding) : null;
-  return { ...report, breachId };
+  const say = (text: string) => translateServerMessage(ctx.locale ?? "en", text);
+  return { ...report, heads: { ...report.heads, problem: report.heads.problem && say(report.heads.problem) }, firstBad: report.firstBad && { ...report.firstBad, reason: say(report.firstBad.reason) }, breachId };
 }
 
 /** How far each chain is sealed, for the page's header. */

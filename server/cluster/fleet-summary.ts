@@ -1,6 +1,7 @@
 import type { ClusterContext } from "./drivers.ts";
 import { driverView } from "./operations.ts";
 import { migStateView } from "./node-detail.ts";
+import type { Locale } from "../shared/i18n/locales.ts";
 
 type Count = bigint | number;
 const n = (x: Count | null | undefined) => Number(x ?? 0);
@@ -20,7 +21,7 @@ const noReplicas = (): ReplicaCounts => ({ pending: 0, loading: 0, ready: 0, dra
  * way or failed, the driver and the simulator's faults. Nodes themselves come a page at a time
  * (node-list.ts) and in full only when opened (node-detail.ts).
  */
-export async function clusterSummary({ db, drivers }: ClusterContext) {
+export async function clusterSummary({ db, drivers, locale }: ClusterContext & { locale?: Locale }) {
   const [pools, nodeCounts, gpuCounts, replicaCounts, models, profiles, regions, migNodes, faults] = await Promise.all([
     db.nodePool.findMany({ orderBy: [{ region: "desc" }, { name: "asc" }], include: { cluster: { select: { name: true } } } }),
     db.$queryRaw<{ pool: string; nodes: Count; ready: Count; cordoned: Count }[]>`
@@ -76,7 +77,7 @@ export async function clusterSummary({ db, drivers }: ClusterContext) {
     },
     pools: poolViews,
     facets: { gpuModels: models.map((m) => m.modelName), migProfiles: profiles.map((p) => p.profile), regions: regions.map((r) => r.region) },
-    migChanges: migNodes.map((x) => ({ hostname: x.hostname, ...migStateView(x)! })),
+    migChanges: migNodes.map((x) => ({ hostname: x.hostname, ...migStateView(x, locale)! })),
     faultReplicas: Object.fromEntries(slow.map((r) => [r.id, `${r.endpointVersion.endpoint.slug} ${r.endpointVersion.modelVersion.version} on ${r.node?.hostname ?? "?"}`])),
   };
 }

@@ -44,6 +44,11 @@ describe("MIG changes of a busy GPU", () => {
     const blocked = await op.cluster.previewMigChange(change);
     expect(blocked.refused).toMatch(/cannot be placed elsewhere: needs .* no free device of pool llm outside the GPUs being changed/);
     await expect(op.cluster.startMigChange(change)).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/changes: .*cannot be placed elsewhere/) });
+    // A Turkish reader is told the same in Turkish, sizes written 1,2 GiB.
+    const trOp = caller(operator, { locale: "tr" });
+    const blockedTr = await trOp.cluster.previewMigChange(change);
+    expect(blockedTr.refused).toMatch(/^llm-2 GPU 0 \dg\.\d+gb@\d üzerindeki mig-\S+ 1\.0 başka bir yere yerleştirilemiyor: \d+,\d GiB .* gerekiyor ve llm havuzunda/);
+    expect(blockedTr.capacityMissing.text).toMatch(/^1 GPU, 80,0 GiB, yeniden bölümlenirken hizmet dışı; 2 replika/);
     await testDb().replica.deleteMany({ where: { id: { in: blockers.map((x) => x.id) } } });
 
     const plan = await op.cluster.previewMigChange({ ...change, moveBack: true });

@@ -24,8 +24,22 @@ interface Started {
   back?: Record<string, string>;
 }
 
-export async function previewMigChange({ db }: ClusterContext, input: MigChangeInput) {
-  return planMigChange(db, input.changes);
+/** The plan as the page reads it: its refusals, reasons and missing capacity in the reader's language. */
+export async function previewMigChange({ db, locale }: ClusterContext & { locale?: Locale }, input: MigChangeInput) {
+  return migPlanInLanguage(locale, await planMigChange(db, input.changes));
+}
+
+export function migPlanInLanguage(locale: Locale | undefined, plan: MigPlan): MigPlan {
+  if (!locale || locale === "en") return plan;
+  const say = (text: string) => translateServerMessage(locale, text);
+  const place = <T extends { reason: string } | null>(p: T): T => (p ? { ...p, reason: say(p.reason) } : p);
+  return {
+    ...plan,
+    gpus: plan.gpus.map((g) => ({ ...g, problems: g.problems.map(say) })),
+    moves: plan.moves.map((m) => ({ ...m, to: place(m.to), back: place(m.back), why: m.why && say(m.why) })),
+    capacityMissing: { ...plan.capacityMissing, text: say(plan.capacityMissing.text) },
+    refused: plan.refused && say(plan.refused),
+  };
 }
 
 /** Applies a previewed change as steps; refused, with the preview's reason, when a replica fits nowhere else. */
@@ -67,7 +81,7 @@ export async function listMigChanges({ db }: ClusterContext) {
 export function migChangesInLanguage(locale: Locale | undefined, rows: Awaited<ReturnType<typeof listMigChanges>>) {
   if (!locale || locale === "en") return rows;
   const say = (text: string) => translateServerMessage(locale, text);
-  return rows.map((c) => ({ ...c, reason: c.reason && say(c.reason), steps: c.steps.map(say), log: c.log.map((l) => ({ ...l, text: say(l.text) })) }));
+  return rows.map((c) => ({ ...c, plan: migPlanInLanguage(locale, c.plan), reason: c.reason && say(c.reason), steps: c.steps.map(say), log: c.log.map((l) => ({ ...l, text: say(l.text) })) }));
 }
 
 /** Moves every running MIG change on by at most one step per tick; restart-safe (its state is in the row). */

@@ -3,7 +3,7 @@ import type { DbTx } from "../db/client.ts";
 import { NotFoundError } from "../errors.ts";
 import { freeDevices, placementReason, versionPlacement, type Placement } from "./placement.ts";
 import { migInstanceMemoryBytes, supportsMig, validateMigLayout, type MigInstanceSpec } from "./mig.ts";
-import { fitsDevice, gib, needText } from "../shared/memory-rule.ts";
+import { fitsDevice, gib, needText, type memoryNeed } from "../shared/memory-rule.ts";
 import { inRegionRule } from "../shared/regions.ts";
 import type { StartReplicaInput } from "./schemas.ts";
 
@@ -79,7 +79,9 @@ export async function planMigChange(db: PrismaClient | DbTx, changes: MigChangeS
   const backTaken = new Set<string>();
   for (const { r, g } of replicas) {
     const { need, scope } = needs.find((n) => n.id === r.id)!;
-    const from = `${g.node.hostname} GPU ${g.index}${r.migStartSlot !== null ? ` slot ${r.migStartSlot}` : ""}`;
+    // Named as free devices are ("node GPU 6 3g.40gb@0"): no word to translate.
+    const slot = r.migStartSlot === null ? null : `${g.migInstances.find((m) => m.startSlot === r.migStartSlot)?.profile ?? "MIG"}@${r.migStartSlot}`;
+    const from = `${g.node.hostname} GPU ${g.index}${slot ? ` ${slot}` : ""}`;
     const all = await freeDevices(db, scope, 0, { gpuIds });
     const fitting = all.filter((d) => !taken.has(key(d.device)) && fitsDevice(d.memoryBytes, need.bytes));
     const target = fitting[0] ?? null;
@@ -87,7 +89,7 @@ export async function planMigChange(db: PrismaClient | DbTx, changes: MigChangeS
     const back = backOffer.find((d) => d.nodePoolId === scope.nodePoolId && !backTaken.has(key(d.device)) && fitsDevice(d.memoryBytes, need.bytes) && inRegionRule(d.region, scope.regionConstraint)) ?? null;
     if (back) backTaken.add(key(back.device));
     const largest = all.filter((d) => !taken.has(key(d.device))).reduce((m, d) => Math.max(m, d.memoryBytes), 0);
-    const why = target ? null : `needs ${needText(need)} and no free device of pool ${scope.poolName} outside the GPUs being changed holds it${largest ? ` (the largest free one has ${gib(largest)})` : " (none is free)"}`;
+    const why = target ? null : noDeviceWhy(need, scope.poolName, largest);
     out.moves.push({
       replicaId: r.id,
       endpointVersionId: r.endpointVersionId,
@@ -102,7 +104,15 @@ export async function planMigChange(db: PrismaClient | DbTx, changes: MigChangeS
   const stuck = out.moves.filter((m) => !m.to);
   if (stuck.length) problems.push(...stuck.map((m) => `${m.endpoint} ${m.version} on ${m.from} cannot be placed elsewhere: ${m.why}`));
   out.refused = problems.length ? problems.join(". ") : null;
-  const n = out.capacityMissing.gpus;
-  out.capacityMissing.text = `${n} GPU(s), ${gib(out.capacityMissing.memoryBytes)}, out of service while re-partitioned; ${out.moves.length} replica(s) keep serving from where they move first, so no version loses a replica meanwhile`;
+  out.capacityMissing.text = capacityMissingText(out.capacityMissing.gpus, out.capacityMissing.memoryBytes, out.moves.length);
   return out;
+}
+
+/** Why a replica of a GPU being changed has nowhere to go meanwhile. */
+export function noDeviceWhy(need: ReturnType<typeof memoryNeed>, poolName: string, largestFreeBytes: number): string {
+  return `needs ${needText(need)} and no free device of pool ${poolName} outside the GPUs being changed holds it${largestFreeBytes ? ` (the largest free one has ${gib(largestFreeBytes)})` : " (none is free)"}`;
+}
+
+export function capacityMissingText(gpus: number, memoryBytes: number, moves: number): string {
+  return `${gpus} GPU(s), ${gib(memoryBytes)}, out of service while re-partitioned; ${moves} replica(s) keep serving from where they move first, so no version loses a replica meanwhile`;
 }

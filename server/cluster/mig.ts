@@ -68,7 +68,7 @@ export function validateMigLayout(gpuMemoryGb: number, layout: MigInstanceSpec[]
       used[s] = `${p.name}@${inst.startSlot}`;
     }
   }
-  if (compute > 7) errors.push(`the instances need ${compute} compute slices; a GPU has 7`);
+  if (compute > 7) errors.push(`the instances need ${compute} compute slices, more than a GPU's 7`);
   return [...new Set(errors)];
 }
 

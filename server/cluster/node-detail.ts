@@ -8,9 +8,9 @@ import type { NodeRefInput } from "./schemas.ts";
 
 const GiB = 2 ** 30;
 
-/** A node's MIG manager state as the cluster page shows it; null when no change was ever asked of it. */
-export function migStateView(n: { migConfig: string | null; migState: string | null; migStateSince: Date | null; migReason: string | null }) {
-  return n.migConfig ? { config: n.migConfig, state: n.migState ?? "pending", since: n.migStateSince, reason: n.migReason } : null;
+/** A node's MIG manager state as the cluster page shows it, why it failed in the reader's language; null when no change was ever asked of it. */
+export function migStateView(n: { migConfig: string | null; migState: string | null; migStateSince: Date | null; migReason: string | null }, locale: Locale = "en") {
+  return n.migConfig ? { config: n.migConfig, state: n.migState ?? "pending", since: n.migStateSince, reason: n.migReason && translateServerMessage(locale, n.migReason) } : null;
 }
 
 /**
@@ -52,7 +52,7 @@ export async function nodeDetail({ db, drivers, locale }: ClusterContext & { loc
     cordoned: n.cordoned,
     cpuModel: n.cpuModel,
     cpuCores: n.cpuCores,
-    mig: migStateView(n),
+    mig: migStateView(n, locale),
     /** The simulator lays out MIG at once; a Kubernetes node's MIG manager does it later. */
     migApplies: clusterDriver(drivers).kind === "sim" ? ("at-once" as const) : ("through-mig-manager" as const),
     cpuReplicas: n.replicas.filter((r) => !r.gpuId).map(replicaView),

@@ -1,6 +1,7 @@
 import type { Prisma } from "../db/generated/client.ts";
 import type { ClusterContext } from "./drivers.ts";
 import { migStateView } from "./node-detail.ts";
+import type { Locale } from "../shared/i18n/locales.ts";
 import type { ReplicaCounts } from "./fleet-summary.ts";
 import type { NodeListInput } from "./schemas.ts";
 
@@ -37,7 +38,7 @@ function nodeWhere(input: NodeListInput, faultHosts: string[]): Prisma.NodeWhere
  * A page of the node list, in hostname order after `after`: each node's pool, state, GPUs,
  * replicas by state, MIG manager state and XIDs, with the count of nodes the filters match.
  */
-export async function listNodes({ db, drivers }: ClusterContext, input: NodeListInput) {
+export async function listNodes({ db, drivers, locale }: ClusterContext & { locale?: Locale }, input: NodeListInput) {
   const faults = await drivers.sim.faults().catch(() => null);
   const xidHosts = new Map<string, number>();
   for (const x of faults?.xids ?? []) xidHosts.set(x.hostname, (xidHosts.get(x.hostname) ?? 0) + 1);
@@ -76,7 +77,7 @@ export async function listNodes({ db, drivers }: ClusterContext, input: NodeList
       gpuModels: [...new Set(r.gpus.map((g) => g.modelName))],
       migGpus: r.gpus.filter((g) => g.migEnabled).length,
       replicas: replicas.get(r.id) ?? { pending: 0, loading: 0, ready: 0, draining: 0, failed: 0 },
-      mig: migStateView(r),
+      mig: migStateView(r, locale),
       xids: xidHosts.get(r.hostname) ?? 0,
     })),
   };

@@ -21,11 +21,11 @@ export function endpointCatalog({ db }: ActorContext) {
   });
 }
 
-/** One endpoint for its page: why a replica is not serving is stored as Kule words it (English), shown in the reader's language. */
+/** One endpoint for its page: why a replica is not serving and why its device was chosen are stored as Kule words them (English), shown in the reader's language. */
 export async function getEndpoint({ db, locale }: ActorContext & { locale?: Locale }, { id }: EndpointIdInput) {
   const e = await loadEndpoint(db, id);
   if (!locale || locale === "en") return e;
-  return { ...e, versions: e.versions.map((v) => ({ ...v, replicas: v.replicas.map((r) => ({ ...r, reason: r.reason && translateServerMessage(locale, r.reason) })) })) };
+  return { ...e, versions: e.versions.map((v) => ({ ...v, replicas: v.replicas.map((r) => ({ ...r, reason: r.reason && translateServerMessage(locale, r.reason), placementReason: r.placementReason && translateServerMessage(locale, r.placementReason) })) })) };
 }
 
 export async function createEndpoint(ctx: ActorContext, input: CreateEndpointInput) {

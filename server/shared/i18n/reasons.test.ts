@@ -8,54 +8,46 @@ import { REASON_TEMPLATES_TR, reasonValueTr } from "./server/reasons-tr.ts";
 import { MIG_TEMPLATES_TR } from "./server/mig-tr.ts";
 import { BREACH_TEMPLATES_TR } from "./server/breaches-tr.ts";
 import { REPLICA_TEMPLATES_TR } from "./server/replicas-tr.ts";
+import { ERROR_TEMPLATES_TR } from "./server/errors-tr.ts";
 import { podReplicaState } from "../../cluster/kubernetes/pod-state.ts";
 import { chainFinding } from "../../kvkk/breaches.ts";
 import { MIG_STEP_NAMES } from "../../cluster/mig-change.ts";
+import { englishIn, literals } from "../../test/server-sentences.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
-/** Where the reasons pages show are composed: a whole file, or one function of it. */
-const SOURCES: [file: string, fn?: string][] = [["server/autoscale/decide.ts"], ["server/cluster/placement.ts", "unplaceableReason"], ["server/shared/memory-rule.ts", "needText"], ["server/kvkk/breaches.ts", "chainFinding"]];
-
-/** The literal text of every string and template literal in `src` (a template's `${…}` splits it, nested ones included). */
-function literals(src: string): string[] {
-  const out: string[] = [];
-  const template = (i: number): number => {
-    let text = "";
-    for (i++; src[i] !== "`"; ) {
-      if (src.startsWith("${", i)) {
-        out.push(text);
-        text = "";
-        let depth = 1;
-        for (i += 2; depth; i++) {
-          if (src[i] === "`") i = template(i);
-          else if (src[i] === '"') i = src.indexOf('"', i + 1);
-          else if (src[i] === "{") depth++;
-          else if (src[i] === "}") depth--;
-        }
-      } else text += src[i++];
-    }
-    out.push(text);
-    return i;
-  };
-  for (let i = 0; i < src.length; i++) {
-    if (src[i] === '"') {
-      const j = src.indexOf('"', i + 1);
-      out.push(src.slice(i + 1, j));
-      i = j;
-    } else if (src[i] === "`") i = template(i);
-  }
-  return out;
-}
-
-/** A MIG change's step names, its log lines and why it failed: the lines of mig-change.ts that write them. */
-const MIG_LINES = /MIG_STEP_NAMES = |text: `|this\.next\(|this\.end\(|new Error\(/;
-
-/** The chain check's findings a breach incident quotes. */
-const CHAIN_LINES = /bad\(|reason = |\? "rows|: "rows|reason: `/;
+/**
+ * Where the reasons pages show are composed: a whole file, one function of it, or its lines a
+ * pattern picks. A new English sentence in one of them without its template fails the first test.
+ */
+const SOURCES: [file: string, only?: string | RegExp][] = [
+  ["server/autoscale/decide.ts"],
+  ["server/cluster/placement.ts", "unplaceableReason"],
+  ["server/cluster/placement.ts", "placementReason"],
+  ["server/shared/memory-rule.ts", "needText"],
+  ["server/shared/memory-rule.ts", "deviceText"],
+  ["server/kvkk/breaches.ts", "chainFinding"],
+  // A MIG change's step names, its log lines and why it failed.
+  ["server/cluster/mig-change.ts", /MIG_STEP_NAMES = |text: `|this\.next\(|this\.end\(|new Error\(/],
+  // Its preview: NVIDIA's rules, the plan's refusals and the capacity missing, what the GPU Operator's MIG manager cannot do or why it failed.
+  ["server/cluster/mig.ts", "validateMigLayout"],
+  ["server/cluster/mig-plan.ts", /problems\.push|return `|does not support/],
+  ["server/cluster/kubernetes/mig-plan.ts", "inexpressible"],
+  ["server/cluster/kubernetes/kubernetes-driver.ts", /let reason = /],
+  // The chain check's findings a breach incident quotes, and why a signed head fails.
+  ["server/audit/seal/verify.ts", /bad\(|reason = |\? "rows|: "rows|reason: `|problem: /],
+  ["server/audit/seal/heads.ts", /reason: /],
+  ["server/rollouts/machine.ts", /note: /],
+  // Why a replica is not serving, from each driver.
+  ["server/cluster/kubernetes/pod-state.ts", /reason: |return `|const why/],
+  ["server/cluster/kubernetes/replica-book.ts", /reason: "|\[state, reason\] = /],
+  ["server/cluster/external-driver.ts", /reason: "|reason = `/],
+  ["server/cluster/sim/cluster.ts", /failReplicas\(\(|`torch|`KV cache/],
+  ["server/cluster/replicas.ts", /reason: `Lost/],
+];
 
 /** The English fragments (two words or more) the composing code writes. */
 function fragments(): { at: string; text: string }[] {
-  return [...SOURCES, ["server/cluster/mig-change.ts", MIG_LINES] as const, ["server/audit/seal/verify.ts", CHAIN_LINES] as const, ["server/rollouts/machine.ts", /note: /] as const, ["server/cluster/kubernetes/pod-state.ts", /reason: |return `|const why/] as const, ["server/cluster/replicas.ts", /reason: `Lost/] as const].flatMap(([file, only]) => {
+  return SOURCES.flatMap(([file, only]) => {
     let src = fs.readFileSync(path.join(root, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
     if (typeof only === "string") src = src.slice(src.indexOf(`function ${only}(`), src.indexOf("\n}\n", src.indexOf(`function ${only}(`)));
     else if (only) src = src.split("\n").filter((l) => only.test(l)).join("\n");
@@ -99,20 +91,13 @@ function reasons(): string[] {
   return out;
 }
 
-const WORD = /(?<!\p{L})[a-z]{3,}(?!\p{L})/gu;
-/** Words of the English templates: none may be left in a Turkish reason. */
-const ENGLISH = new Set([...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR, ...BREACH_TEMPLATES_TR, ...REPLICA_TEMPLATES_TR].flatMap(([en]) => en.replace(/\{\w+\}/g, " ").match(WORD) ?? []));
-/** Whether a translation still has an English word of the templates in it (a whole word: "Kule" is a name). */
-/** "pod" is Turkish too, and "node" names a host (node-a). */
-const KEPT = new Set(["pod", "node"]);
-const englishIn = (tr: string) => (tr.match(WORD) ?? []).some((w) => ENGLISH.has(w) && !KEPT.has(w));
-
 describe("the reasons pages show, in Turkish", () => {
-  it("has a Turkish template for every fragment the autoscaler, the placement and MIG change reasons and the chain check write", () => {
+  it("has a Turkish template for every fragment the autoscaler, placement, MIG changes and previews, the drivers' replica reasons and the chain and head checks write", () => {
     const found = fragments();
     expect(found.length).toBeGreaterThan(20);
     expect(found.filter((f) => f.at.includes("mig-change")).length).toBeGreaterThan(10);
-    const english = [...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR, ...BREACH_TEMPLATES_TR, ...REPLICA_TEMPLATES_TR].map(([en]) => en);
+    // A typed error's sentence quoted inside a reason (a GPU without MIG in a preview) is translated by its own template.
+    const english = [...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR, ...BREACH_TEMPLATES_TR, ...REPLICA_TEMPLATES_TR, ...ERROR_TEMPLATES_TR].map(([en]) => en);
     expect(found.filter(({ text }) => !english.some((en) => en.includes(text)) && reasonValueTr(text) === text).map((f) => `${f.at}: ${f.text}`)).toEqual([]);
   });
 
@@ -125,7 +110,7 @@ describe("the reasons pages show, in Turkish", () => {
 
   it("reads as Turkish an operator can act on", () => {
     expect(translateServerMessage("tr", "3 → 5: waiting requests per replica 12.00 (target 4.00); 1 still starting counted as capacity; wanted 6, the pool holds only 2 more")).toBe(
-      "3 → 5: replika başına bekleyen istek 12.00 (hedef 4.00); başlatılmakta olan 1 replika kapasite olarak sayıldı; 6 replika gerekiyordu, havuz yalnızca 2 replika daha alabiliyor",
+      "3 → 5: replika başına bekleyen istek 12,00 (hedef 4,00); başlatılmakta olan 1 replika kapasite olarak sayıldı; 6 replika gerekiyordu, havuz yalnızca 2 replika daha alabiliyor",
     );
     expect(translateServerMessage("tr", "could go to 1 (KV-cache use 5% (target 70%)); waiting out the 300 s scale-down window")).toBe("1 replikaya inilebilir (KV önbellek kullanımı %5 (hedef %70)); 300 sn'lik ölçek küçültme penceresinin dolması bekleniyor");
     expect(translateServerMessage("tr", "2 → 3: below the warm floor of 3")).toBe("2 → 3: 3 replikalık sıcak tabanın altında");

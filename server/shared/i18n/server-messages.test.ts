@@ -30,7 +30,7 @@ describe("the server's messages in Turkish", () => {
   it("translates ranges with their units and asides, not-found things, stale edits and field prefixes", () => {
     expect(translateServerMessage("tr", "at least 2 characters")).toBe("en az 2 karakter");
     expect(translateServerMessage("tr", "at most 182 days (6 months, KVKK destruction regulation)")).toBe("en fazla 182 gün (6 ay, KVKK imha yönetmeliği)");
-    expect(translateServerMessage("tr", "0 to 3600 s")).toBe("0 ile 3600 arası sn");
+    expect(translateServerMessage("tr", "0 to 3600 s")).toBe("0 ile 3.600 arası sn");
     expect(translateServerMessage("tr", "Endpoint version not found")).toBe("Uç nokta sürümü bulunamadı");
     expect(translateServerMessage("tr", "unmaskReason: say why you need the IP addresses, in at least 10 characters")).toBe("unmaskReason: IP adreslerine neden ihtiyaç duyduğunuzu en az 10 karakterle yazın");
     expect(translateServerMessage("tr", "Someone else changed chat-large since you loaded it. Review the current values and try again.")).toMatch(/^chat-large, siz yükledikten sonra/);

@@ -1,6 +1,6 @@
 import type { Locale } from "./locales.ts";
 import { ASIDES_TR, EXACT_TR } from "./server/catalog-tr.ts";
-import { THINGS_TR, UNITS_TR } from "./server/units.ts";
+import { QUANTITIES, THINGS_TR, UNITS_TR, numbersTr } from "./server/units.ts";
 import { ERROR_TEMPLATES_TR, WORDS_TR } from "./server/errors-tr.ts";
 import { LOOSE_PHRASES_TR, PHRASES_TR, REASON_TEMPLATES_TR, reasonValueTr } from "./server/reasons-tr.ts";
 import { MIG_TEMPLATES_TR } from "./server/mig-tr.ts";
@@ -19,18 +19,19 @@ export function translateServerMessage(locale: Locale, text: string): string {
 }
 
 const unit = (u: string | undefined) => (u ? ` ${UNITS_TR[u] ?? u}` : "");
+const num = (n: string) => numbersTr(n, true);
 
 const RULES: [RegExp, (m: RegExpExecArray) => string | null][] = [
-  [/^at least ([\d.,]+)(?: (.+))?$/, (m) => (m[2] && !UNITS_TR[m[2]] ? null : `en az ${m[1]}${unit(m[2])}`)],
-  [/^at most ([\d.,]+)(?: (.+))?$/, (m) => (m[2] && !UNITS_TR[m[2]] ? null : `en fazla ${m[1]}${unit(m[2])}`)],
-  [/^([\d.,]+) to ([\d.,]+)(?: (.+))?$/, (m) => (m[3] && !UNITS_TR[m[3]] ? null : `${m[1]} ile ${m[2]} arası${unit(m[3])}`)],
+  [/^at least ([\d.,]+)(?: (.+))?$/, (m) => (m[2] && !UNITS_TR[m[2]] ? null : `en az ${num(m[1]!)}${unit(m[2])}`)],
+  [/^at most ([\d.,]+)(?: (.+))?$/, (m) => (m[2] && !UNITS_TR[m[2]] ? null : `en fazla ${num(m[1]!)}${unit(m[2])}`)],
+  [/^([\d.,]+) to ([\d.,]+)(?: (.+))?$/, (m) => (m[3] && !UNITS_TR[m[3]] ? null : `${num(m[1]!)} ile ${num(m[2]!)} arası${unit(m[3])}`)],
   [/^(.+) not found$/, (m) => (THINGS_TR[m[1]!] ? `${THINGS_TR[m[1]!]} bulunamadı` : null)],
   [/^Invalid input: expected (\w+), received (\w+)$/, (m) => `Geçersiz değer: ${m[1]} bekleniyordu, ${m[2]} geldi`],
   [/^Invalid option: expected one of (.+)$/, (m) => `Geçersiz seçenek: şunlardan biri olmalı: ${m[1]}`],
   [/^Invalid input$/, () => "Geçersiz değer"],
 ];
 
-/** The typed errors' templates as patterns: each `{name}` matches what the sentence carries there. */
+/** The typed errors' templates as patterns: each `{name}` matches what the sentence carries there, its numbers put back as Turkish writes them. */
 const WORDS = new Set(["state", "which", "thing", "unit"]);
 const TEMPLATES = ERROR_TEMPLATES_TR.map(([en, tr]) => {
   const names: string[] = [];
@@ -42,11 +43,15 @@ function fromTemplate(text: string): string | null {
   for (const { re, names, tr } of TEMPLATES) {
     const m = re.exec(text);
     if (!m) continue;
-    const values = Object.fromEntries(names.map((n, i) => [n, WORDS.has(n) ? (WORDS_TR[m[i + 1]!] ?? m[i + 1]!) : m[i + 1]!]));
+    const values = Object.fromEntries(names.map((n, i) => [n, WORDS.has(n) ? (WORDS_TR[m[i + 1]!] ?? m[i + 1]!) : numbersTr(m[i + 1]!, QUANTITIES.has(n))]));
     return tr.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? `{${n}}`);
   }
   return null;
 }
+
+/** Placeholders that hold one word (a hostname, a slug, a version, a GPU's index), so "{node} GPU {index}: …" takes no sentence for a name. */
+const ONE_WORD = new Set(["node", "index", "endpoint", "version", "profile", "slot", "gpu"]);
+const plainValue = (name: string, value: string) => (/[():]|\. /.test(value) || (ONE_WORD.has(name) && /\s/.test(value)) ? null : reasonValueTr(numbersTr(value, QUANTITIES.has(name))));
 
 /** A composed reason's template parts: literal text at even indexes, placeholder names at odd ones. */
 const REASONS = [...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR, ...BREACH_TEMPLATES_TR, ...REPLICA_TEMPLATES_TR].map(([en, tr]) => ({ parts: en.split(/\{(\w+)\}/), tr }));
@@ -54,7 +59,8 @@ const REASONS = [...REASON_TEMPLATES_TR, ...MIG_TEMPLATES_TR, ...BREACH_TEMPLATE
 /**
  * Matches a reason against a template, trying every split a placeholder allows: a phrase must
  * itself translate (so "{reason} ({poolWhy})" finds the right parenthesis), a plain value (a count,
- * a name) holds no parenthesis or colon of its own.
+ * a name) holds no parenthesis, colon or sentence break (". ") of its own, and its numbers are
+ * written the Turkish way.
  */
 function matchReason(parts: string[], text: string, i = 0, values: Record<string, string> = {}): Record<string, string> | null {
   if (i >= parts.length) return text === "" ? values : null;
@@ -63,7 +69,7 @@ function matchReason(parts: string[], text: string, i = 0, values: Record<string
   const next = parts[i + 1] ?? "";
   for (let end = next ? text.indexOf(next, 1) : text.length; end > 0; end = next ? text.indexOf(next, end + 1) : -1) {
     const value = text.slice(0, end);
-    const said = PHRASES_TR.has(name) ? toTurkish(value) : LOOSE_PHRASES_TR.has(name) ? (toTurkish(value) ?? WORDS_TR[value.replaceAll(" ", "_")] ?? value) : /[():]/.test(value) ? null : reasonValueTr(value);
+    const said = PHRASES_TR.has(name) ? toTurkish(value) : LOOSE_PHRASES_TR.has(name) ? (toTurkish(value) ?? WORDS_TR[value.replaceAll(" ", "_")] ?? value) : plainValue(name, value);
     const rest = said === null ? null : matchReason(parts, text.slice(end), i + 1, { ...values, [name]: said });
     if (rest) return rest;
   }
@@ -102,6 +108,11 @@ function toTurkish(text: string): string | null {
   if (text.includes("; ")) {
     const clauses = text.split("; ").map(toTurkish);
     if (clauses.every((c) => c !== null)) return clauses.join("; ");
+  }
+  // Sentences a refusal strings together ("A cannot be placed elsewhere: …. B …"), each in turn.
+  if (text.includes(". ")) {
+    const sentences = text.split(". ").map(toTurkish);
+    if (sentences.every((c) => c !== null)) return sentences.join(". ");
   }
   return null;
 }

@@ -6,9 +6,9 @@
  * storing English (the audit log is one language); server-messages.ts translates what a procedure
  * returns to a page. server/shared/i18n/reasons.test.ts fails on a shape not here.
  */
-export const PHRASES_TR = new Set(["why", "signal", "need", "rule", "reason", "poolWhy", "step", "detail"]);
+export const PHRASES_TR = new Set(["why", "signal", "need", "rule", "reason", "poolWhy", "step", "detail", "problems", "how"]);
 /** Phrases translated when Kule wrote them, kept as they came otherwise (a driver's message). */
-export const LOOSE_PHRASES_TR = new Set(["error", "cause", "start", "finding", "state", "said", "image"]);
+export const LOOSE_PHRASES_TR = new Set(["error", "cause", "start", "finding", "state", "said", "image", "problem", "device", "url", "through", "hour"]);
 
 export const REASON_TEMPLATES_TR: [en: string, tr: string][] = [
   // server/autoscale/decide.ts: the decision and why.
@@ -30,9 +30,16 @@ export const REASON_TEMPLATES_TR: [en: string, tr: string][] = [
   ["requests in flight per replica {value} (target {target})", "replika başına işlenmekte olan istek {value} (hedef {target})"],
   // server/cluster/placement.ts: why the pool cannot hold more (the loop appends it to a pool-limited decision).
   ["only {n} of {m} replica(s) fit: {why}", "{m} replikadan yalnızca {n} tanesi sığıyor: {why}"],
-  ["every device of pool {pool} is taken or its nodes are down or cordoned", "{pool} havuzunun tüm aygıtları kullanımda ya da düğümleri kapalı veya iş almaya kapatılmış (cordon)"],
+  // The region's form first: "{pool}" alone would take "gpu-a in tr-" whole.
   ["every device of pool {pool} in {region}* is taken or its nodes are down or cordoned", "{pool} havuzunun {region}* bölgesindeki tüm aygıtları kullanımda ya da düğümleri kapalı veya iş almaya kapatılmış (cordon)"],
+  ["every device of pool {pool} is taken or its nodes are down or cordoned", "{pool} havuzunun tüm aygıtları kullanımda ya da düğümleri kapalı veya iş almaya kapatılmış (cordon)"],
   ["each replica needs {need} of usable memory; pool {pool} has {n} free device(s) that large (the largest free one has {size} usable)", "her replika {need} kullanılabilir bellek gerektiriyor; {pool} havuzunda bu büyüklükte {n} boş aygıt var (en büyük boş aygıtta {size} kullanılabilir)"],
+  // server/cluster/placement.ts placementReason: why a replica's device was chosen (deviceText, then the rule).
+  ["{device}: {size}, {usable} usable at {pct}% — needs {need}; {how}.", "{device}: {size}, %{pct} oranında {usable} kullanılabilir — {need} gerekiyor; {how}."],
+  ["chosen by hand", "elle seçildi"],
+  ["the smallest free device of pool {pool}, region {region}* that holds it", "{pool} havuzunun {region}* bölgesinde bunu alabilen en küçük boş aygıt"],
+  ["the smallest free device of pool {pool} that holds it", "{pool} havuzunda bunu alabilen en küçük boş aygıt"],
+  ["{how} ({others} larger one(s) left free)", "{how} ({others} daha büyük aygıt boş bırakıldı)"],
   // server/shared/memory-rule.ts needText: the memory rule inside a reason.
   ["{size} (the version's stated minimum; {rule})", "{size} (sürümün belirttiği en az bellek; {rule})"],
   ["{size} ({rule})", "{size} ({rule})"],
@@ -54,6 +61,6 @@ export function reasonValueTr(value: string): string {
   const times = /^(\d+) (time|restart)s?$/.exec(value);
   if (times) return `${times[1]} ${times[2] === "time" ? "kez" : "yeniden başlatma"}`;
   if (/MIG off/.test(value)) return value.replaceAll("MIG off", "MIG kapalı");
-  const pct = /^([\d.]+)%$/.exec(value);
+  const pct = /^([\d.,]+)%$/.exec(value);
   return pct ? `%${pct[1]}` : value;
 }

@@ -53,3 +53,25 @@ export const THINGS_TR: Record<string, string> = {
   Alert: "Uyarı",
   "Sign-in rule": "Oturum açma kuralı",
 };
+
+/**
+ * Placeholders that hold a quantity: a bare number there ("12.50", a signal's value; "4096" tokens)
+ * is written the Turkish way. Elsewhere a bare "1.2" may be a version and stays as it came.
+ */
+export const QUANTITIES = new Set(["value", "target", "pct", "n", "m", "count", "s", "ms", "size", "usable", "need", "w", "kv", "total", "free", "others", "alloc"]);
+
+/** An English-written number as Turkish writes it, grouped as Intl's tr-TR does: "1,234.5" → "1.234,5"; the decimals as the server gave them. */
+const turkish = (n: string) => {
+  const [int = "", frac] = n.replaceAll(",", "").split(".");
+  return int.replace(/\B(?=(\d{3})+$)/g, ".") + (frac === undefined ? "" : `,${frac}`);
+};
+
+/**
+ * The English-written numbers inside a value as Turkish writes them: one with a thousands comma
+ * ("1,234.5"), one before a unit ("0.5 GiB", "1234.5 GiB", "12.5%"), and a quantity's bare number.
+ * A version (1.2), a MIG profile (3g.40gb), an address, a port or a timestamp is none of these and stays.
+ */
+export function numbersTr(value: string, quantity = false): string {
+  if (quantity && /^\d+(?:,\d{3})*(?:\.\d+)?$/.test(value)) return turkish(value);
+  return value.replace(/(?<![\w.,:])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w.,]?\d)|(?<![\w.,:])\d+(?:\.\d+)?(?= ?(?:(?:GiB|MiB|GB|TB|ms|s)\b|%))/g, turkish);
+}
