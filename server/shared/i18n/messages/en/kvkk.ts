@@ -155,6 +155,9 @@ export const kvkk = {
     saved: "KVKK settings saved",
     tenantSaved: "Retention saved",
     ran: "Destruction done: {rows} rows in {records} record(s)",
+    specialCeiling: "Special categories of personal data (KVKK Art. 6): tenants marked special, and every tenant's calls to endpoints marked special, are kept at most {days} days; a longer retention is refused.",
+    specialEndpoints: "Endpoints marked special: {endpoints}.",
+    capped: "{days} days (special-category ceiling)",
   },
   methods: {
     delete: "erasure (Art. 8)",
