@@ -7,8 +7,11 @@ export const pgQuery =
   async <T>(sql: string, params: unknown[]) =>
     (await c.query(sql, params)).rows as T[];
 
-/** A row is special-category when its tenant or its endpoint is marked (KVKK Art. 6); written so the planner can use the tenant and endpoint indexes. */
-export const SPECIAL_ROW = `(c."tenantId" IN (SELECT id FROM "Tenant" WHERE "specialCategory" IS NOT NULL) OR c."endpointId" IN (SELECT id FROM "Endpoint" WHERE "specialCategory" IS NOT NULL))`;
+/**
+ * A row is special-category when its tenant or its endpoint is marked (KVKK Art. 6); written so the
+ * planner can use the tenant and endpoint indexes, and never NULL (a row without an endpoint), so NOT works.
+ */
+export const SPECIAL_ROW = `(c."tenantId" IN (SELECT id FROM "Tenant" WHERE "specialCategory" IS NOT NULL) OR (c."endpointId" IS NOT NULL AND c."endpointId" IN (SELECT id FROM "Endpoint" WHERE "specialCategory" IS NOT NULL)))`;
 
 /**
  * Rows whose client IP is not under the current version of the ring they belong to now: an older

@@ -102,5 +102,12 @@ describe("rows written before a tenant was marked special (KVKK Art. 6)", () => 
     expect((await versionsOf(viaEndpoint)).ipKeyVersion).toBe("s1");
     expect((await own.db.callLog.findMany({ where: { tenantId: u, NOT: { requestId: viaEndpoint } } })).map((r) => r.ipKeyVersion)).toEqual(["v1"]);
     expect((await own.caller(tenantU).callLog.get({ requestId: viaEndpoint })).clientIp).toBe("198.51.100.20");
+    // With an endpoint marked, a row without an endpoint still moves both ways with its tenant's marking.
+    await own.caller(admin).kvkk.special.mark({ tenantId: t, category: "health" });
+    await rekeyBatch(own.pool, { actor: null, batch: 5000 });
+    expect((await versionsOf(id)).ipKeyVersion).toBe("s1");
+    await own.caller(admin).kvkk.special.mark({ tenantId: t, category: null });
+    expect(await rekeyBatch(own.pool, { actor: null, batch: 5000 })).toMatchObject({ movedToRing: { standard: 1 }, remaining: 0 });
+    expect((await versionsOf(id)).ipKeyVersion).toBe("v1");
   });
 });
