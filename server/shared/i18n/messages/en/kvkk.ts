@@ -37,6 +37,7 @@ export const kvkk = {
     noCalls: "No calls in the incident's period.",
     noCallsSetWhen: "No calls in the incident's period: set when it happened to find the affected tenants.",
     affectedLine: "{tenant}: {calls} calls, {subjects} identified end users",
+    affectedLineRange: "{tenant}: {calls} calls, between {subjects} and {subjectsAtMost} identified end users (their identifiers are one-way hashes under {versions} key versions: one person has one per version, and Kule cannot tell whether two are the same person)",
     noticeDraft: "Notice draft for {tenant}",
     promptTitle: "What happened, in a line?",
     promptHow: "How it happened (the Board's form asks)",
