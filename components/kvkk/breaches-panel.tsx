@@ -77,7 +77,11 @@ export function BreachesPanel({ canWrite }: { canWrite: boolean }) {
           ) : (
             <ul>
               {detail.data.affected.map((x) => (
-                <li key={x.tenantId}>{t("affectedLine", { tenant: x.tenantSlug ?? x.tenantId, calls: fmt.number(x.calls), subjects: fmt.number(x.subjects) })}</li>
+                <li key={x.tenantId}>
+                  {x.subjectsAtMost > x.subjects
+                    ? t("affectedLineRange", { tenant: x.tenantSlug ?? x.tenantId, calls: fmt.number(x.calls), subjects: fmt.number(x.subjects), subjectsAtMost: fmt.number(x.subjectsAtMost), versions: fmt.number(x.keyVersions) })
+                    : t("affectedLine", { tenant: x.tenantSlug ?? x.tenantId, calls: fmt.number(x.calls), subjects: fmt.number(x.subjects) })}
+                </li>
               ))}
             </ul>
           )}

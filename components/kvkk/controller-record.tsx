@@ -40,6 +40,12 @@ export function ControllerRegistration({ tenant }: { tenant: View["tenant"] }) {
   );
 }
 
+/** The range the tenant may choose in: the special ceiling for special categories (Art. 6), else the platform's period; Law 5651's minimum below. */
+function retentionHint(t: ReturnType<typeof useTranslations<"kvkkController">>, r: View["retention"]) {
+  if (r.special) return t("rangeSpecial", { max: r.platformDays });
+  return r.legalMinDays ? t("rangeWithMin", { min: r.legalMinDays, max: r.platformDays }) : t("range", { max: r.platformDays });
+}
+
 /** How long the tenant's call log is kept: its own choice, within the platform's period and the legal minimum. */
 export function OwnRetention({ retention }: { retention: View["retention"] }) {
   const t = useTranslations("kvkkController");
@@ -64,6 +70,7 @@ export function OwnRetention({ retention }: { retention: View["retention"] }) {
     <section className="panel" aria-label={t("retentionTitle")}>
       <h2>{t("retentionTitle")}</h2>
       <p>{t("inForce", { days: retention.effectiveDays, method: tm(retention.method) })}</p>
+      {retention.specialEndpoints.length > 0 && retention.specialCeilingDays !== null && <p className="muted">{t("specialEndpoints", { endpoints: retention.specialEndpoints.join(", "), days: retention.specialCeilingDays })}</p>}
       <form
         className="stack"
         onSubmit={(e) => {
@@ -73,7 +80,7 @@ export function OwnRetention({ retention }: { retention: View["retention"] }) {
       >
         {save.error && !errors.days ? <div className="form-error">{formErrorOf(save.error)}</div> : null}
         <div className="form-row">
-          <Field id="own-days" label={t("days")} hint={retention.legalMinDays ? t("rangeWithMin", { min: retention.legalMinDays, max: retention.platformDays }) : t("range", { max: retention.platformDays })} errors={errors.days}>
+          <Field id="own-days" label={t("days")} hint={retentionHint(t, retention)} errors={errors.days}>
             <input id="own-days" inputMode="numeric" value={days} placeholder={String(retention.platformDays)} onChange={(e) => setDays(e.target.value)} aria-invalid={!!errors.days} />
           </Field>
           <Field id="own-method" label={t("method")} errors={errors.method}>

@@ -31,7 +31,7 @@ export function RetentionPanel({ canWrite }: { canWrite: boolean }) {
   );
   if (s.isPending) return <Loading what={t("retention.loading")} />;
   if (s.isError) return <p className="error">{s.error.message}</p>;
-  const { settings, tenants, nextDestructionAt } = s.data;
+  const { settings, tenants, nextDestructionAt, specialCeilingDays, specialEndpoints } = s.data;
   const d = draft ?? { defaultRetentionDays: String(settings.defaultRetentionDays), destructionIntervalDays: String(settings.destructionIntervalDays), sealGraceMinutes: String(settings.sealGraceMinutes) };
   const errs = (save.error?.data as { fieldErrors?: Record<string, string[]> } | undefined)?.fieldErrors;
   return (
@@ -39,6 +39,9 @@ export function RetentionPanel({ canWrite }: { canWrite: boolean }) {
       <h2>{t("retention.title")}</h2>
       <p className="muted">
         {t("retention.intro", { days: fmt.number(settings.destructionIntervalDays), last: fmt.dateTime(settings.lastDestructionAt), next: nextDestructionAt ? fmt.dateTime(nextDestructionAt) : t("retention.atNextCheck") })}
+      </p>
+      <p className="muted">
+        {t("retention.specialCeiling", { days: fmt.number(specialCeilingDays) })} {specialEndpoints.length > 0 && t("retention.specialEndpoints", { endpoints: specialEndpoints.join(", ") })}
       </p>
       <form
         className="actions"
@@ -83,7 +86,13 @@ export function RetentionPanel({ canWrite }: { canWrite: boolean }) {
               <td>
                 {x.name} {x.kvkk && <span className="badge badge-kvkk">KVKK</span>}
               </td>
-              <td>{x.retentionDays === null ? t("retention.daysDefault", { days: fmt.number(x.effectiveDays) }) : t("retention.days", { days: fmt.number(x.retentionDays) })}</td>
+              <td>
+                {x.effectiveDays < (x.retentionDays ?? settings.defaultRetentionDays)
+                  ? t("retention.capped", { days: fmt.number(x.effectiveDays) })
+                  : x.retentionDays === null
+                    ? t("retention.daysDefault", { days: fmt.number(x.effectiveDays) })
+                    : t("retention.days", { days: fmt.number(x.retentionDays) })}
+              </td>
               <td>{t(`methods.${x.method}`)}</td>
               {canWrite && (
                 <td>

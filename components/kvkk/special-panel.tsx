@@ -59,6 +59,16 @@ export function SpecialPanel({ canWrite }: { canWrite: boolean }) {
           </tbody>
         </table>
       )}
+      {s.data.moves.length > 0 && (
+        <section aria-label={t("movesAria")}>
+          <p className="muted">{t("movesIntro")}</p>
+          <ul>
+            {s.data.moves.map((m) => (
+              <li key={`${m.tenantId}-${m.toRing}`}>{t("moveRow", { tenant: m.slug ?? m.tenantId, ring: t(m.toRing === "special" ? "ringSpecial" : "ringStandard"), ip: m.ipRows, subject: m.subjectRows })}</li>
+            ))}
+          </ul>
+        </section>
+      )}
       {canWrite && (
         <form
           className="actions"

@@ -5,6 +5,8 @@ import { hoursAgo, insertCalls, makeTenantIn } from "../audit/test/fixtures.ts";
 import { sealAll } from "../audit/seal/seal.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Role } from "../db/generated/enums.ts";
+import { hashSubjectWith, keyVersion } from "../call-log/keys/keyring.ts";
+import { randomBytes } from "node:crypto";
 
 let own: Awaited<ReturnType<typeof ownDatabase>>;
 const actors = {} as Record<Role, Actor>;
@@ -89,5 +91,30 @@ describe("breaches (KVKK Art. 12(5), Board decision 2019/10)", () => {
   it("a manual incident runs the clock from the awareness the admin states; late when past 72 hours", async () => {
     await own.caller(actors.admin).kvkk.breaches.create({ title: "Lost laptop", description: "A laptop with an export was stolen from a car", awareAt: new Date(Date.now() - 80 * 3_600_000) });
     expect((await own.caller(actors.admin).kvkk.breaches.list()).find((x) => x.title === "Lost laptop")).toMatchObject({ late: true, detector: "manual" });
+  });
+
+  it("counts a person who called before and after a key rotation once at least, and says the count is a range and why", async () => {
+    const [v1, v2] = ["v1", "v2"].map((v) => keyVersion("standard", v, randomBytes(32).toString("base64")));
+    const c = await makeTenantIn(own.pool, { slug: "rotated-tenant" });
+    const at = (m: number) => new Date(hoursAgo(2).getTime() + m * 60_000);
+    const rows = [
+      { user: "ayse@example.com.tr", k: v1!, m: 1 },
+      { user: "ayse@example.com.tr", k: v2!, m: 2 },
+      { user: "ayse@example.com.tr", k: v2!, m: 3 },
+    ];
+    const ids = await insertCalls(own.pool, rows.map((r) => ({ tenantId: c, startedAt: at(r.m), userHash: hashSubjectWith(r.k, r.user) })));
+    await own.pool.query(`UPDATE "CallLog" c SET "userHashKeyVersion" = v.version FROM unnest($1::text[], $2::text[]) AS v(id, version) WHERE c."requestId" = v.id`, [ids, rows.map((r) => r.k.version)]);
+    const inc = await own.caller(actors.admin).kvkk.breaches.create({ title: "Rotated period", description: "A period spanning a key rotation", awareAt: new Date(), occurredFrom: at(0), occurredTo: at(10) });
+    const { affected, notices } = await own.caller(actors.auditor).kvkk.breaches.get({ id: inc.id });
+    expect(affected).toEqual([{ tenantId: c, tenantSlug: "rotated-tenant", calls: 3, subjects: 1, subjectsAtMost: 2, keyVersions: 2 }]);
+    expect(notices[0]!.text).toContain("from between 1 and 2 distinct end users");
+    expect(notices[0]!.text).toContain("one-way hashes under 2 key versions");
+    const tr = await own.caller(actors.auditor).kvkk.breaches.get({ id: inc.id, noticeLocale: "tr" });
+    expect(tr.notices[0]!.text).toContain("en az 1, en fazla 2 farklı ilgili kişiye");
+
+    // A second person, only after the rotation: at least 2 (under v2), at most 3.
+    await insertCalls(own.pool, [{ tenantId: c, startedAt: at(4), userHash: hashSubjectWith(v2!, "mehmet@example.com.tr") }]);
+    await own.pool.query(`UPDATE "CallLog" SET "userHashKeyVersion" = 'v2' WHERE "tenantId" = $1 AND "userHashKeyVersion" IS NULL`, [c]);
+    expect((await own.caller(actors.auditor).kvkk.breaches.get({ id: inc.id })).affected[0]).toMatchObject({ calls: 4, subjects: 2, subjectsAtMost: 3 });
   });
 });

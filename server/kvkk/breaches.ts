@@ -81,20 +81,32 @@ export async function listBreaches({ db, locale }: ActorContext & { locale?: Loc
   return rows.map((b) => ({ ...b, shownTitle: translateServerMessage(locale ?? "en", b.title), hoursLeft: b.boardNotifiedAt ? null : Math.floor((b.boardDueAt.getTime() - now) / HOUR), late: !b.boardNotifiedAt && b.boardDueAt.getTime() < now }));
 }
 
+/**
+ * The tenants and identified end users a period touches. A `user` identifier is kept as a one-way
+ * hash under the key version current when the call was logged, so a person who called before and
+ * after a rotation has one hash per version and the plaintext to re-derive them is not kept: the
+ * count is a range, from the most distinct hashes under any one version (nobody is counted twice)
+ * to the distinct hashes of all versions (nobody called under two). Within one version it is exact.
+ */
+async function affectedBy(pool: pg.Pool, from: Date, to: Date) {
+  const r = await pool.query<{ tenantId: string; slug: string | null; calls: string; atLeast: string; atMost: string; versions: string }>(
+    `WITH rows AS (SELECT c."tenantId", c."userHash", coalesce(c."userHashKeyVersion", '') AS v FROM "CallLog" c
+                    WHERE c."startedAt" >= $1::timestamptz AT TIME ZONE 'UTC' AND c."startedAt" < $2::timestamptz AT TIME ZONE 'UTC'),
+          per AS (SELECT "tenantId", v, count(DISTINCT "userHash") AS n FROM rows WHERE "userHash" IS NOT NULL GROUP BY 1, 2)
+     SELECT r."tenantId", t.slug, count(*) AS calls, coalesce((SELECT max(n) FROM per WHERE per."tenantId" = r."tenantId"), 0) AS "atLeast",
+            count(DISTINCT r."userHash") AS "atMost", count(DISTINCT r.v) FILTER (WHERE r."userHash" IS NOT NULL) AS versions
+       FROM rows r LEFT JOIN "Tenant" t ON t.id = r."tenantId" GROUP BY 1, 2 ORDER BY 3 DESC`,
+    [from, to],
+  );
+  return r.rows.map((x) => ({ tenantId: x.tenantId, tenantSlug: x.slug, calls: Number(x.calls), subjects: Number(x.atLeast), subjectsAtMost: Number(x.atMost), keyVersions: Number(x.versions) }));
+}
+type Affected = Awaited<ReturnType<typeof affectedBy>>[number];
+
 /** One incident with the tenants and data subjects its period touches, found in the call log, and a notice drafted for each tenant (the controller). */
 export async function getBreach(ctx: ActorContext & { locale?: Locale }, { id, noticeLocale }: BreachGetInput) {
   const b = await ctx.db.breachIncident.findUnique({ where: { id } });
   if (!b) throw new NotFoundError("Breach incident");
-  const affected =
-    b.occurredFrom && b.occurredTo
-      ? (
-          await pgPool(ctx.db).query<{ tenantId: string; slug: string | null; calls: string; subjects: string }>(
-            `SELECT c."tenantId", t.slug, count(*) AS calls, count(DISTINCT c."userHash") AS subjects FROM "CallLog" c LEFT JOIN "Tenant" t ON t.id = c."tenantId"
-              WHERE c."startedAt" >= $1::timestamptz AT TIME ZONE 'UTC' AND c."startedAt" < $2::timestamptz AT TIME ZONE 'UTC' GROUP BY 1, 2 ORDER BY 3 DESC`,
-            [b.occurredFrom, b.occurredTo],
-          )
-        ).rows.map((r) => ({ tenantId: r.tenantId, tenantSlug: r.slug, calls: Number(r.calls), subjects: Number(r.subjects) }))
-      : [];
+  const affected = b.occurredFrom && b.occurredTo ? await affectedBy(pgPool(ctx.db), b.occurredFrom, b.occurredTo) : [];
   const locale = noticeLocale ?? ctx.locale ?? "en";
   const notices = affected.map((a) => ({ tenantId: a.tenantId, locale, text: breachNotice(locale, b, a) }));
   await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "kvkk.breach.read", targetType: "breach", targetId: id });
@@ -102,7 +114,7 @@ export async function getBreach(ctx: ActorContext & { locale?: Locale }, { id, n
 }
 
 /** A notice to one tenant (the controller) in the language chosen for it: what the chain check wrote in it too, what the operator typed (title, measures…) as typed. */
-function breachNotice(locale: Locale, b: BreachIncident, a: { tenantId: string; tenantSlug: string | null; calls: number; subjects: number }) {
+function breachNotice(locale: Locale, b: BreachIncident, a: Affected) {
   const t = translatorFor(locale);
   const at = (d: Date) => formatDateTime(locale, d);
   const n = (k: Parameters<typeof t>[0], v?: Record<string, string>) => t(k, v);
@@ -110,7 +122,9 @@ function breachNotice(locale: Locale, b: BreachIncident, a: { tenantId: string; 
     n("kvkkTexts.breachNotice.to", { tenant: a.tenantSlug ?? a.tenantId }),
     n("kvkkTexts.breachNotice.aware", { awareAt: at(b.awareAt), title: translateServerMessage(locale, b.title) }),
     translateServerMessage(locale, b.description),
-    n("kvkkTexts.breachNotice.period", { from: at(b.occurredFrom!), to: at(b.occurredTo!), calls: formatNumber(locale, a.calls), subjects: formatNumber(locale, a.subjects) }),
+    a.subjectsAtMost > a.subjects
+      ? n("kvkkTexts.breachNotice.periodRange", { from: at(b.occurredFrom!), to: at(b.occurredTo!), calls: formatNumber(locale, a.calls), subjects: formatNumber(locale, a.subjects), subjectsAtMost: formatNumber(locale, a.subjectsAtMost), versions: formatNumber(locale, a.keyVersions) })
+      : n("kvkkTexts.breachNotice.period", { from: at(b.occurredFrom!), to: at(b.occurredTo!), calls: formatNumber(locale, a.calls), subjects: formatNumber(locale, a.subjects) }),
     b.dataCategories ? n("kvkkTexts.breachNotice.data", { categories: b.dataCategories }) : n("kvkkTexts.breachNotice.dataDefault"),
     b.measures ? n("kvkkTexts.breachNotice.measures", { measures: b.measures }) : n("kvkkTexts.breachNotice.measuresDefault"),
     n("kvkkTexts.breachNotice.board", { due: at(b.boardDueAt), contact: b.contact ?? n("kvkkTexts.breachNotice.contactDefault") }),

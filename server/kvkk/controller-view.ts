@@ -3,6 +3,7 @@ import { ownTenant } from "../auth/scope.ts";
 import { pgPool } from "../db/pg-pool.ts";
 import { NotFoundError } from "../errors.ts";
 import { residencyMap } from "./residency.ts";
+import { effectiveRetentionDays, limitsOf, specialCeilingDays } from "./retention-rule.ts";
 
 const DAY = 86_400_000;
 
@@ -16,8 +17,8 @@ export async function controllerView(ctx: ActorContext) {
   if (!tenantId) throw new NotFoundError("Tenant");
   const to = new Date(Date.now() + DAY);
   const from = new Date(Date.UTC(to.getUTCFullYear(), to.getUTCMonth() - 2, 1));
-  const [tenant, safeguards, residency, staffReads, retention, settings] = await Promise.all([
-    ctx.db.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { name: true, slug: true, kvkk: true, verbisNumber: true, processingAgreementRef: true, processingAgreementSignedAt: true } }),
+  const [tenant, safeguards, residency, staffReads, retention, settings, specialEndpoints] = await Promise.all([
+    ctx.db.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { name: true, slug: true, kvkk: true, verbisNumber: true, processingAgreementRef: true, processingAgreementSignedAt: true, specialCategory: true } }),
     ctx.db.transferSafeguard.findMany({ where: { tenantId }, select: { id: true, destination: true, importer: true, mechanism: true, reference: true, signedAt: true, notifiedAt: true, revokedAt: true }, orderBy: { signedAt: "desc" } }),
     residencyMap(ctx, { from, to, tenantId }),
     pgPool(ctx.db).query<{ at: Date; actorEmail: string | null; role: string; action: string; targetId: string | null }>(
@@ -30,9 +31,23 @@ export async function controllerView(ctx: ActorContext) {
       [tenantId],
     ),
     ctx.db.tenantRetention.findUnique({ where: { tenantId } }),
-    ctx.db.kvkkSettings.findUniqueOrThrow({ where: { id: "singleton" }, select: { defaultRetentionDays: true, trafficLogMinDays: true } }),
+    ctx.db.kvkkSettings.findUniqueOrThrow({ where: { id: "singleton" }, select: { defaultRetentionDays: true, trafficLogMinDays: true, specialRetentionMaxDays: true } }),
+    // Endpoints marked special that this tenant called within the retention: their calls are kept no longer than the ceiling.
+    pgPool(ctx.db).query<{ slug: string }>(`SELECT e.slug FROM "Endpoint" e WHERE e."specialCategory" IS NOT NULL AND EXISTS (SELECT 1 FROM "CallLog" c WHERE c."endpointId" = e.id AND c."tenantId" = $1) ORDER BY 1`, [tenantId]),
   ]);
-  // How long its call log is kept: its own choice, within the platform's period and any legal minimum.
-  const ownRetention = { days: retention?.days ?? null, method: retention?.method ?? "delete", effectiveDays: retention?.days ?? settings.defaultRetentionDays, platformDays: settings.defaultRetentionDays, legalMinDays: settings.trafficLogMinDays };
+  // How long its call log is kept: its own choice, within the platform's period, the special ceiling and any legal minimum.
+  const limits = limitsOf(settings);
+  const ceiling = specialCeilingDays(limits);
+  const ownRetention = {
+    days: retention?.days ?? null,
+    method: retention?.method ?? "delete",
+    effectiveDays: effectiveRetentionDays(retention?.days ?? null, !!tenant.specialCategory, limits),
+    platformDays: tenant.specialCategory ? Math.min(settings.defaultRetentionDays, ceiling) : settings.defaultRetentionDays,
+    legalMinDays: settings.trafficLogMinDays,
+    /** Its calls carry special categories (KVKK Art. 6): the ceiling is its upper bound. */
+    special: !!tenant.specialCategory,
+    specialCeilingDays: tenant.specialCategory || specialEndpoints.rows.length ? ceiling : null,
+    specialEndpoints: specialEndpoints.rows.map((e) => e.slug),
+  };
   return { tenant, safeguards, residency: residency.cells, staffReads: staffReads.rows, retention: ownRetention };
 }

@@ -8,6 +8,7 @@ import { NOT_ANONYMOUS, removeRows, type Method } from "./remove-rows.ts";
 import { rollUpTransfers } from "./transfer-register.ts";
 import { destroyAuditIps, destroyExports, destroySubjectRequests } from "./other-stores.ts";
 import { activeHolds, type Holds } from "./holds.ts";
+import { effectiveRetentionDays, specialCeilingDays, type RetentionLimits } from "./retention-rule.ts";
 
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const TS = `::timestamptz AT TIME ZONE 'UTC'`;
@@ -36,24 +37,45 @@ interface Policy {
   cutoff: Date;
 }
 
-/** Each tenant's retention (its own, else the admin's default), as a cutoff on whole hours. */
-async function policies(client: pg.PoolClient, now: Date): Promise<{ list: Policy[]; defaultDays: number; minDays: number | null }> {
+const hourCutoff = (now: Date, days: number) => new Date(Math.floor((now.getTime() - days * 86_400_000) / HOUR_MS) * HOUR_MS);
+
+/** Each tenant's retention (its own, else the admin's default), as a cutoff on whole hours; and the special ceiling's. */
+async function policies(client: pg.PoolClient, now: Date): Promise<{ list: Policy[]; defaultDays: number; minDays: number | null; special: { days: number; cutoff: Date } }> {
   const s = await client.query<{ d: number; min: number | null; special: number }>(`SELECT "defaultRetentionDays" AS d, "trafficLogMinDays" AS min, "specialRetentionMaxDays" AS special FROM "KvkkSettings" WHERE id = 'singleton'`);
-  const defaultDays = s.rows[0]?.d ?? 730;
-  const minDays = s.rows[0]?.min ?? null;
-  const specialMax = s.rows[0]?.special ?? 365;
+  const limits: RetentionLimits = { defaultDays: s.rows[0]?.d ?? 730, minDays: s.rows[0]?.min ?? null, specialMaxDays: s.rows[0]?.special ?? 365 };
   const r = await client.query<{ id: string; days: number | null; method: Method | null; special: boolean }>(
     `SELECT t.id, r.days, r.method, t."specialCategory" IS NOT NULL AS special FROM "Tenant" t LEFT JOIN "TenantRetention" r ON r."tenantId" = t.id`,
   );
+  const ceiling = specialCeilingDays(limits);
   return {
-    defaultDays,
-    minDays,
+    defaultDays: limits.defaultDays,
+    minDays: limits.minDays,
+    special: { days: ceiling, cutoff: hourCutoff(now, ceiling) },
     list: r.rows.map((t) => {
-      // Special categories (KVKK Art. 6) have their own, shorter ceiling; Law 5651's minimum for traffic logs still wins.
-      const days = Math.max(Math.min(t.days ?? defaultDays, t.special ? specialMax : Infinity), minDays ?? 0);
-      return { tenantId: t.id, days, method: t.method ?? "delete", cutoff: new Date(Math.floor((now.getTime() - days * 86_400_000) / HOUR_MS) * HOUR_MS) };
+      const days = effectiveRetentionDays(t.days, t.special, limits);
+      return { tenantId: t.id, days, method: t.method ?? "delete", cutoff: hourCutoff(now, days) };
     }),
   };
+}
+
+/**
+ * Rows of endpoints marked special (KVKK Art. 6) past the special ceiling, in tenants whose own
+ * retention is longer: destroyed by the tenant's method, one record per tenant and endpoint.
+ */
+async function specialEndpointRows(client: pg.PoolClient, o: { actor: Actor | null; ip?: string | null }, list: Policy[], special: { days: number; cutoff: Date }, holds: Holds, notHeld: string) {
+  const endpoints = (await client.query<{ id: string; category: string }>(`SELECT id, "specialCategory" AS category FROM "Endpoint" WHERE "specialCategory" IS NOT NULL`)).rows;
+  const records: Awaited<ReturnType<typeof removeRows>>[] = [];
+  for (const e of endpoints) {
+    for (const p of list) {
+      if (p.cutoff.getTime() >= special.cutoff.getTime() || holds.tenants.has(p.tenantId)) continue;
+      const where = `"tenantId" = ${lit(p.tenantId)} AND "endpointId" = ${lit(e.id)} AND "startedAt" < ${tsLiteral(special.cutoff)}${notHeld}`;
+      const due = await client.query(`SELECT 1 FROM "CallLog" WHERE ${where}${p.method === "anonymize" ? ` AND ${NOT_ANONYMOUS}` : ""} LIMIT 1`);
+      if (!due.rowCount) continue;
+      const policy = { days: special.days, method: p.method, cutoff: special.cutoff.toISOString(), endpointId: e.id, specialCategory: e.category, tenantDays: p.days };
+      records.push(await removeRows(client, { ...o, reason: "retention", method: p.method, where, tenantId: p.tenantId, policy, periodTo: special.cutoff }));
+    }
+  }
+  return records;
 }
 
 /** Monthly partitions whose every row is past its tenant's retention, all under "delete": dropped whole. */
@@ -94,7 +116,7 @@ export async function runDestruction(pool: pg.Pool, opts: { actor: Actor | null;
     await client.query("SELECT pg_advisory_xact_lock(hashtext('kule_destruction'))");
     // The transfer register first: calls abroad must be in it before their rows go.
     await rollUpTransfers(client, now);
-    const { list, defaultDays, minDays } = await policies(client, now);
+    const { list, defaultDays, minDays, special } = await policies(client, now);
     const holds = await activeHolds(client);
     const byTenant = new Map(list.map((p) => [p.tenantId, p]));
     const records: Awaited<ReturnType<typeof removeRows>>[] = [];
@@ -131,6 +153,7 @@ export async function runDestruction(pool: pg.Pool, opts: { actor: Actor | null;
       if (!due.rowCount) continue;
       records.push(await removeRows(client, { actor: opts.actor, ip: opts.ip, reason: "retention", method: p.method, where, tenantId: p.tenantId, policy: { days: p.days, method: p.method, cutoff: p.cutoff.toISOString(), defaultDays, trafficLogMinDays: minDays }, periodTo: p.cutoff }));
     }
+    if (!holds.all) records.push(...(await specialEndpointRows(client, { actor: opts.actor, ip: opts.ip }, list, special, holds, notHeld)));
     const others = await destroyOtherStores(client, { actor: opts.actor, ip: opts.ip, now }, holds);
     const rows = records.reduce((n, r) => n + r.rowCount, 0);
     await client.query(`INSERT INTO "DestructionRun" (id, "startedAt", "finishedAt", "actorEmail", summary) VALUES ($1, $2${TS}, $3${TS}, $4, $5)`, [

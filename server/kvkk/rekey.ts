@@ -6,6 +6,7 @@ import { decryptIp, encryptIp, findVersion, holdsFingerprint, ipIndexWith, type 
 import { processRings, type Rings } from "../call-log/keys/rings.ts";
 import { currentKeys } from "../call-log/keys/registry.ts";
 import type { RekeyInput } from "./schemas.ts";
+import { misplacedIps, SPECIAL_ROW } from "./ring-move.ts";
 
 interface Moved {
   id: string;
@@ -25,8 +26,6 @@ async function write(client: pg.PoolClient, rows: Moved[], clearIp: boolean) {
   );
 }
 
-const SPECIAL_ROW = `(EXISTS (SELECT 1 FROM "Tenant" t WHERE t.id = c."tenantId" AND t."specialCategory" IS NOT NULL) OR EXISTS (SELECT 1 FROM "Endpoint" e WHERE e.id = c."endpointId" AND e."specialCategory" IS NOT NULL))`;
-
 /**
  * Hours already sealed hash the clear IP column: encrypting a row there would break its seal, so
  * clear IPs are encrypted only in hours not sealed yet, and sealed ones leave with retention.
@@ -38,8 +37,10 @@ async function unsealedFrom(client: pg.PoolClient): Promise<string | null> {
 
 /**
  * One batch of re-keying, in one transaction under the sealer's lock: client IPs under an older
- * version of their ring are decrypted and encrypted again (a fresh nonce, the new index) under the
- * current one; clear IPs of rows from before encryption, in hours not sealed yet, are encrypted.
+ * version of their ring, or under the other ring since their tenant or endpoint was marked special
+ * (or unmarked), are decrypted and encrypted again (a fresh nonce, the new index) under the current
+ * version of the ring the row belongs to now. The seal hashes neither column, so sealed hours move
+ * too, as with a rotation; clear IPs of rows from before encryption, in hours not sealed yet, are encrypted.
  * Recorded as one audit event. Subject hashes are one-way and keep their version.
  */
 export async function rekeyBatch(pool: pg.Pool, o: { actor: Actor | null; ip?: string | null; batch: number; rings?: Rings }) {
@@ -57,19 +58,21 @@ export async function rekeyBatch(pool: pg.Pool, o: { actor: Actor | null; ip?: s
       else skipped.push(`${ring}: this process does not hold the current key${rec ? ` ${rec.version}` : ""}`);
     }
     const moved: Record<string, number> = {};
+    const toRing: Partial<Record<RingName, number>> = {};
     let unreadable = 0;
     let left = o.batch;
     for (const ring of ["standard", "special"] as const) {
       const to = keys[ring];
       if (!to || left <= 0) continue;
+      // Rows under an older version of their ring, or under the other ring since their tenant or endpoint was (un)marked special.
       const r = await client.query<{ id: string; at: string; enc: string; version: string }>(
         `SELECT c."requestId" AS id, c."startedAt"::text AS at, c."clientIpEnc" AS enc, c."ipKeyVersion" AS version FROM "CallLog" c
-          WHERE c."ipKeyVersion" IN (SELECT version FROM "SubjectKeyVersion" WHERE ring = $1 AND version <> $2) LIMIT $3 FOR UPDATE SKIP LOCKED`,
-        [ring, to.version, left],
+          WHERE ${misplacedIps(ring, "$1")} LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [to.version, left],
       );
       const rows: Moved[] = [];
       for (const row of r.rows) {
-        const from = findVersion(rings[ring], row.version);
+        const from = findVersion(rings.standard, row.version) ?? findVersion(rings.special, row.version);
         const ip = from ? decryptIp(from, row.enc, row.id) : null;
         if (!ip) {
           unreadable++;
@@ -77,6 +80,7 @@ export async function rekeyBatch(pool: pg.Pool, o: { actor: Actor | null; ip?: s
         }
         rows.push({ id: row.id, at: row.at, enc: encryptIp(to, ip, row.id), idx: ipIndexWith(to, ip), version: to.version });
         moved[row.version] = (moved[row.version] ?? 0) + 1;
+        if (from!.ring !== ring) toRing[ring] = (toRing[ring] ?? 0) + 1;
       }
       await write(client, rows, false);
       left -= r.rows.length;
@@ -97,15 +101,12 @@ export async function rekeyBatch(pool: pg.Pool, o: { actor: Actor | null; ip?: s
       encryptedClear = rows.length;
     }
     const rekeyed = Object.values(moved).reduce((a, b) => a + b, 0);
-    const remaining = Number(
-      (
-        await client.query<{ n: string }>(
-          `SELECT count(*) AS n FROM "CallLog" WHERE "ipKeyVersion" IS NOT NULL AND "ipKeyVersion" NOT IN (SELECT version FROM "SubjectKeyVersion" WHERE version = ANY($1))`,
-          [Object.values(keys).map((k) => k.version)],
-        )
-      ).rows[0]!.n,
-    );
-    const summary = { rekeyed, from: moved, encryptedClear, unreadable, remaining, skipped, to: Object.fromEntries(Object.entries(keys).map(([ring, k]) => [ring, k.version])) };
+    let remaining = 0;
+    for (const ring of ["standard", "special"] as const) {
+      const to = keys[ring];
+      if (to) remaining += Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "CallLog" c WHERE ${misplacedIps(ring, "$1")}`, [to.version])).rows[0]!.n);
+    }
+    const summary = { rekeyed, from: moved, movedToRing: toRing, encryptedClear, unreadable, remaining, skipped, to: Object.fromEntries(Object.entries(keys).map(([ring, k]) => [ring, k.version])) };
     if (rekeyed || encryptedClear || unreadable || o.actor) await recordAuditSql(client, { actor: o.actor, ip: o.ip ?? null, action: "kvkk.key.rekey", targetType: "key_version", targetId: summary.to.standard ?? null, after: summary });
     await client.query("COMMIT");
     return summary;

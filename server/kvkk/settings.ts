@@ -3,18 +3,24 @@ import { recordAudit } from "../audit/record.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { ownTenant } from "../auth/scope.ts";
 import type { OwnRetentionInput, TenantRetentionInput, UpdateSettingsInput } from "./schemas.ts";
+import { effectiveRetentionDays, limitsOf, specialCeilingDays } from "./retention-rule.ts";
 
 export async function getSettings({ db }: ActorContext) {
-  const [settings, tenants] = await Promise.all([
+  const [settings, tenants, specialEndpoints] = await Promise.all([
     db.kvkkSettings.findUniqueOrThrow({ where: { id: "singleton" } }),
-    db.tenant.findMany({ select: { id: true, name: true, slug: true, kvkk: true }, orderBy: { slug: "asc" } }),
+    db.tenant.findMany({ select: { id: true, name: true, slug: true, kvkk: true, specialCategory: true }, orderBy: { slug: "asc" } }),
+    db.endpoint.findMany({ where: { specialCategory: { not: null } }, select: { slug: true }, orderBy: { slug: "asc" } }),
   ]);
   const own = new Map((await db.tenantRetention.findMany()).map((r) => [r.tenantId, r]));
   const next = settings.lastDestructionAt ? new Date(settings.lastDestructionAt.getTime() + settings.destructionIntervalDays * 86_400_000) : null;
+  const limits = limitsOf(settings);
   return {
     settings,
     nextDestructionAt: next,
-    tenants: tenants.map((t) => ({ ...t, retentionDays: own.get(t.id)?.days ?? null, method: own.get(t.id)?.method ?? "delete", effectiveDays: own.get(t.id)?.days ?? settings.defaultRetentionDays })),
+    /** Special-category tenants' and endpoints' calls are kept no longer than this (KVKK Art. 6). */
+    specialCeilingDays: specialCeilingDays(limits),
+    specialEndpoints: specialEndpoints.map((e) => e.slug),
+    tenants: tenants.map((t) => ({ ...t, retentionDays: own.get(t.id)?.days ?? null, method: own.get(t.id)?.method ?? "delete", effectiveDays: effectiveRetentionDays(own.get(t.id)?.days ?? null, !!t.specialCategory, limits) })),
   };
 }
 
@@ -35,9 +41,13 @@ export async function updateSettings(ctx: ActorContext, input: UpdateSettingsInp
  */
 export async function setTenantRetention(ctx: ActorContext, input: TenantRetentionInput, opts: { withinPlatform?: boolean } = {}) {
   return ctx.db.$transaction(async (tx) => {
-    if (!(await tx.tenant.findUnique({ where: { id: input.tenantId }, select: { id: true } }))) throw new NotFoundError("Tenant");
-    const { trafficLogMinDays: min, defaultRetentionDays: platform } = await tx.kvkkSettings.findUniqueOrThrow({ where: { id: "singleton" } });
+    const tenant = await tx.tenant.findUnique({ where: { id: input.tenantId }, select: { id: true, specialCategory: true } });
+    if (!tenant) throw new NotFoundError("Tenant");
+    const settings = await tx.kvkkSettings.findUniqueOrThrow({ where: { id: "singleton" } });
+    const { trafficLogMinDays: min, defaultRetentionDays: platform } = settings;
+    const ceiling = specialCeilingDays(limitsOf(settings));
     if (min && input.days !== null && input.days < min) throw new InvalidInputError("days", `at least ${min} days: the call log holds traffic information Law 5651 keeps that long`);
+    if (tenant.specialCategory && input.days !== null && input.days > ceiling) throw new InvalidInputError("days", `at most ${ceiling} days: this tenant's calls carry special categories of personal data (KVKK Art. 6), kept no longer than the special ceiling`);
     if (opts.withinPlatform && input.days !== null && input.days > platform) throw new InvalidInputError("days", `at most ${platform} days: the platform keeps call logs no longer than that (ask your operator for a longer period)`);
     const before = await tx.tenantRetention.findUnique({ where: { tenantId: input.tenantId } });
     const after =

@@ -60,15 +60,15 @@ export async function makeActor(role: Role, tenantId: string | null = null): Pro
 }
 
 /** A cluster with one GPU pool, for endpoints to live on. */
-export async function makeNodePool() {
+export async function makeNodePool(db = testDb()) {
   const s = uid();
-  const cluster = await testDb().cluster.create({ data: { name: `c-${s}` } });
-  return testDb().nodePool.create({ data: { clusterId: cluster.id, name: `pool-${s}`, region: "tr-ist" } });
+  const cluster = await db.cluster.create({ data: { name: `c-${s}` } });
+  return db.nodePool.create({ data: { clusterId: cluster.id, name: `pool-${s}`, region: "tr-ist" } });
 }
 
-export async function makeModelWithVersions(versions = ["1.0", "1.1"]) {
+export async function makeModelWithVersions(versions = ["1.0", "1.1"], db = testDb()) {
   const s = uid();
-  return testDb().model.create({
+  return db.model.create({
     data: {
       name: `m-${s}`,
       task: "llm",
@@ -88,10 +88,11 @@ export async function makeModelWithVersions(versions = ["1.0", "1.1"]) {
   });
 }
 
-export async function makeEndpoint() {
-  const [pool, model] = await Promise.all([makeNodePool(), makeModelWithVersions()]);
+/** `db`: a test file's own database (ownDatabase) instead of the run's. */
+export async function makeEndpoint(db = testDb()) {
+  const [pool, model] = await Promise.all([makeNodePool(db), makeModelWithVersions(undefined, db)]);
   const s = uid();
-  const endpoint = await testDb().endpoint.create({
+  const endpoint = await db.endpoint.create({
     data: {
       name: `Endpoint ${s}`,
       slug: `ep-${s}`,

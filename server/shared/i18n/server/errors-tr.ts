@@ -112,6 +112,7 @@ export const ERROR_TEMPLATES_TR: [en: string, tr: string][] = [
   ["the tenant the request is for: one person is never searched across tenants", "talebin ilgili olduğu kiracı: bir kişi hiçbir zaman kiracılar arasında aranmaz"],
   ["the tenant to look in: one person is never searched across tenants", "aranacak kiracı: bir kişi hiçbir zaman kiracılar arasında aranmaz"],
   ["at least {n} days: the call log holds traffic information Law 5651 keeps that long", "en az {n} gün: çağrı kaydı, 5651 sayılı Kanun'un bu kadar saklattığı trafik bilgisini içerir"],
+  ["at most {n} days: this tenant's calls carry special categories of personal data (KVKK Art. 6), kept no longer than the special ceiling", "en fazla {n} gün: bu kiracının çağrıları özel nitelikli kişisel veri içerir (KVKK md. 6) ve özel üst sınırdan uzun saklanmaz"],
   ["at most {n} days: the platform keeps call logs no longer than that (ask your operator for a longer period)", "en fazla {n} gün: platform çağrı kayıtlarını bundan uzun saklamaz (daha uzun bir süre için işletmecinize başvurun)"],
   ["{slug}'s contract keeps its data in Turkey (Turkey only): clear that on the tenant first if it now agrees to a transfer.", "{slug} sözleşmesi verilerini Türkiye'de tutar (yalnızca Türkiye): kiracı artık yurt dışına aktarıma onay veriyorsa önce kiracıda bu ayarı kaldırın."],
   ["cannot be before the contract was signed", "sözleşmenin imzalanmasından önce olamaz"],

@@ -10,6 +10,8 @@ export const kvkkController = {
   days: "Days to keep (empty: the platform's period)",
   range: "at most {max} days, the platform's period",
   rangeWithMin: "between {min} days (Law 5651) and {max} days (the platform's period)",
+  rangeSpecial: "at most {max} days: your calls carry special categories of personal data (KVKK Art. 6)",
+  specialEndpoints: "Calls to {endpoints} (special categories of personal data, KVKK Art. 6) are kept at most {days} days, whatever you set here.",
   method: "Then",
   save: "Save retention",
   saved: "Retention saved: the next destruction run follows it",

@@ -57,5 +57,10 @@ export const kvkkKeys = {
     categories: { health: "health", biometric: "biometric", genetic: "genetic", other: "other special category" },
     badge: "Special category: {category}",
     masked: "masked (special category)",
+    movesAria: "Rows moving between key rings",
+    movesIntro: "A marking, or its removal, moves the rows already written: the re-key (every 5 minutes, or «Re-key client IPs now») moves their client IPs to the keys of the ring they now belong to. Subject hashes are one-way and cannot be re-keyed: they keep the key they were written under until retention or the data subject's erasure removes the row.",
+    moveRow: "{tenant}: to the {ring} keys, {ip} client IP(s) left to move; {subject} subject hash(es) stay under the other ring",
+    ringStandard: "standard",
+    ringSpecial: "special-category",
   },
 };

@@ -37,6 +37,7 @@ export const kvkk = {
     noCalls: "No calls in the incident's period.",
     noCallsSetWhen: "No calls in the incident's period: set when it happened to find the affected tenants.",
     affectedLine: "{tenant}: {calls} calls, {subjects} identified end users",
+    affectedLineRange: "{tenant}: {calls} calls, between {subjects} and {subjectsAtMost} identified end users (their identifiers are one-way hashes under {versions} key versions: one person has one per version, and Kule cannot tell whether two are the same person)",
     noticeDraft: "Notice draft for {tenant}",
     promptTitle: "What happened, in a line?",
     promptHow: "How it happened (the Board's form asks)",
@@ -155,6 +156,9 @@ export const kvkk = {
     saved: "KVKK settings saved",
     tenantSaved: "Retention saved",
     ran: "Destruction done: {rows} rows in {records} record(s)",
+    specialCeiling: "Special categories of personal data (KVKK Art. 6): tenants marked special, and every tenant's calls to endpoints marked special, are kept at most {days} days; a longer retention is refused.",
+    specialEndpoints: "Endpoints marked special: {endpoints}.",
+    capped: "{days} days (special-category ceiling)",
   },
   methods: {
     delete: "erasure (Art. 8)",

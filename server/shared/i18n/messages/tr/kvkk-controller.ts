@@ -12,6 +12,8 @@ export const kvkkController = {
   days: "Saklanacak gün (boş: platformun süresi)",
   range: "en fazla {max} gün, platformun süresi",
   rangeWithMin: "{min} gün (5651 sayılı Kanun) ile {max} gün (platformun süresi) arasında",
+  rangeSpecial: "en fazla {max} gün: çağrılarınız özel nitelikli kişisel veri içerir (KVKK md. 6)",
+  specialEndpoints: "{endpoints} uç noktalarına yapılan çağrılar (özel nitelikli kişisel veri, KVKK md. 6), burada ne seçerseniz seçin en fazla {days} gün saklanır.",
   method: "Ardından",
   save: "Saklama süresini kaydet",
   saved: "Saklama süresi kaydedildi: bir sonraki imha bu süreye göre yapılır",

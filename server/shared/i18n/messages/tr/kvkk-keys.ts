@@ -59,5 +59,10 @@ export const kvkkKeys = {
     categories: { health: "sağlık", biometric: "biyometrik", genetic: "genetik", other: "diğer özel nitelikli veri" },
     badge: "Özel nitelikli kişisel veri: {category}",
     masked: "maskeli (özel nitelikli veri)",
+    movesAria: "Anahtar halkaları arasında taşınan satırlar",
+    movesIntro: "Bir işaret ya da işaretin kaldırılması önceden yazılmış satırları da taşır: yeniden anahtarlama (5 dakikada bir ya da «İstemci IP adreslerini şimdi yeniden anahtarla» ile) istemci IP adreslerini satırın artık ait olduğu halkanın anahtarlarına taşır. İlgili kişi özetleri tek yönlüdür ve yeniden anahtarlanamaz: satır saklama süresiyle ya da ilgili kişinin silme talebiyle kaldırılana kadar yazıldıkları anahtarda kalır.",
+    moveRow: "{tenant}: {ring} anahtarlarına, taşınacak {ip} istemci IP adresi kaldı; {subject} ilgili kişi özeti diğer halkada kalıyor",
+    ringStandard: "standart",
+    ringSpecial: "özel nitelikli veri",
   },
 } satisfies Translation<typeof en>;

@@ -6,6 +6,7 @@ export const kvkkTexts = {
     to: "{tenant} (veri sorumlusu) dikkatine (KVKK md. 12(5)):",
     aware: "Veri işleyeniniz olarak {awareAt} tarihinde olası bir kişisel veri ihlalinden haberdar olduk: {title}.",
     period: "İhlal {from} ile {to} arasındaki dönemi kapsamaktadır: user alanıyla tanımladığınız {subjects} farklı ilgili kişiye (diğerleri tanımlanmamıştır) ait {calls} çağrınız.",
+    periodRange: "İhlal {from} ile {to} arasındaki dönemi kapsamaktadır: user alanıyla tanımladığınız en az {subjects}, en fazla {subjectsAtMost} farklı ilgili kişiye (diğerleri tanımlanmamıştır) ait {calls} çağrınız. Tanımlayıcılar bu dönemde {versions} anahtar sürümü altında tek yönlü özet olarak tutuldu: bir kişinin her sürümde bir özeti olduğundan, iki özetin aynı kişiye ait olup olmadığı anlaşılamaz.",
     data: "İhlalden etkilenen veriler: {categories}.",
     dataDefault: "İhlalden etkilenen veriler: çağrı kayıtları (istemci IP adresi, API anahtarı, zamanlar, token sayıları, user alanının anahtarlı özeti); istemler ve yanıtlar saklanmamaktadır.",
     measures: "Alınan tedbirler: {measures}",

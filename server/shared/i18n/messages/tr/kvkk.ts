@@ -37,6 +37,7 @@ export const kvkk = {
     noCalls: "Olayın döneminde çağrı yok.",
     noCallsSetWhen: "Olayın döneminde çağrı yok: etkilenen kiracıları bulmak için olayın ne zaman olduğunu girin.",
     affectedLine: "{tenant}: {calls} çağrı, kimliği belirli {subjects} son kullanıcı",
+    affectedLineRange: "{tenant}: {calls} çağrı, kimliği belirli en az {subjects}, en fazla {subjectsAtMost} son kullanıcı (tanımlayıcıları {versions} anahtar sürümü altında tek yönlü özetlerdir: bir kişinin her sürümde bir özeti vardır ve Kule iki özetin aynı kişiye ait olup olmadığını bilemez)",
     noticeDraft: "{tenant} için bildirim taslağı",
     promptTitle: "Ne oldu? Tek satırda yazın.",
     promptHow: "Nasıl oldu? (Kurul'un bildirim formu sorar)",
@@ -155,6 +156,9 @@ export const kvkk = {
     saved: "KVKK ayarları kaydedildi",
     tenantSaved: "Saklama süresi kaydedildi",
     ran: "İmha tamamlandı: {records} tutanakta {rows} satır",
+    specialCeiling: "Özel nitelikli kişisel veriler (KVKK md. 6): özel olarak işaretli kiracıların çağrıları ve her kiracının özel olarak işaretli uç noktalara yaptığı çağrılar en fazla {days} gün saklanır; daha uzun bir saklama süresi reddedilir.",
+    specialEndpoints: "Özel olarak işaretli uç noktalar: {endpoints}.",
+    capped: "{days} gün (özel nitelikli veri üst sınırı)",
   },
   methods: {
     delete: "silme (md. 8)",
