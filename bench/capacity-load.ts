@@ -98,16 +98,18 @@ export function oscillations(actions: string[]): number {
   return n;
 }
 
-/** The version's replicas (ready or starting), sampled: GPU-seconds and the peak. */
+/** The version's replicas holding a GPU, sampled: GPU-seconds, the peak, and seconds spent at each count. */
 export class FleetMeter {
   private last = Date.now();
   gpuSeconds = 0;
   peak = 0;
+  secondsAt: Record<number, number> = {};
   constructor(private readonly count: () => Promise<number>) {}
   async sample() {
     const n = await this.count();
     const now = Date.now();
     this.gpuSeconds += (n * (now - this.last)) / 1000;
+    this.secondsAt[n] = (this.secondsAt[n] ?? 0) + (now - this.last) / 1000;
     this.last = now;
     this.peak = Math.max(this.peak, n);
   }

@@ -62,7 +62,8 @@ async function endpoint(db: PrismaClient, slug: string) {
 
 const policy = (endpointVersionId: string, over: { enabled: boolean; minReplicas: number; maxReplicas: number; expectedRevision?: number; scaleDownWindowSeconds?: number }) => ({ endpointVersionId, signal: "in_flight_per_replica" as const, target: 12, scaleUpWindowSeconds: 0, scaleDownWindowSeconds: 30, ...over });
 
-const live = (db: PrismaClient, versionId: string) => db.replica.count({ where: { endpointVersionId: versionId, state: { in: ["pending", "loading", "ready"] } } });
+/** Replicas that hold a GPU: starting, serving, or draining their last calls before they stop. */
+const live = (db: PrismaClient, versionId: string) => db.replica.count({ where: { endpointVersionId: versionId, state: { in: ["pending", "loading", "ready", "draining"] } } });
 const until = async (what: string, ok: () => Promise<boolean>, ms = 60_000) => {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 200))) if (await ok()) return;
   throw new Error(`timed out waiting: ${what}`);
@@ -122,7 +123,8 @@ export async function benchCapacity() {
     const dayResults = await openLoop({ url, secret: SECRET, slug: "day", seconds: (24 * HOUR_MS) / 1000, stream: true, rate: dailyRate(BASE_RPS, HOUR_MS) });
     clearInterval(dayMetering);
     const dayS = (Date.now() - d0) / 1000;
-    const dayEvents = await db.auditEvent.count({ where: { action: "autoscale.decision", targetId: day.versionId, after: { path: ["action"], not: "hold" } } });
+    const dayEvents = await db.auditEvent.findMany({ where: { action: "autoscale.decision", targetId: day.versionId }, orderBy: { at: "asc" } });
+    const dayDecisions = dayEvents.map((d) => `${d.at.getTime() >= d0 ? "+" : ""}${((d.at.getTime() - d0) / HOUR_MS).toFixed(2)} h ${(d.after as { reason: string }).reason}`);
     const dayTtft = dayResults.filter((r) => r.ttftMs !== null).map((r) => r.ttftMs!);
     await setPolicy(ctx, policy(day.versionId, { enabled: false, minReplicas: 0, maxReplicas: 4, expectedRevision: 1 }));
     for (const r of await db.replica.findMany({ where: { endpointVersionId: day.versionId, state: { not: "stopped" } } })) await stopReplica(ctx, { replicaId: r.id });
@@ -171,7 +173,7 @@ export async function benchCapacity() {
       step_gpu_hours_ratio: Number((meter.gpuSeconds / (meter.peak * runS)).toFixed(3)),
       peak_replicas: meter.peak,
       step_decisions: stepDecisions,
-      daily: { hour_s: HOUR_MS / 1000, shape_x_base: DAY_SHAPE, scale_down_window_s: DAY_DOWN_WINDOW_S, requests: dayResults.length, failed_requests: dayResults.filter((r) => r.status !== 200).length, ttft_p99_ms: p99(dayTtft), calls_over_ttft_slo_pct: Number(((100 * dayTtft.filter((x) => x > TTFT_SLO_MS).length) / Math.max(1, dayTtft.length)).toFixed(2)), scale_events: dayEvents, peak_replicas: dayMeter.peak },
+      daily: { hour_s: HOUR_MS / 1000, shape_x_base: DAY_SHAPE, scale_down_window_s: DAY_DOWN_WINDOW_S, requests: dayResults.length, failed_requests: dayResults.filter((r) => r.status !== 200).length, ttft_p99_ms: p99(dayTtft), calls_over_ttft_slo_pct: Number(((100 * dayTtft.filter((x) => x > TTFT_SLO_MS).length) / Math.max(1, dayTtft.length)).toFixed(2)), scale_events: dayEvents.filter((d) => (d.after as { action: string }).action !== "hold").length, peak_replicas: dayMeter.peak, hours_at_replicas: Object.fromEntries(Object.entries(dayMeter.secondsAt).map(([n, s]) => [n, Number((s / (HOUR_MS / 1000)).toFixed(2))])), gpu_hours: Number((dayMeter.gpuSeconds / (HOUR_MS / 1000)).toFixed(1)), fixed_fleet_gpu_hours: Number(((dayMeter.peak * dayS) / (HOUR_MS / 1000)).toFixed(1)), decisions: dayDecisions },
       gpu_hours_ratio: Number((dayMeter.gpuSeconds / (dayMeter.peak * dayS)).toFixed(3)),
       scale_from_zero_calls: zr.length,
       scale_from_zero_failed: zr.filter((r) => r.status !== 200).length,
@@ -181,7 +183,7 @@ export async function benchCapacity() {
       mig_change_failed_requests: migResults.filter((r) => r.status !== 200).length,
       mig_change_seconds: Number(migSeconds.toFixed(1)),
       targets: { ttft_p99_back_in_slo_s: "≤ cold start + 60", failed_requests: 0, oscillations: 0, gpu_hours_ratio: 0.6, scale_from_zero_failed: 0, mig_change_failed_requests: 0 },
-      note: `One process: simulator (latency model at real speed), gateway, autoscaler (1 s ticks, signal from the replicas' /metrics), MIG change worker and the load generator share the machine's cores. Each call asks a different question, so answer lengths vary (16–64 tokens). The step: ${LOW_S} s at 1×, ${HIGH_S} s at 5×, ${AFTER_S} s at 1×; oscillations count changes of direction from a minute after the step to its end, and from 45 s after the load falls to the end. gpu_hours_ratio is over a compressed day (daily.shape_x_base, one hour every ${HOUR_MS / 1000} s, replicas ready or starting sampled each second) against a fleet fixed at that day's peak replica count; step_gpu_hours_ratio is the same over the step run.`,
+      note: `One process: simulator (latency model at real speed), gateway, autoscaler (1 s ticks, signal from the replicas' /metrics), MIG change worker and the load generator share the machine's cores. Each call asks a different question, so answer lengths vary (16–64 tokens). The step: ${LOW_S} s at 1×, ${HIGH_S} s at 5×, ${AFTER_S} s at 1×; oscillations count changes of direction from a minute after the step to its end, and from 45 s after the load falls to the end. gpu_hours_ratio is over a compressed day (daily.shape_x_base, one hour every ${HOUR_MS / 1000} s, replicas starting, ready or draining sampled each second, daily.gpu_hours in the day's hours) against a fleet fixed at that day's peak replica count (daily.fixed_fleet_gpu_hours); step_gpu_hours_ratio is the same over the step run.`,
     });
   } finally {
     await autoscaler?.stop();
