@@ -22,6 +22,7 @@ export const kvkkKeys = {
     makeCurrent: "Make current",
     retire: "Retire",
     rekey: "Re-key client IPs now",
+    rekeying: "Re-keying client IPs…",
     rekeyed: "{rekeyed} IP(s) re-keyed, {clear} clear IP(s) encrypted; {remaining} left under older versions.",
     activated: "Key version {version} is current: gateways switch at their next reload.",
     retiredToast: "Key version {version} retired.",

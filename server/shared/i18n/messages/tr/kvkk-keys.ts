@@ -24,6 +24,7 @@ export const kvkkKeys = {
     makeCurrent: "Geçerli yap",
     retire: "Emekliye ayır",
     rekey: "İstemci IP adreslerini şimdi yeniden anahtarla",
+    rekeying: "İstemci IP adresleri yeniden anahtarlanıyor…",
     rekeyed: "{rekeyed} IP yeniden anahtarlandı, {clear} açık IP şifrelendi; eski sürümlerde {remaining} kaldı.",
     activated: "{version} anahtar sürümü geçerli: ağ geçitleri bir sonraki yeniden yüklemede geçer.",
     retiredToast: "{version} anahtar sürümü emekliye ayrıldı.",
