@@ -6,6 +6,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { Loading } from "@/components/ui/field";
 import { useFormat } from "@/components/i18n/use-format";
+import { Legal } from "@/components/ui/legal";
 
 /** Key versions of the call log's personal data at rest, rotation, and which gateway holds which version. */
 export function KeysPanel({ canWrite }: { canWrite: boolean }) {
@@ -26,7 +27,9 @@ export function KeysPanel({ canWrite }: { canWrite: boolean }) {
   const stateText = (g: (typeof gateways)[number]) => (g.state === "ok" ? t("stateOk") : g.state === "behind" ? t("stateBehind") : g.state === "refusing" ? t("stateRefusing", { reason: g.refusing ?? "" }) : t("stateGone"));
   return (
     <section className="panel" aria-label={t("aria")}>
-      <h2>{t("title")}</h2>
+      <h2>
+        <Legal id="kvkk.keys.title" />
+      </h2>
       <p className="muted">{t("intro")}</p>
       {lagging.length > 0 && (
         <p className="error" role="alert">

@@ -7,6 +7,7 @@ import { useToast } from "@/components/ui/toast";
 import { useTranslations } from "use-intl";
 import { Empty, Field, Loading } from "@/components/ui/field";
 import { useFormat } from "@/components/i18n/use-format";
+import { Legal } from "@/components/ui/legal";
 
 /** KVKK Art. 9 as amended by Law 7499: the three bases the Board recognises for a regular transfer (names: kvkk.mechanisms). */
 export const MECHANISMS = ["adequacy", "standard_contract", "bcr"] as const;
@@ -31,8 +32,12 @@ export function SafeguardsPanel({ canWrite }: { canWrite: boolean }) {
   const set = (k: keyof typeof empty) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
   return (
     <section className="panel" aria-label={t("safeguards.aria")}>
-      <h2>{t("safeguards.title")}</h2>
-      <p className="muted">{t("safeguards.intro")}</p>
+      <h2>
+        <Legal id="kvkk.safeguards.title" />
+      </h2>
+      <p className="muted">
+        <Legal id="kvkk.safeguards.intro" />
+      </p>
       {overdue.length > 0 && (
         <p className="error" role="alert" aria-label={t("safeguards.overdueAria")}>
           {t("safeguards.overdue", { list: overdue.map((s) => t("safeguards.overdueItem", { tenant: s.tenantSlug ?? s.tenantId, destination: s.destination, date: fmt.dateTime(s.notificationDueAt) })).join(", ") })}

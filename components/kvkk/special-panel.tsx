@@ -6,6 +6,7 @@ import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { Field, Loading } from "@/components/ui/field";
+import { Legal } from "@/components/ui/legal";
 
 const CATEGORIES = ["health", "biometric", "genetic", "other"] as const;
 type Category = (typeof CATEGORIES)[number];
@@ -25,8 +26,12 @@ export function SpecialPanel({ canWrite }: { canWrite: boolean }) {
   const errs = (mark.error?.data as { fieldErrors?: Record<string, string[]> } | undefined)?.fieldErrors;
   return (
     <section className="panel" aria-label={t("aria")}>
-      <h2>{t("title")}</h2>
-      <p className="muted">{t("intro", { days: s.data.retentionMaxDays })}</p>
+      <h2>
+        <Legal id="kvkk.special.title" />
+      </h2>
+      <p className="muted">
+        <Legal id="kvkk.special.intro" values={{ days: s.data.retentionMaxDays }} />
+      </p>
       {!rows.length ? (
         <p className="muted">{t("none")}</p>
       ) : (
