@@ -7,6 +7,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { Field, Loading } from "@/components/ui/field";
 import { Legal } from "@/components/ui/legal";
+import { FormRow, TextField } from "@/components/ui/form-row";
 
 const CATEGORIES = ["health", "biometric", "genetic", "other"] as const;
 type Category = (typeof CATEGORIES)[number];
@@ -65,20 +66,9 @@ export function SpecialPanel({ canWrite }: { canWrite: boolean }) {
         </table>
       )}
       {canWrite && (
-        <form
-          className="actions"
-          style={{ alignItems: "flex-end", flexWrap: "wrap" }}
-          onSubmit={(e) => {
-            e.preventDefault();
-            mark.mutate({ tenantId: f.tenantId || null, endpointId: f.endpointId || null, category: f.category, abroadConsentRef: f.consent || null });
-          }}
-        >
-          <Field id="special-tenant" label={t("tenantLabel")} errors={errs?.tenantId}>
-            <input id="special-tenant" value={f.tenantId} onChange={(e) => setF({ ...f, tenantId: e.target.value })} />
-          </Field>
-          <Field id="special-endpoint" label={t("endpointLabel")} errors={errs?.endpointId}>
-            <input id="special-endpoint" value={f.endpointId} onChange={(e) => setF({ ...f, endpointId: e.target.value })} />
-          </Field>
+        <FormRow onSubmit={() => mark.mutate({ tenantId: f.tenantId || null, endpointId: f.endpointId || null, category: f.category, abroadConsentRef: f.consent || null })}>
+          <TextField id="special-tenant" label={t("tenantLabel")} errors={errs?.tenantId} value={f.tenantId} onChange={(v) => setF({ ...f, tenantId: v })} />
+          <TextField id="special-endpoint" label={t("endpointLabel")} errors={errs?.endpointId} value={f.endpointId} onChange={(v) => setF({ ...f, endpointId: v })} />
           <Field id="special-category" label={t("categoryLabel")} errors={errs?.category}>
             <select id="special-category" value={f.category} onChange={(e) => setF({ ...f, category: e.target.value as Category })}>
               {CATEGORIES.map((c) => (
@@ -88,13 +78,11 @@ export function SpecialPanel({ canWrite }: { canWrite: boolean }) {
               ))}
             </select>
           </Field>
-          <Field id="special-consent" label={t("consentLabel")} errors={errs?.abroadConsentRef}>
-            <input id="special-consent" value={f.consent} onChange={(e) => setF({ ...f, consent: e.target.value })} />
-          </Field>
+          <TextField id="special-consent" label={t("consentLabel")} errors={errs?.abroadConsentRef} value={f.consent} onChange={(v) => setF({ ...f, consent: v })} />
           <button type="submit" disabled={mark.isPending}>
             {t("mark")}
           </button>
-        </form>
+        </FormRow>
       )}
     </section>
   );
