@@ -84,7 +84,8 @@ test.describe("in Turkish", () => {
     await signIn(page, "auditor");
     await page.goto("/kvkk");
     const panel = page.getByRole("region", { name: "Saklanan verinin anahtarları" });
-    await expect(panel.getByRole("heading")).toHaveText("Saklanan verinin anahtarları (KVKK md. 12)");
+    // The article the measures rest on, beside the title in the reader's language.
+    await expect(panel.getByRole("heading")).toHaveText("Saklanan verinin anahtarları KVKK m.12/1");
     const versions = panel.getByRole("table", { name: "Anahtar sürümleri" });
     await expect(version(versions, page, "s1")).toContainText("özel nitelikli");
     await expect(versions.getByRole("row").filter({ hasText: "tarihinden beri geçerli" }).first()).toBeVisible();
