@@ -124,7 +124,6 @@ export const NOT_LEGAL_SENTENCES: Record<string, string> = {
   "kvkk.safeguards.overdue": "the notification's state; the rule is kvkk.safeguards.intro",
   "kvkk.safeguards.notifiedToAuthority": "a column header; the rule is kvkk.safeguards.intro",
   "kvkkTexts.policy.subject_requests.periodReason": "Kule's own period for applications, not the Regulation's for destruction records",
-  "kvkk.transfers.intro": "how Kule keeps its record of calls served abroad; the rule is kvkk.transfers.title's",
 };
 
 /** The sentences whose citation components/ui/legal.tsx shows beside them. */
