@@ -1,6 +1,7 @@
 import { defineConfig } from "@playwright/test";
 import os from "node:os";
 import path from "node:path";
+import { E2E_STANDARD_RING } from "./e2e/subject-keys";
 
 // `npm test` (scripts/test.ts) prepares a fresh seeded database and a production build, then
 // runs this with KULE_E2E_DATABASE_URL set. Debian's Chromium is used: never download a browser.
@@ -79,6 +80,7 @@ export default defineConfig({
         KULE_ALERTMANAGER_CONFIG_FILE: path.join(amDir, "alertmanager", "alertmanager.yml"),
         KULE_ALERT_WEBHOOK_TOKEN: alertToken,
         KULE_ALERT_WEBHOOK_URL: `http://127.0.0.1:${port}/api/alerts/webhook`,
+        KULE_SUBJECT_HASH_KEYS: E2E_STANDARD_RING,
       },
     },
     {
@@ -86,7 +88,7 @@ export default defineConfig({
       url: `http://127.0.0.1:${gatewayPort}/healthz`,
       reuseExistingServer: false,
       timeout: 30_000,
-      env: { DATABASE_URL: database, KULE_GATEWAY_PORT: String(gatewayPort), KULE_GATEWAY_ADMIN_PORT: String(gatewayAdminPort), KULE_GATEWAY_SPOOL_DIR: path.join(os.tmpdir(), `kule-e2e-spool-${port}`) },
+      env: { DATABASE_URL: database, KULE_GATEWAY_PORT: String(gatewayPort), KULE_GATEWAY_ADMIN_PORT: String(gatewayAdminPort), KULE_GATEWAY_SPOOL_DIR: path.join(os.tmpdir(), `kule-e2e-spool-${port}`), KULE_SUBJECT_HASH_KEYS: E2E_STANDARD_RING },
     },
     {
       command: "node node_modules/tsx/dist/cli.mjs e2e/prometheus-server.ts",

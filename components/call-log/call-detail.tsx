@@ -5,12 +5,14 @@ import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { Loading } from "@/components/ui/field";
 import { useFormat } from "@/components/i18n/use-format";
+import { useClientIpText } from "./client-ip";
 
 /** One request's full record and the traffic split its endpoint had when it started. */
 export function CallDetail({ requestId, unmaskReason }: { requestId: string; unmaskReason?: string }) {
   const trpc = useTRPC();
   const t = useTranslations("callLog.detail");
   const fmt = useFormat();
+  const ipText = useClientIpText();
   const call = useQuery(trpc.callLog.get.queryOptions({ requestId, unmaskReason }));
   if (call.isPending) return <Loading what={t("loading")} />;
   if (call.isError) return <p className="error">{call.error.message}</p>;
@@ -25,7 +27,7 @@ export function CallDetail({ requestId, unmaskReason }: { requestId: string; unm
     ["requestClass", c.requestClass],
     ["fallbacks", c.fallbackChain && `${c.fallbackChain.split(">").join(" → ")} → ${c.endpointSlug ?? "?"}`],
     ["region", c.region],
-    ["clientIp", c.clientIp],
+    ["clientIp", ipText(c)],
     ["started", fmt.dateTime(c.startedAt) + ` (${new Date(c.startedAt).toISOString()})`],
     ["duration", `${fmt.number(new Date(c.endedAt).getTime() - new Date(c.startedAt).getTime())} ms`],
     ["ttft", c.ttftMs === null ? null : `${fmt.number(c.ttftMs)} ms`],

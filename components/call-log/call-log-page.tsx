@@ -12,12 +12,14 @@ import { CallDetail } from "./call-detail";
 import { ExportPanel } from "./export-panel";
 import { VerifyPanel } from "./verify-panel";
 import { RowToggle } from "@/components/ui/row-toggle";
+import { useClientIpText } from "./client-ip";
 
 /** Who called which model version, when, from where: never the prompt. Staff see every tenant, a tenant its own. */
 export function CallLogPage({ staff, canVerify, ipsMasked }: { staff: boolean; canVerify: boolean; ipsMasked: boolean }) {
   const trpc = useTRPC();
   const t = useTranslations("callLog.page");
   const fmt = useFormat();
+  const ipText = useClientIpText();
   const [filter, setFilter] = useState(() => toFilter(emptyDraft()));
   const [open, setOpen] = useState<string | null>(null);
   const [unmaskReason, setUnmaskReason] = useState<string | undefined>(undefined);
@@ -81,7 +83,7 @@ export function CallLogPage({ staff, canVerify, ipsMasked }: { staff: boolean; c
                       {fmt.number(r.promptTokens)} / {fmt.number(r.completionTokens)}
                     </td>
                     <td>{r.region ?? "—"}</td>
-                    <td className="mono">{r.clientIp ?? "—"}</td>
+                    <td className="mono">{ipText(r) ?? "—"}</td>
                   </tr>
                   {open === r.requestId && (
                     <tr>

@@ -10,6 +10,7 @@ import { Empty, Field, Loading } from "@/components/ui/field";
 import { useFormat } from "@/components/i18n/use-format";
 import { useDraftLanguage } from "./draft-language";
 import { CHANNELS, RIGHTS, type Channel, type Right } from "./rights";
+import { Legal } from "@/components/ui/legal";
 
 const today = () => new Date().toISOString().slice(0, 10);
 const blank = () => ({ user: "", tenantId: "", channel: "kep", receivedAt: today(), identityCheck: "", right: "erasure", reference: "" });
@@ -37,7 +38,7 @@ export function ApplicationsPage({ canWrite, staff }: { canWrite: boolean; staff
   return (
     <>
       <PageHead title={t("applications.title")}>
-        {t("applications.intro")} {staff ? t("applications.introStaff") : t("applications.introTenant")}
+        <Legal id="kvkk.applications.intro" /> {staff ? t("applications.introStaff") : t("applications.introTenant")}
       </PageHead>
       {overdue.length > 0 && (
         <p className="error" role="alert" aria-label={t("applications.overdueAria")}>

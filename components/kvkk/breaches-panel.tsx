@@ -8,6 +8,7 @@ import { useToast } from "@/components/ui/toast";
 import { Empty, Loading } from "@/components/ui/field";
 import { useDraftLanguage } from "./draft-language";
 import { useFormat } from "@/components/i18n/use-format";
+import { Legal } from "@/components/ui/legal";
 
 /** Breach incidents with the 72-hour clock to the Board (KVKK Art. 12(5), Board decision 2019/10). */
 export function BreachesPanel({ canWrite }: { canWrite: boolean }) {
@@ -27,8 +28,12 @@ export function BreachesPanel({ canWrite }: { canWrite: boolean }) {
   const label = (group: "statuses" | "detectors", v: string) => (t.has(`${group}.${v}` as "statuses.open") ? t(`${group}.${v}` as "statuses.open") : v);
   return (
     <section className="panel" aria-label={t("aria")}>
-      <h2>{t("title")}</h2>
-      <p className="muted">{t("intro")}</p>
+      <h2>
+        <Legal id="kvkk.breaches.title" />
+      </h2>
+      <p className="muted">
+        <Legal id="kvkk.breaches.intro" />
+      </p>
       {running.length > 0 && (
         <p className="error" role="alert" aria-label={t("openAria")}>
           {running.map((b) => (b.late ? t("late", { title: b.shownTitle }) : t("hoursLeft", { title: b.shownTitle, hours: b.hoursLeft === null ? "—" : fmt.number(b.hoursLeft) }))).join(" · ")}

@@ -7,6 +7,7 @@ import { PageHead } from "@/components/ui/page-head";
 import { Empty, Loading } from "@/components/ui/field";
 import { useFormat } from "@/components/i18n/use-format";
 import { ControllerRegistration, OwnRetention } from "./controller-record";
+import { Legal } from "@/components/ui/legal";
 
 /** The audit actions a tenant is shown when Kule's staff read its data, by their message key. */
 const ACTION = { "calllog.read": "read", "calllog.search": "search", "calllog.export": "export", "kvkk.subject.find": "subjectFind" } as const;
@@ -24,12 +25,14 @@ export function ControllerPage() {
   return (
     <>
       <PageHead title={t("controller.title")}>
-        {t("controller.intro", { tenant: tenant.name })} {tenant.kvkk ? t("controller.servedKvkk") : t("controller.served")}
+        <Legal id="kvkk.controller.intro" values={{ tenant: tenant.name }} /> {tenant.kvkk ? t("controller.servedKvkk") : <Legal id="kvkk.controller.served" />}
       </PageHead>
       <ControllerRegistration tenant={tenant} />
       <OwnRetention key={`${retention.days}-${retention.method}`} retention={retention} />
       <section className="panel" aria-label={t("controller.transfersAria")}>
-        <h2>{t("controller.transfersTitle")}</h2>
+        <h2>
+          <Legal id="kvkk.controller.transfersTitle" />
+        </h2>
         {!safeguards.length ? (
           <Empty title={t("controller.noSafeguards")} />
         ) : (

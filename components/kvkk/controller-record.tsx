@@ -17,6 +17,7 @@ type View = inferRouterOutputs<AppRouter>["kvkk"]["controller"];
 /** The tenant's registration (VERBIS) and the processing agreement, as the platform recorded them. */
 export function ControllerRegistration({ tenant }: { tenant: View["tenant"] }) {
   const t = useTranslations("kvkkController");
+  const ts = useTranslations("kvkk.special");
   const fmt = useFormat();
   return (
     <section className="panel" aria-label={t("registrationTitle")}>
@@ -33,6 +34,17 @@ export function ControllerRegistration({ tenant }: { tenant: View["tenant"] }) {
             </>
           ) : (
             <span className="muted">{t("notRecorded")}</span>
+          )}
+        </dd>
+        <dt>{t("special")}</dt>
+        <dd>
+          {tenant.specialCategory ? (
+            <>
+              <span className="badge badge-kvkk">{ts("badge", { category: ts(`categories.${tenant.specialCategory}`) })}</span> {t("specialValue", { category: ts(`categories.${tenant.specialCategory}`) })};{" "}
+              {tenant.specialAbroadConsentRef ? t("specialConsent", { ref: tenant.specialAbroadConsentRef }) : t("specialTurkeyOnly")}
+            </>
+          ) : (
+            <span className="muted">{t("specialNone")}</span>
           )}
         </dd>
       </dl>

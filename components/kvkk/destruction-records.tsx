@@ -5,6 +5,7 @@ import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { Empty } from "@/components/ui/field";
 import { useFormat } from "@/components/i18n/use-format";
+import { Legal } from "@/components/ui/legal";
 
 export function DestructionRecords() {
   const trpc = useTRPC();
@@ -15,7 +16,8 @@ export function DestructionRecords() {
     <section className="panel" aria-label={t("destructions.aria")}>
       <h2>{t("destructions.title")}</h2>
       {!recs.data?.length ? (
-        <Empty title={t("destructions.emptyTitle")}>{t("destructions.emptyHint")}</Empty>
+        <Empty title={t("destructions.emptyTitle")}><Legal id="kvkk.destructions.emptyHint" />
+        </Empty>
       ) : (
         <table>
           <thead>

@@ -6,6 +6,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { Loading } from "@/components/ui/field";
 import { useFormat } from "@/components/i18n/use-format";
+import { Legal } from "@/components/ui/legal";
 
 /** Key versions of the call log's personal data at rest, rotation, and which gateway holds which version. */
 export function KeysPanel({ canWrite }: { canWrite: boolean }) {
@@ -16,9 +17,9 @@ export function KeysPanel({ canWrite }: { canWrite: boolean }) {
   const fmt = useFormat();
   const s = useQuery(trpc.kvkk.keys.status.queryOptions());
   const refresh = () => void qc.invalidateQueries({ queryKey: trpc.kvkk.keys.status.queryKey() });
-  const activate = useMutation(trpc.kvkk.keys.activate.mutationOptions({ onSuccess: (v) => (toast.success(t("activated", { version: v.version })), refresh()) }));
-  const retire = useMutation(trpc.kvkk.keys.retire.mutationOptions({ onSuccess: (v) => (toast.success(t("retiredToast", { version: v.version })), refresh()) }));
-  const rekey = useMutation(trpc.kvkk.keys.rekey.mutationOptions({ onSuccess: (r) => (toast.success(t("rekeyed", { rekeyed: fmt.number(r.rekeyed), clear: fmt.number(r.encryptedClear), remaining: fmt.number(r.remaining) })), refresh()) }));
+  const activate = useMutation(trpc.kvkk.keys.activate.mutationOptions({ meta: { handlesErrors: true }, onSuccess: (v) => (toast.success(t("activated", { version: v.version })), refresh()) }));
+  const retire = useMutation(trpc.kvkk.keys.retire.mutationOptions({ meta: { handlesErrors: true }, onSuccess: (v) => (toast.success(t("retiredToast", { version: v.version })), refresh()) }));
+  const rekey = useMutation(trpc.kvkk.keys.rekey.mutationOptions({ meta: { handlesErrors: true }, onSuccess: refresh }));
   if (s.isPending) return <Loading what={t("loading")} />;
   if (s.isError) return <p className="error">{s.error.message}</p>;
   const { versions, gateways, clearIpRows } = s.data;
@@ -26,7 +27,9 @@ export function KeysPanel({ canWrite }: { canWrite: boolean }) {
   const stateText = (g: (typeof gateways)[number]) => (g.state === "ok" ? t("stateOk") : g.state === "behind" ? t("stateBehind") : g.state === "refusing" ? t("stateRefusing", { reason: g.refusing ?? "" }) : t("stateGone"));
   return (
     <section className="panel" aria-label={t("aria")}>
-      <h2>{t("title")}</h2>
+      <h2>
+        <Legal id="kvkk.keys.title" />
+      </h2>
       <p className="muted">{t("intro")}</p>
       {lagging.length > 0 && (
         <p className="error" role="alert">
@@ -76,6 +79,10 @@ export function KeysPanel({ canWrite }: { canWrite: boolean }) {
             {t("rekey")}
           </button>
         </p>
+      )}
+      {/* Progress, then the batch's result until the next one: the rows column above moves with it. */}
+      {(rekey.isPending || rekey.data) && (
+        <p role="status">{rekey.isPending ? t("rekeying") : t("rekeyed", { rekeyed: fmt.number(rekey.data!.rekeyed), clear: fmt.number(rekey.data!.encryptedClear), remaining: fmt.number(rekey.data!.remaining) })}</p>
       )}
       {!gateways.length ? (
         <p className="muted">{t("noGateways")}</p>

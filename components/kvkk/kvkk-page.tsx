@@ -11,13 +11,14 @@ import { SafeguardsPanel } from "./safeguards-panel";
 import { BreachesPanel } from "./breaches-panel";
 import { KeysPanel } from "./keys-panel";
 import { SpecialPanel } from "./special-panel";
+import { Legal } from "@/components/ui/legal";
 
 export function KvkkPage({ canWrite }: { canWrite: boolean }) {
   const t = useTranslations("kvkk.page");
   return (
     <>
       <PageHead title={t("title")}>
-        {t("intro")} <Link href="/kvkk/policy">{t("policyLink")}</Link>
+        <Legal id="kvkk.page.intro" /> <Link href="/kvkk/policy">{t("policyLink")}</Link>
       </PageHead>
       <BreachesPanel canWrite={canWrite} />
       <SafeguardsPanel canWrite={canWrite} />

@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
-import { Field } from "@/components/ui/field";
+import { FormRow, TextField } from "@/components/ui/form-row";
 import { useFormat } from "@/components/i18n/use-format";
 
 interface Hold {
@@ -61,27 +61,14 @@ export function LegalHolds({ canWrite, holds }: { canWrite: boolean; holds: Hold
         </table>
       )}
       {canWrite && (
-        <form
-          className="actions no-print"
-          style={{ alignItems: "flex-end", flexWrap: "wrap" }}
-          onSubmit={(e) => {
-            e.preventDefault();
-            place.mutate({ tenantId: f.tenantId || null, user: f.user || null, reason: f.reason });
-          }}
-        >
-          <Field id="hold-tenant" label={t("tenantLabel")} errors={errs?.tenantId}>
-            <input id="hold-tenant" value={f.tenantId} onChange={(e) => setF({ ...f, tenantId: e.target.value })} />
-          </Field>
-          <Field id="hold-user" label={t("userLabel")} errors={errs?.user}>
-            <input id="hold-user" value={f.user} onChange={(e) => setF({ ...f, user: e.target.value })} />
-          </Field>
-          <Field id="hold-reason" label={t("reasonLabel")} errors={errs?.reason}>
-            <input id="hold-reason" value={f.reason} onChange={(e) => setF({ ...f, reason: e.target.value })} />
-          </Field>
+        <FormRow className="no-print" onSubmit={() => place.mutate({ tenantId: f.tenantId || null, user: f.user || null, reason: f.reason })}>
+          <TextField id="hold-tenant" label={t("tenantLabel")} errors={errs?.tenantId} value={f.tenantId} onChange={(v) => setF({ ...f, tenantId: v })} />
+          <TextField id="hold-user" label={t("userLabel")} errors={errs?.user} value={f.user} onChange={(v) => setF({ ...f, user: v })} />
+          <TextField id="hold-reason" label={t("reasonLabel")} errors={errs?.reason} value={f.reason} onChange={(v) => setF({ ...f, reason: v })} />
           <button type="submit" className="primary" disabled={place.isPending}>
             {t("place")}
           </button>
-        </form>
+        </FormRow>
       )}
     </section>
   );

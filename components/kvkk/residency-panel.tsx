@@ -9,6 +9,7 @@ import { useFormat } from "@/components/i18n/use-format";
 import { TURKEY_REGION_PREFIX } from "@/server/shared/regions";
 import { TransferRegister } from "./transfer-register";
 import { RegionVerification } from "./region-verification";
+import { Legal } from "@/components/ui/legal";
 
 /** Which regions served each tenant's calls per month; calls abroad without a safeguard are incidents. And the transfer register. */
 export function ResidencyPanel({ canWrite }: { canWrite: boolean }) {
@@ -25,7 +26,7 @@ export function ResidencyPanel({ canWrite }: { canWrite: boolean }) {
       <h2>{t("title", { from: fmt.month(range.from) })}</h2>
       {map.data?.incidents.length ? (
         <p className="error" role="alert" aria-label={t("incidentsAria")}>
-          {t("incidents", { count: map.data.incidents.length, list: map.data.incidents.map((i) => `${i.tenantSlug} ${fmt.month(i.month)} ${i.region} (${fmt.number(i.uncovered)})`).join(", ") })}
+          {<Legal id="kvkk.residency.incidents" values={{ count: map.data.incidents.length, list: map.data.incidents.map((i) => `${i.tenantSlug} ${fmt.month(i.month)} ${i.region} (${fmt.number(i.uncovered)})`).join(", ") }} />}
         </p>
       ) : (
         map.data && <p className="muted">{t("none", { prefix: TURKEY_REGION_PREFIX })}</p>

@@ -7,6 +7,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { Field, Loading } from "@/components/ui/field";
 import { useFormat } from "@/components/i18n/use-format";
+import { Legal } from "@/components/ui/legal";
 
 /** The admin's defaults and each tenant's own retention; an auditor sees the same, read-only. */
 export function RetentionPanel({ canWrite }: { canWrite: boolean }) {
@@ -38,7 +39,7 @@ export function RetentionPanel({ canWrite }: { canWrite: boolean }) {
     <section className="panel" aria-label={t("retention.aria")}>
       <h2>{t("retention.title")}</h2>
       <p className="muted">
-        {t("retention.intro", { days: fmt.number(settings.destructionIntervalDays), last: fmt.dateTime(settings.lastDestructionAt), next: nextDestructionAt ? fmt.dateTime(nextDestructionAt) : t("retention.atNextCheck") })}
+        <Legal id="kvkk.retention.intro" values={{ days: fmt.number(settings.destructionIntervalDays), last: fmt.dateTime(settings.lastDestructionAt), next: nextDestructionAt ? fmt.dateTime(nextDestructionAt) : t("retention.atNextCheck") }} />
       </p>
       <p className="muted">
         {t("retention.specialCeiling", { days: fmt.number(specialCeilingDays) })} {specialEndpoints.length > 0 && t("retention.specialEndpoints", { endpoints: specialEndpoints.join(", ") })}

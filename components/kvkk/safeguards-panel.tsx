@@ -7,6 +7,8 @@ import { useToast } from "@/components/ui/toast";
 import { useTranslations } from "use-intl";
 import { Empty, Field, Loading } from "@/components/ui/field";
 import { useFormat } from "@/components/i18n/use-format";
+import { Legal } from "@/components/ui/legal";
+import { FormRow, TextField } from "@/components/ui/form-row";
 
 /** KVKK Art. 9 as amended by Law 7499: the three bases the Board recognises for a regular transfer (names: kvkk.mechanisms). */
 export const MECHANISMS = ["adequacy", "standard_contract", "bcr"] as const;
@@ -28,11 +30,15 @@ export function SafeguardsPanel({ canWrite }: { canWrite: boolean }) {
   const revoke = useMutation(trpc.kvkk.safeguards.revoke.mutationOptions({ onSuccess: () => (toast.success(t("safeguards.revoked")), refresh()), onError: (e) => toast.error(e.message) }));
   const errs = (create.error?.data as { fieldErrors?: Record<string, string[]> } | undefined)?.fieldErrors;
   const overdue = list.data?.filter((s) => s.notification === "overdue" && !s.revokedAt) ?? [];
-  const set = (k: keyof typeof empty) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
+  const set = (k: keyof typeof empty) => (v: string) => setF({ ...f, [k]: v });
   return (
     <section className="panel" aria-label={t("safeguards.aria")}>
-      <h2>{t("safeguards.title")}</h2>
-      <p className="muted">{t("safeguards.intro")}</p>
+      <h2>
+        <Legal id="kvkk.safeguards.title" />
+      </h2>
+      <p className="muted">
+        <Legal id="kvkk.safeguards.intro" />
+      </p>
       {overdue.length > 0 && (
         <p className="error" role="alert" aria-label={t("safeguards.overdueAria")}>
           {t("safeguards.overdue", { list: overdue.map((s) => t("safeguards.overdueItem", { tenant: s.tenantSlug ?? s.tenantId, destination: s.destination, date: fmt.dateTime(s.notificationDueAt) })).join(", ") })}
@@ -88,17 +94,9 @@ export function SafeguardsPanel({ canWrite }: { canWrite: boolean }) {
         </table>
       )}
       {canWrite && (
-        <form
-          aria-label={t("safeguards.formAria")}
-          className="actions"
-          style={{ alignItems: "flex-end", flexWrap: "wrap" }}
-          onSubmit={(e) => {
-            e.preventDefault();
-            create.mutate({ ...f, mechanism: f.mechanism as (typeof MECHANISMS)[number], notifiedAt: f.notifiedAt || null });
-          }}
-        >
+        <FormRow label={t("safeguards.formAria")} onSubmit={() => create.mutate({ ...f, mechanism: f.mechanism as (typeof MECHANISMS)[number], notifiedAt: f.notifiedAt || null })}>
           <Field id="sg-tenant" label={t("safeguards.tenant")} errors={errs?.tenantId}>
-            <select id="sg-tenant" value={f.tenantId} onChange={set("tenantId")}>
+            <select id="sg-tenant" value={f.tenantId} onChange={(e) => set("tenantId")(e.target.value)}>
               <option value="">{t("safeguards.choose")}</option>
               {tenants.data?.tenants.map((x) => (
                 <option key={x.id} value={x.id}>
@@ -107,14 +105,10 @@ export function SafeguardsPanel({ canWrite }: { canWrite: boolean }) {
               ))}
             </select>
           </Field>
-          <Field id="sg-dest" label={t("safeguards.countryLabel")} hint={t("safeguards.countryHint")} errors={errs?.destination}>
-            <input id="sg-dest" value={f.destination} onChange={set("destination")} size={4} />
-          </Field>
-          <Field id="sg-importer" label={t("safeguards.importerLabel")} errors={errs?.importer}>
-            <input id="sg-importer" value={f.importer} onChange={set("importer")} />
-          </Field>
+          <TextField id="sg-dest" label={t("safeguards.countryLabel")} hint={t("safeguards.countryHint")} errors={errs?.destination} value={f.destination} onChange={set("destination")} size={4} />
+          <TextField id="sg-importer" label={t("safeguards.importerLabel")} errors={errs?.importer} value={f.importer} onChange={set("importer")} />
           <Field id="sg-mech" label={t("safeguards.mechanism")} errors={errs?.mechanism}>
-            <select id="sg-mech" value={f.mechanism} onChange={set("mechanism")}>
+            <select id="sg-mech" value={f.mechanism} onChange={(e) => set("mechanism")(e.target.value)}>
               {MECHANISMS.map((k) => (
                 <option key={k} value={k}>
                   {t(`mechanisms.${k}`)}
@@ -122,20 +116,14 @@ export function SafeguardsPanel({ canWrite }: { canWrite: boolean }) {
               ))}
             </select>
           </Field>
-          <Field id="sg-ref" label={t("safeguards.reference")} errors={errs?.reference}>
-            <input id="sg-ref" value={f.reference} onChange={set("reference")} />
-          </Field>
-          <Field id="sg-signed" label={t("safeguards.signedOn")} errors={errs?.signedAt}>
-            <input id="sg-signed" type="date" value={f.signedAt} onChange={set("signedAt")} />
-          </Field>
-          <Field id="sg-notified" label={t("safeguards.notifiedOn")} errors={errs?.notifiedAt}>
-            <input id="sg-notified" type="date" value={f.notifiedAt} onChange={set("notifiedAt")} />
-          </Field>
+          <TextField id="sg-ref" label={t("safeguards.reference")} errors={errs?.reference} value={f.reference} onChange={set("reference")} />
+          <TextField id="sg-signed" label={t("safeguards.signedOn")} errors={errs?.signedAt} type="date" value={f.signedAt} onChange={set("signedAt")} />
+          <TextField id="sg-notified" label={t("safeguards.notifiedOn")} errors={errs?.notifiedAt} type="date" value={f.notifiedAt} onChange={set("notifiedAt")} />
           <button type="submit" className="primary" disabled={create.isPending}>
             {t("safeguards.submit")}
           </button>
           {create.error && !errs && <p className="error">{create.error.message}</p>}
-        </form>
+        </FormRow>
       )}
     </section>
   );

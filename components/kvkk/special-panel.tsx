@@ -6,6 +6,8 @@ import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { Field, Loading } from "@/components/ui/field";
+import { Legal } from "@/components/ui/legal";
+import { FormRow, TextField } from "@/components/ui/form-row";
 
 const CATEGORIES = ["health", "biometric", "genetic", "other"] as const;
 type Category = (typeof CATEGORIES)[number];
@@ -25,8 +27,12 @@ export function SpecialPanel({ canWrite }: { canWrite: boolean }) {
   const errs = (mark.error?.data as { fieldErrors?: Record<string, string[]> } | undefined)?.fieldErrors;
   return (
     <section className="panel" aria-label={t("aria")}>
-      <h2>{t("title")}</h2>
-      <p className="muted">{t("intro", { days: s.data.retentionMaxDays })}</p>
+      <h2>
+        <Legal id="kvkk.special.title" />
+      </h2>
+      <p className="muted">
+        <Legal id="kvkk.special.intro" values={{ days: s.data.retentionMaxDays }} />
+      </p>
       {!rows.length ? (
         <p className="muted">{t("none")}</p>
       ) : (
@@ -70,20 +76,9 @@ export function SpecialPanel({ canWrite }: { canWrite: boolean }) {
         </section>
       )}
       {canWrite && (
-        <form
-          className="actions"
-          style={{ alignItems: "flex-end", flexWrap: "wrap" }}
-          onSubmit={(e) => {
-            e.preventDefault();
-            mark.mutate({ tenantId: f.tenantId || null, endpointId: f.endpointId || null, category: f.category, abroadConsentRef: f.consent || null });
-          }}
-        >
-          <Field id="special-tenant" label={t("tenantLabel")} errors={errs?.tenantId}>
-            <input id="special-tenant" value={f.tenantId} onChange={(e) => setF({ ...f, tenantId: e.target.value })} />
-          </Field>
-          <Field id="special-endpoint" label={t("endpointLabel")} errors={errs?.endpointId}>
-            <input id="special-endpoint" value={f.endpointId} onChange={(e) => setF({ ...f, endpointId: e.target.value })} />
-          </Field>
+        <FormRow onSubmit={() => mark.mutate({ tenantId: f.tenantId || null, endpointId: f.endpointId || null, category: f.category, abroadConsentRef: f.consent || null })}>
+          <TextField id="special-tenant" label={t("tenantLabel")} errors={errs?.tenantId} value={f.tenantId} onChange={(v) => setF({ ...f, tenantId: v })} />
+          <TextField id="special-endpoint" label={t("endpointLabel")} errors={errs?.endpointId} value={f.endpointId} onChange={(v) => setF({ ...f, endpointId: v })} />
           <Field id="special-category" label={t("categoryLabel")} errors={errs?.category}>
             <select id="special-category" value={f.category} onChange={(e) => setF({ ...f, category: e.target.value as Category })}>
               {CATEGORIES.map((c) => (
@@ -93,13 +88,11 @@ export function SpecialPanel({ canWrite }: { canWrite: boolean }) {
               ))}
             </select>
           </Field>
-          <Field id="special-consent" label={t("consentLabel")} errors={errs?.abroadConsentRef}>
-            <input id="special-consent" value={f.consent} onChange={(e) => setF({ ...f, consent: e.target.value })} />
-          </Field>
+          <TextField id="special-consent" label={t("consentLabel")} errors={errs?.abroadConsentRef} value={f.consent} onChange={(v) => setF({ ...f, consent: v })} />
           <button type="submit" disabled={mark.isPending}>
             {t("mark")}
           </button>
-        </form>
+        </FormRow>
       )}
     </section>
   );

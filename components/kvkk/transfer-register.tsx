@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "use-intl";
 import { useTRPC } from "@/components/trpc/client";
 import { useFormat } from "@/components/i18n/use-format";
+import { Legal } from "@/components/ui/legal";
 
 /** The register of transfers abroad, kept in its own table: it outlives the call log's retention. */
 export function TransferRegister({ range }: { range: { from: Date; to: Date } }) {
@@ -13,7 +14,9 @@ export function TransferRegister({ range }: { range: { from: Date; to: Date } })
   const transfers = useQuery(trpc.kvkk.transfers.queryOptions(range));
   return (
     <>
-      <h3>{t("transfers.title")}</h3>
+      <h3>
+        <Legal id="kvkk.transfers.title" />
+      </h3>
       <p className="muted">{t("transfers.intro")}</p>
       {!transfers.data?.length ? (
         <p className="muted">{t("transfers.empty")}</p>

@@ -18,7 +18,7 @@ export async function controllerView(ctx: ActorContext) {
   const to = new Date(Date.now() + DAY);
   const from = new Date(Date.UTC(to.getUTCFullYear(), to.getUTCMonth() - 2, 1));
   const [tenant, safeguards, residency, staffReads, retention, settings, specialEndpoints] = await Promise.all([
-    ctx.db.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { name: true, slug: true, kvkk: true, verbisNumber: true, processingAgreementRef: true, processingAgreementSignedAt: true, specialCategory: true } }),
+    ctx.db.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { name: true, slug: true, kvkk: true, verbisNumber: true, processingAgreementRef: true, processingAgreementSignedAt: true, specialCategory: true, specialAbroadConsentRef: true } }),
     ctx.db.transferSafeguard.findMany({ where: { tenantId }, select: { id: true, destination: true, importer: true, mechanism: true, reference: true, signedAt: true, notifiedAt: true, revokedAt: true }, orderBy: { signedAt: "desc" } }),
     residencyMap(ctx, { from, to, tenantId }),
     pgPool(ctx.db).query<{ at: Date; actorEmail: string | null; role: string; action: string; targetId: string | null }>(

@@ -1,7 +1,7 @@
 /** The KVKK page's keys at rest (Art. 12 security measures) and special categories of personal data (Art. 6). */
 export const kvkkKeys = {
   keys: {
-    title: "Keys at rest (KVKK Art. 12)",
+    title: "Keys at rest",
     intro: "Client IPs in the call log are encrypted (AES-256-GCM) and subject identifiers kept as keyed hashes, each row under the key version it names. Searches try every version held. Special categories have keys of their own.",
     aria: "Keys at rest",
     loading: "key versions",
@@ -22,6 +22,7 @@ export const kvkkKeys = {
     makeCurrent: "Make current",
     retire: "Retire",
     rekey: "Re-key client IPs now",
+    rekeying: "Re-keying client IPs…",
     rekeyed: "{rekeyed} IP(s) re-keyed, {clear} clear IP(s) encrypted; {remaining} left under older versions.",
     activated: "Key version {version} is current: gateways switch at their next reload.",
     retiredToast: "Key version {version} retired.",
@@ -38,8 +39,8 @@ export const kvkkKeys = {
     lagging: "{count} gateway(s) do not log under the current keys: calls there are refused or keyed with an older version.",
   },
   special: {
-    title: "Special categories of personal data (KVKK Art. 6)",
-    intro: "Tenants and endpoints whose calls carry health, biometric, genetic or other special-category data: kept under separate keys, at most {days} days, never transferred abroad without the data subjects' explicit consent recorded, never with prompt or answer text, and masked for staff without the explicit permission.",
+    title: "Special categories of personal data",
+    intro: "Tenants and endpoints whose calls carry health, biometric, genetic or other special categories of personal data. Kule keeps their rows under separate keys for at most {days} days, never with prompt or answer text, masks them for staff without the explicit permission, and serves them only in Turkey unless the data subjects' explicit consent to the transfer abroad is recorded.",
     aria: "Special categories",
     tableAria: "Tenants and endpoints marked",
     none: "Nothing is marked.",

@@ -14,7 +14,7 @@ export const kvkkTexts = {
     dataDefault: "Data concerned: call records (client IP, API key, times, token counts, the keyed hash of the user field); prompts and answers are not stored.",
     measures: "Measures: {measures}",
     measuresDefault: "Measures: under investigation; we will write again.",
-    board: "The Board must be notified within 72 hours of awareness (Board decision 2019/10), by {due}. Contact: {contact}.",
+    board: "As data controller, you notify the Board within 72 hours of becoming aware (Board decision 2019/10): by {due} if counted from our awareness. Contact: {contact}.",
     contactDefault: "the platform's data protection contact",
   },
   erasureAnswer: "Your data in this service's call log was {method, select, delete {erased} other {anonymised}}: {rows} record(s), destruction record {id}.",

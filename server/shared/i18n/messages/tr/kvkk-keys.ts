@@ -3,7 +3,7 @@ import type { Translation } from "../shape.ts";
 
 export const kvkkKeys = {
   keys: {
-    title: "Saklanan verinin anahtarları (KVKK md. 12)",
+    title: "Saklanan verinin anahtarları",
     intro: "Çağrı kaydındaki istemci IP adresleri şifrelenir (AES-256-GCM), ilgili kişi tanımlayıcıları anahtarlı özet olarak tutulur; her satır, adını taşıdığı anahtar sürümüyle. Aramalar eldeki her sürümle yapılır. Özel nitelikli kişisel verinin anahtarları ayrıdır.",
     aria: "Saklanan verinin anahtarları",
     loading: "anahtar sürümleri",
@@ -24,6 +24,7 @@ export const kvkkKeys = {
     makeCurrent: "Geçerli yap",
     retire: "Emekliye ayır",
     rekey: "İstemci IP adreslerini şimdi yeniden anahtarla",
+    rekeying: "İstemci IP adresleri yeniden anahtarlanıyor…",
     rekeyed: "{rekeyed} IP yeniden anahtarlandı, {clear} açık IP şifrelendi; eski sürümlerde {remaining} kaldı.",
     activated: "{version} anahtar sürümü geçerli: ağ geçitleri bir sonraki yeniden yüklemede geçer.",
     retiredToast: "{version} anahtar sürümü emekliye ayrıldı.",
@@ -40,8 +41,8 @@ export const kvkkKeys = {
     lagging: "{count} ağ geçidi geçerli anahtarlarla kaydetmiyor: oradaki çağrılar reddediliyor ya da eski bir sürümle anahtarlanıyor.",
   },
   special: {
-    title: "Özel nitelikli kişisel veriler (KVKK md. 6)",
-    intro: "Çağrıları sağlık, biyometrik, genetik ya da başka özel nitelikli kişisel veri taşıyan kiracılar ve uç noktalar: ayrı anahtarlarla, en fazla {days} gün saklanır; ilgili kişilerin açık rızası kaydedilmeden yurt dışına aktarılmaz; istem ve yanıt metni hiç kaydedilmez; açık yetkisi olmayan personele maskeli gösterilir.",
+    title: "Özel nitelikli kişisel veriler",
+    intro: "Çağrıları sağlık, biyometrik, genetik ya da başka özel nitelikli kişisel veri taşıyan kiracılar ve uç noktalar. Kule bunların satırlarını ayrı anahtarlarla en fazla {days} gün, istem ve yanıt metni olmadan saklar, açık yetkisi olmayan personele maskeli gösterir ve ilgili kişilerin yurt dışına aktarıma açık rızası kaydedilmedikçe yalnızca Türkiye'de karşılar.",
     aria: "Özel nitelikli kişisel veriler",
     tableAria: "İşaretli kiracılar ve uç noktalar",
     none: "İşaretli bir şey yok.",

@@ -11,7 +11,7 @@ export const kvkkTexts = {
     dataDefault: "İhlalden etkilenen veriler: çağrı kayıtları (istemci IP adresi, API anahtarı, zamanlar, token sayıları, user alanının anahtarlı özeti); istemler ve yanıtlar saklanmamaktadır.",
     measures: "Alınan tedbirler: {measures}",
     measuresDefault: "Alınan tedbirler: inceleme sürmektedir; yeniden bilgi vereceğiz.",
-    board: "İhlalin Kurul'a, öğrenilmesinden itibaren 72 saat içinde (Kurul'un 2019/10 sayılı kararı), en geç {due} tarihine kadar bildirilmesi gerekir. İletişim: {contact}.",
+    board: "Veri sorumlusu olarak ihlali Kurul'a, öğrenilmesinden itibaren 72 saat içinde (Kurul'un 2019/10 sayılı kararı) bildirirsiniz: bizim öğrenmemizden sayılırsa en geç {due} tarihine kadar. İletişim: {contact}.",
     contactDefault: "platformun kişisel verilerin korunması irtibat kişisi",
   },
   erasureAnswer: "Bu hizmetin çağrı kaydındaki kişisel verileriniz {method, select, delete {silindi} other {anonim hale getirildi}}: {rows} kayıt, imha kaydı {id}.",
