@@ -28,15 +28,15 @@ import { CallLogThread } from "../server/gateway/call-log-thread.ts";
 import { crashRun } from "../server/test/crash-run.ts";
 import { spawnGateway } from "../server/test/gateway-process.ts";
 
-const RATE = 1000;
+export const RATE = 1000;
 // Many short rounds rather than a few long ones: a stall of the shared host (tens to hundreds of
 // ms, seen here in any target, HAProxy and the bare upstream included) ruins the p99 of whichever
 // round it lands in, and the median of nine rounds shrugs off four such rounds where that of five
 // shrugged off two.
-const ROUNDS = 9;
-const SECONDS = 4;
+export const ROUNDS = 9;
+export const SECONDS = 4;
 /** The traced gateway's OTLP encoding: OpenTelemetry's default. */
-const OTEL_PROTOCOL = "http/protobuf";
+export const OTEL_PROTOCOL = "http/protobuf";
 const BODY = JSON.stringify({ model: "chat", messages: [{ role: "user", content: "Say hello." }], max_tokens: 8 });
 
 interface Run {
@@ -52,7 +52,7 @@ interface Run {
 }
 
 /** Evenly spaced: one request every 1/RATE s, whatever the answers do (bench/open-loop.ts, its own process). */
-function evenRate(url: string, headers: Record<string, string>): Run {
+export function evenRate(url: string, headers: Record<string, string>): Run {
   const out = execFileSync(process.execPath, ["--import", "tsx", "bench/open-loop.ts", JSON.stringify({ url, rate: RATE, seconds: SECONDS, connections: 256, headers, body: BODY })], { encoding: "utf8" });
   const r = JSON.parse(out.trim().split("\n").pop()!) as { sent: number; ok: number; errors: number; p50_ms: number; p99_ms: number };
   return { p50: r.p50_ms, p99: r.p99_ms, rps: r.sent / SECONDS, errors: r.errors, requests: r.sent + RATE };
@@ -159,7 +159,7 @@ async function startHaproxy(upstream: string): Promise<{ url: string; pid: numbe
 }
 
 /** `npm run gateway` (server/gateway/main.ts) on a free port, ready once /healthz answers. */
-async function startGateway(databaseUrl: string, extra: Record<string, string>) {
+export async function startGateway(databaseUrl: string, extra: Record<string, string>) {
   const port = 19000 + 2 * Math.floor(Math.random() * 500);
   const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], {
     env: { ...process.env, DATABASE_URL: databaseUrl, KULE_GATEWAY_PORT: String(port), KULE_GATEWAY_GRPC_PORT: String(port + 1), KULE_GATEWAY_SPOOL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "kule-bench-spool-")), REDIS_URL: "", ...extra },

@@ -1,6 +1,7 @@
 /** `npm run bench`: every benchmark, each writing its figures to bench/results/<name>.json. */
 import { benchSim } from "./sim.ts";
 import { benchGateway } from "./gateway.ts";
+import { benchGatewayOtel } from "./gateway-otel.ts";
 import { benchDashboard } from "./dashboard.ts";
 import { benchRollouts } from "./rollouts.ts";
 import { benchCost } from "./cost.ts";
@@ -17,7 +18,10 @@ const benches: Record<string, () => Promise<void>> = { sim: benchSim, gateway: b
   await run(process.execPath, ["node_modules/tsx/dist/cli.mjs", "bench/cluster-page.ts"]);
 } };
 
-for (const [name, run] of Object.entries(benches)) {
+// On demand only: the full gateway bench measures the same figure.
+const onDemand: Record<string, () => Promise<void>> = { "gateway-otel": benchGatewayOtel };
+
+for (const [name, run] of Object.entries({ ...benches, ...(only ? onDemand : {}) })) {
   if (only && only !== name) continue;
   console.log(`\n── bench: ${name}`);
   await run();

@@ -88,6 +88,9 @@ const schema = z.object({
   OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(["http/protobuf", "http/json"], { message: "must be http/protobuf or http/json (grpc is not supported)" }).default("http/protobuf"),
   /** Milliseconds between OTLP metric exports (OpenTelemetry's standard variable and default). */
   OTEL_METRIC_EXPORT_INTERVAL: z.coerce.number().int().min(100).default(60_000),
+  /** Spans per OTLP export and the longest a finished span waits for one (OpenTelemetry's standard variables; OTEL_BSP_MAX_QUEUE_SIZE is fixed at 8192). */
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(8192).default(512),
+  OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(1).default(1000),
   /** The traces' service.name; unset: kule-gateway for the gateway, kule-app for the app. */
   OTEL_SERVICE_NAME: z.string().optional(),
   /** Share of calls traced when the caller sent no sampling decision (a caller's `traceparent` decides for its calls). */

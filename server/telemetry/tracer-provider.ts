@@ -1,5 +1,6 @@
 import { AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace";
 import { resourceFromAttributes } from "@opentelemetry/resources";
+import { env } from "../env.ts";
 import { otlpUrl } from "./otlp-url.ts";
 import { otlpSpanExporter, type OtlpProtocol } from "./otlp-exporters.ts";
 
@@ -18,8 +19,10 @@ export function tracerProvider(opts: { url?: string; protocol?: OtlpProtocol; ex
     resource: resourceFromAttributes({ "service.name": opts.serviceName }),
     // At ratio 1 (every call) a ratio sampler would still hash each new trace id to decide.
     sampler: new ParentBasedSampler({ root: opts.sampleRatio >= 1 ? new AlwaysOnSampler() : new TraceIdRatioBasedSampler(opts.sampleRatio) }),
-    // Batches of 128: an export encodes its batch synchronously, and 512 spans at a time held the
-    // event loop long enough to show in the traced gateway's p99.
-    spanProcessors: [new BatchSpanProcessor({ exporter, maxQueueSize: 8192, maxExportBatchSize: 128, scheduledDelayMillis: 500 })],
+    // Batches of 512 (OpenTelemetry's default size): each export has a cost of its own (an HTTP
+    // request, the resource and scope written again), and 512 spans at a time cost about a quarter
+    // less CPU per span than 128 did. An export encodes its batch on the event loop in one go, so a
+    // smaller OTEL_BSP_MAX_EXPORT_BATCH_SIZE trades that CPU for shorter pauses.
+    spanProcessors: [new BatchSpanProcessor({ exporter, maxQueueSize: 8192, maxExportBatchSize: env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE, scheduledDelayMillis: env.OTEL_BSP_SCHEDULE_DELAY })],
   });
 }
