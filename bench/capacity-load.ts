@@ -98,19 +98,44 @@ export function oscillations(actions: string[]): number {
   return n;
 }
 
-/** The version's replicas holding a GPU, sampled: GPU-seconds, the peak, and seconds spent at each count. */
+/** The version's replicas holding a GPU, sampled: GPU-seconds, the peak, and seconds spent at each count; with the calls in flight on them when `inFlight` is given. */
 export class FleetMeter {
   private last = Date.now();
+  private readonly start = this.last;
   gpuSeconds = 0;
   peak = 0;
   secondsAt: Record<number, number> = {};
-  constructor(private readonly count: () => Promise<number>) {}
+  /** [ms since the meter started, replicas holding a GPU, calls running + waiting on the ready ones, seconds this sample covers]. */
+  samples: [number, number, number, number][] = [];
+  constructor(
+    private readonly count: () => Promise<number>,
+    private readonly inFlight: () => Promise<number> = async () => 0,
+  ) {}
   async sample() {
-    const n = await this.count();
+    const [n, f] = await Promise.all([this.count(), this.inFlight()]);
     const now = Date.now();
     this.gpuSeconds += (n * (now - this.last)) / 1000;
     this.secondsAt[n] = (this.secondsAt[n] ?? 0) + (now - this.last) / 1000;
+    this.samples.push([now - this.start, n, f, (now - this.last) / 1000]);
     this.last = now;
     this.peak = Math.max(this.peak, n);
   }
+}
+
+/**
+ * The fixed fleet a day is measured against, from what the run measured: the calls in flight
+ * while the load stood at its peak (the stretches where `rate` is at its maximum), divided by the
+ * policy's own per-replica target, rounded up; so the yardstick does not depend on what the
+ * autoscaler did. Beside it: the replicas the autoscaler held for most of those stretches, and a
+ * follower that ran ceil(in flight / target) at every sample (no band, no windows, no cold start).
+ */
+export function peakFleet(samples: FleetMeter["samples"], rate: RateAt, target: number, minReplicas: number) {
+  const peakRate = Math.max(...samples.map(([t]) => rate(t)));
+  const plateau = samples.filter(([t]) => rate(t) >= peakRate * 0.999);
+  const inFlight = plateau.reduce((a, [, , f]) => a + f, 0) / Math.max(1, plateau.length);
+  const held: Record<number, number> = {};
+  for (const [, n, , dt] of plateau) held[n] = (held[n] ?? 0) + dt;
+  const mostHeld = Number(Object.entries(held).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0);
+  const idealSeconds = samples.reduce((a, [, , f, dt]) => a + Math.max(minReplicas, Math.ceil(f / target)) * dt, 0);
+  return { plateauSeconds: plateau.reduce((a, [, , , dt]) => a + dt, 0), inFlight, replicas: Math.ceil(inFlight / target), mostHeld, idealSeconds };
 }

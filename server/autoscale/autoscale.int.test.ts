@@ -61,7 +61,9 @@ describe("autoscaling", () => {
     expect(await live(versionId)).toHaveLength(1);
     await expect.poll(async () => (await live(versionId))[0]?.state, { timeout: 10_000 }).toBe("ready");
 
-    signals.set(versionId, 5); // 5 waiting on 1 replica, target 2: 3 replicas
+    signals.set(versionId, 5); // 5 waiting on 1 replica, target 2: 3 replicas, once a second reading agrees
+    await autoscaler.tick();
+    expect(await live(versionId)).toHaveLength(1);
     await autoscaler.tick();
     expect(await live(versionId)).toHaveLength(3);
     await autoscaler.tick();

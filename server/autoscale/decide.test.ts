@@ -4,6 +4,9 @@ import { decide, type PolicyView, type TickView } from "./decide.ts";
 const policy: PolicyView = { minReplicas: 1, maxReplicas: 8, signal: "waiting_per_replica", target: 4, scaleUpWindowSeconds: 0, scaleDownWindowSeconds: 60 };
 const tick = (over: Partial<TickView>): TickView => ({ now: 1_000_000, ready: 2, starting: 0, value: 4, wake: false, placeable: 10, canaryJudging: false, history: [], ...over });
 
+/** The tick before asked for `desired` at `from` replicas too: a second reading over the band. */
+const seen = (desired: number, from: number): TickView["history"] => [{ at: 999_000, desired, from }];
+
 /** Runs ticks one second apart, carrying the history, and returns each decision. */
 function run(p: PolicyView, ticks: Partial<TickView>[]) {
   let history: TickView["history"] = [];
@@ -16,13 +19,23 @@ function run(p: PolicyView, ticks: Partial<TickView>[]) {
 
 describe("autoscaling decisions", () => {
   it("adds what the signal asks for, and counts replicas still starting as capacity (no pile-up during a cold start)", () => {
-    const up = decide(policy, tick({ ready: 2, value: 12 }));
+    const up = decide(policy, tick({ ready: 2, value: 12, history: seen(6, 2) }));
     expect(up).toMatchObject({ action: "scale_up", count: 4, desired: 6 });
     expect(up.reason).toMatch(/2 → 6: waiting requests per replica 12\.00 \(target 4\.00\)/);
     // Next tick: the 4 are loading and the queue has not moved yet. Nothing more starts.
     expect(decide(policy, tick({ ready: 2, starting: 4, value: 12 }))).toMatchObject({ action: "hold", desired: 6 });
     // A starting replica is never stopped because the signal fell meanwhile.
     expect(decide(policy, tick({ ready: 2, starting: 4, value: 0, history: [] })).action).toBe("hold");
+  });
+
+  it("starts a replica on two readings in a row over the band at the same count, not on one", () => {
+    // One burst over the band between two readings inside it: nothing starts.
+    expect(run(policy, [{ ready: 2, value: 5 }, { ready: 2, value: 4 }, { ready: 2, value: 4.2 }]).map((d) => d.action)).toEqual(["hold", "hold", "hold"]);
+    const twice = run(policy, [{ ready: 2, value: 5 }, { ready: 2, value: 5 }]);
+    expect(twice[0]!.reason).toMatch(/on one reading; waiting for a second at 2/);
+    expect(twice[1]).toMatchObject({ action: "scale_up", count: 1, desired: 3 });
+    // A reading over the band at another count (before the last replica came up) does not count as the first.
+    expect(decide(policy, tick({ ready: 3, value: 5, history: seen(4, 2) })).action).toBe("hold");
   });
 
   it("stays within 10% of the target", () => {
@@ -80,13 +93,13 @@ describe("autoscaling decisions", () => {
   });
 
   it("stops at what the pool can hold, and says so", () => {
-    const d = decide(policy, tick({ ready: 2, value: 16, placeable: 3 }));
+    const d = decide(policy, tick({ ready: 2, value: 16, placeable: 3, history: seen(8, 2) }));
     expect(d).toMatchObject({ action: "scale_up", count: 3, desired: 5, poolLimited: true, reason: expect.stringMatching(/wanted 8, the pool holds only 3 more/) });
-    expect(decide(policy, tick({ ready: 2, value: 16, placeable: 0 }))).toMatchObject({ action: "hold", poolLimited: true, reason: expect.stringMatching(/pool can place no more/) });
+    expect(decide(policy, tick({ ready: 2, value: 16, placeable: 0, history: seen(8, 2) }))).toMatchObject({ action: "hold", poolLimited: true, reason: expect.stringMatching(/pool can place no more/) });
   });
 
   it("does not change a version an automatic canary is judging, except to keep its floor or wake it", () => {
-    expect(decide(policy, tick({ ready: 2, value: 16, canaryJudging: true }))).toMatchObject({ action: "hold", reason: expect.stringMatching(/automatic canary is judging/) });
+    expect(decide(policy, tick({ ready: 2, value: 16, canaryJudging: true, history: seen(8, 2) }))).toMatchObject({ action: "hold", reason: expect.stringMatching(/automatic canary is judging/) });
     expect(decide({ ...policy, scaleDownWindowSeconds: 0 }, tick({ ready: 4, value: 0.5, canaryJudging: true })).action).toBe("hold");
     expect(decide(policy, tick({ ready: 0, value: null, canaryJudging: true })).action).toBe("scale_up");
   });

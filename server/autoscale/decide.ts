@@ -21,6 +21,8 @@ export interface PolicyView {
 export interface Recommendation {
   at: number;
   desired: number;
+  /** Replicas (ready + starting) when it was made; absent in histories written before it was kept. */
+  from?: number;
 }
 
 export interface TickView {
@@ -97,7 +99,7 @@ export function decide(p: PolicyView, t: TickView): Decision {
   const past = t.history.filter((h) => h.at <= t.now);
   // The recommendation in force when the longest window opened is kept too: it held until the next one.
   const boundary = past.filter((h) => h.at < keepFrom).at(-1);
-  const history = [...(boundary ? [boundary] : []), ...past.filter((h) => h.at >= keepFrom), { at: t.now, desired: recommended }];
+  const history = [...(boundary ? [boundary] : []), ...past.filter((h) => h.at >= keepFrom), { at: t.now, desired: recommended, from: current }];
   const within = (s: number) => {
     const from = t.now - s * 1000;
     const inForce = history.filter((h) => h.at <= from).at(-1);
@@ -110,8 +112,12 @@ export function decide(p: PolicyView, t: TickView): Decision {
   const sig = signalText(p, t.value);
   const hold = (reason: string, poolLimited = false): Decision => ({ action: "hold", count: 0, desired: current, recommended, reason, poolLimited, history });
 
+  // A scale-up on the signal needs two readings in a row over the band at this replica count: a
+  // single reading at the band's edge (a burst of calls, a slow batch) does not start a replica.
+  const previous = past.at(-1);
+  const confirmed = t.ready === 0 || (previous?.from === current && previous.desired > current);
   // The warm floor and the ceiling hold whatever the windows say.
-  let target = current < p.minReplicas ? p.minReplicas : current > p.maxReplicas ? p.maxReplicas : upTo > current ? upTo : downTo < current ? downTo : current;
+  let target = current < p.minReplicas ? p.minReplicas : current > p.maxReplicas ? p.maxReplicas : upTo > current && confirmed ? upTo : downTo < current ? downTo : current;
   if (t.wake && current === 0) target = Math.max(target, 1);
 
   if (target > current) {
@@ -136,6 +142,7 @@ export function decide(p: PolicyView, t: TickView): Decision {
     const why = current > p.maxReplicas ? `above the ceiling of ${p.maxReplicas}` : `${sig}, for the whole ${p.scaleDownWindowSeconds} s scale-down window`;
     return { action: "scale_down", count: current - target, desired: target, recommended, reason: `${current} → ${target}: ${why}`, poolLimited: false, history };
   }
+  if (recommended > current && !confirmed) return hold(`wants ${recommended} (${sig}) on one reading; waiting for a second at ${current}`);
   if (recommended > current) return hold(`wants ${recommended} (${sig}); waiting out the ${p.scaleUpWindowSeconds} s scale-up window`);
   if (recommended < current) return hold(`could go to ${recommended} (${sig}); waiting out the ${p.scaleDownWindowSeconds} s scale-down window`);
   return hold(`steady at ${current}: ${sig}`);
