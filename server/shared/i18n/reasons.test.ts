@@ -68,15 +68,18 @@ function reasons(): string[] {
     const hi = s === "kv_cache_usage" ? 0.95 : 12;
     const lo = s === "kv_cache_usage" ? 0.05 : 0.1;
     const p = policy(s);
+    // A scale-up on the signal needs a second reading over the band at the same count: the one before.
+    const seen = (from: number) => [{ at: 999_500, desired: 4, from }];
     out.push(
-      decide(p, tick({ value: hi })).reason, // scale up
-      decide(p, tick({ value: hi, starting: 1, placeable: 1 })).reason, // starting counted, pool-limited
-      decide(p, tick({ value: hi, placeable: 0 })).reason, // pool can place none
-      decide(p, tick({ value: hi, canaryJudging: true })).reason,
+      decide(p, tick({ value: hi })).reason, // one reading: waits for a second
+      decide(p, tick({ value: hi, history: seen(2) })).reason, // scale up
+      decide(p, tick({ value: hi, starting: 1, placeable: 1, history: seen(3) })).reason, // starting counted, pool-limited
+      decide(p, tick({ value: hi, placeable: 0, history: seen(2) })).reason, // pool can place none
+      decide(p, tick({ value: hi, canaryJudging: true, history: seen(2) })).reason,
       decide(p, tick({ value: lo, canaryJudging: true })).reason,
       decide(p, tick({ value: lo })).reason, // scale down
       decide(p, tick({ value: null })).reason, // steady, signal unknown
-      decide(policy(s, { scaleUpWindowSeconds: 60 }), tick({ value: hi, history: [{ at: 999_000, desired: 2 }] })).reason,
+      decide(policy(s, { scaleUpWindowSeconds: 60 }), tick({ value: hi, history: [{ at: 999_000, desired: 2 }, ...seen(2)] })).reason,
       decide(policy(s, { scaleDownWindowSeconds: 300 }), tick({ value: lo, history: [{ at: 999_000, desired: 2 }] })).reason,
       decide(policy(s, { minReplicas: 3 }), tick({ value: 4 })).reason, // warm floor
       decide(policy(s, { maxReplicas: 1 }), tick({ value: 4 })).reason, // ceiling
@@ -85,7 +88,7 @@ function reasons(): string[] {
   }
   const scope = { nodePoolId: "p", poolName: "gpu-a", regionConstraint: null };
   const need = { bytes: 20 * 2 ** 30, weightBytes: 14 * 2 ** 30, kvBytes: 6 * 2 ** 30 };
-  const held = decide(policy("waiting_per_replica"), tick({ value: 12, placeable: 0 })).reason;
+  const held = decide(policy("waiting_per_replica"), tick({ value: 12, placeable: 0, history: [{ at: 999_500, desired: 4, from: 2 }] })).reason;
   out.push(`${held} (${unplaceableReason(0, 1, [], need, scope)})`, `${held} (${unplaceableReason(0, 1, [], need, { ...scope, regionConstraint: "tr-" })})`);
   out.push(`${held} (${unplaceableReason(0, 2, [{ device: { kind: "gpu" }, label: "g0", memoryBytes: 16 * 2 ** 30, region: "tr-ist" } as never], { ...need, bytes: 30 * 2 ** 30 }, scope)})`);
   return out;

@@ -15,6 +15,7 @@ export const REASON_TEMPLATES_TR: [en: string, tr: string][] = [
   ["held at {n}: an automatic canary is judging this version; adding replicas mid-step would skew its comparison ({signal})", "{n} replikada tutuluyor: otomatik bir kanarya bu sürümü değerlendiriyor; adımın ortasında replika eklemek karşılaştırmasını bozar ({signal})"],
   ["held at {n}: an automatic canary is judging this version; removing replicas mid-step would skew its comparison ({signal})", "{n} replikada tutuluyor: otomatik bir kanarya bu sürümü değerlendiriyor; adımın ortasında replika kaldırmak karşılaştırmasını bozar ({signal})"],
   ["wants {n} ({why}) but the pool can place no more replicas", "{n} replika gerekiyor ({why}), ancak havuza daha fazla replika yerleştirilemiyor"],
+  ["wants {n} ({signal}) on one reading; waiting for a second at {current}", "{n} replika öneriliyor ({signal}), tek bir ölçüme göre; {current} replikada ikinci bir ölçüm bekleniyor"],
   ["wants {n} ({signal}); waiting out the {s} s scale-up window", "{n} replika öneriliyor ({signal}); {s} sn'lik ölçek büyütme penceresinin dolması bekleniyor"],
   ["could go to {n} ({signal}); waiting out the {s} s scale-down window", "{n} replikaya inilebilir ({signal}); {s} sn'lik ölçek küçültme penceresinin dolması bekleniyor"],
   ["steady at {n}: {signal}", "{n} replikada sabit: {signal}"],
