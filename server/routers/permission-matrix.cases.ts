@@ -199,7 +199,7 @@ export const MATRIX: Record<string, Case> = {
     },
     allowed: ["admin", "operator"],
   },
-  "cluster.cancelMigChange": { input: async (f) => ({ id: (await testDb().migChange.create({ data: { changes: [{ gpuId: f.fraGpuId, layout: [] }], plan: {} } })).id }), allowed: ["admin", "operator"] },
+  "cluster.cancelMigChange": { input: async (f) => ({ id: (await testDb().migChange.create({ data: { changes: [{ gpuId: f.fraGpuId, layout: [] }], plan: { gpus: [], moves: [], capacityMissing: { gpus: 0, memoryBytes: 0, text: "none" }, refused: null } } })).id }), allowed: ["admin", "operator"] },
   "cluster.migChanges": { input: () => undefined, allowed: ["admin", "operator", "auditor"] },
   "cluster.setCordon": { input: (f) => ({ nodeId: f.fraNodeId, cordoned: false }), allowed: ["admin", "operator"] },
   "cluster.injectFault": { input: (f) => ({ type: "version-errors", endpointVersionId: f.cpuVersionId, share: 0 }), allowed: ["admin", "operator"] },
