@@ -62,17 +62,19 @@ function settle(i: number, status: number) {
  * Where the response at the start of `b` ends, or null if it has not all arrived: the status
  * line, the headers, then a body framed by Content-Length or chunked encoding.
  */
-function responseEnd(b: Buffer): { end: number; status: number } | null {
+function responseEnd(b: Buffer): { end: number; status: number; close: boolean } | null {
   const headEnd = b.indexOf("\r\n\r\n");
   if (headEnd < 0) return null;
   const headers = b.toString("latin1", 0, headEnd).toLowerCase();
   const status = Number(headers.slice(9, 12));
+  // The server will close the connection after this answer (a busy gateway worker letting it go).
+  const close = /\r\nconnection:\s*close/.test(headers);
   const length = /\r\ncontent-length:\s*(\d+)/.exec(headers);
   if (length) {
     const end = headEnd + 4 + Number(length[1]);
-    return b.length >= end ? { end, status } : null;
+    return b.length >= end ? { end, status, close } : null;
   }
-  if (!/\r\ntransfer-encoding:[^\r]*chunked/.test(headers)) return { end: headEnd + 4, status };
+  if (!/\r\ntransfer-encoding:[^\r]*chunked/.test(headers)) return { end: headEnd + 4, status, close };
   let at = headEnd + 4;
   for (;;) {
     const lineEnd = b.indexOf("\r\n", at);
@@ -81,7 +83,7 @@ function responseEnd(b: Buffer): { end: number; status: number } | null {
     if (size === 0) {
       // The last chunk, then optional trailers, then an empty line.
       const end = b.indexOf("\r\n\r\n", lineEnd);
-      return end < 0 ? null : { end: end + 4, status };
+      return end < 0 ? null : { end: end + 4, status, close };
     }
     at = lineEnd + 2 + size + 2;
     if (b.length < at) return null;
@@ -101,7 +103,9 @@ function connect(): Conn {
     const i = c.request;
     c.request = -1;
     settle(i, r.status);
-    release(c);
+    // As HTTP clients do: no further request on a connection the server is closing; its 'close' opens another for whatever waits.
+    if (r.close) c.socket.end();
+    else release(c);
   });
   // 'close' follows 'error': the request the connection carried fails; later sends open another.
   c.socket.on("error", () => {});

@@ -99,6 +99,11 @@ const schema = z.object({
   KULE_TRACE_UI_URL: z.string().includes("{traceId}", { message: "must contain {traceId}" }).optional(),
   /** Gateway processes sharing the port; default 1 without REDIS_URL, one per core with it (server/gateway/workers.ts). */
   KULE_GATEWAY_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * With several workers, a worker whose event loop is busy less than this share of the time takes
+   * every new connection before the next worker does (server/gateway/placement.ts); 0 spreads them evenly.
+   */
+  KULE_GATEWAY_PACK_BELOW: z.coerce.number().min(0).max(1).default(0.5),
   /** The gateway's admin listener (/metrics, /sd): its port (default: the gateway's + 1000) and address. */
   KULE_GATEWAY_ADMIN_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   KULE_GATEWAY_ADMIN_HOST: z.string().default("127.0.0.1"),

@@ -2,10 +2,11 @@
  * `npm run gateway`: the inference gateway as a stateless process of its own; run as many as
  * needed, each on its own port (KULE_GATEWAY_PORT) with its own spool directory. On one machine
  * it can also run as several worker processes sharing the port (KULE_GATEWAY_WORKERS, which
- * needs REDIS_URL so rate limits hold across them): a burst of requests is then spread over the
- * cores instead of queueing behind one event loop.
+ * needs REDIS_URL so rate limits hold across them): the primary packs connections into the first
+ * worker while it has room and spreads them over the cores once it has not (placement.ts).
  */
 import cluster from "node:cluster";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { env } from "../env.ts";
@@ -16,6 +17,7 @@ import { GatewayTracing } from "./tracing.ts";
 import { GenAiMetrics } from "./genai-metrics.ts";
 import { otlpUrl } from "../telemetry/otlp-url.ts";
 import { trustedProxiesOf } from "../http/client-ip.ts";
+import { DEFAULT_PLACEMENT } from "./placement.ts";
 import { callLogFlushMs, clusterMetricsText, joinSupervisor, superviseWorkers, workerCount } from "./workers.ts";
 
 const limitsNote = () => (env.REDIS_URL ? "shared through Redis" : "per process");
@@ -24,6 +26,7 @@ const adminNote = () => `metrics and service discovery on http://${env.KULE_GATE
 
 /** One gateway process: serves until SIGTERM/SIGINT, then drains its call log and exits. */
 async function serve(databaseUrl: string, opts: { slot: number | null; workers: number; stopDatabase: () => Promise<void> }) {
+  const worker = opts.slot !== null;
   // Short connect timeout: while the database is away, call-log batches go to the spool at once.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 8, connectionTimeoutMillis: 1000 });
   pool.on("error", () => {});
@@ -42,8 +45,11 @@ async function serve(databaseUrl: string, opts: { slot: number | null; workers: 
     genAi: otlpUrl("metrics") ? GenAiMetrics.create({ url: otlpUrl("metrics"), serviceName: env.OTEL_SERVICE_NAME ?? "kule-gateway", intervalMs: env.OTEL_METRIC_EXPORT_INTERVAL }) : undefined,
     grpcPort: env.KULE_GATEWAY_GRPC_PORT,
     callLogFlushMs: callLogFlushMs(opts.workers),
+    // How the key-version panel names this process: a worker serves the port its primary listens on.
+    instance: `${os.hostname()}:${env.KULE_GATEWAY_PORT}:${process.pid}`,
   });
-  const url = await gateway.listen(env.KULE_GATEWAY_PORT, env.KULE_GATEWAY_HOST, {
+  // A worker's API connections come from the primary (workers.ts); it listens on the other ports itself.
+  const url = await gateway.listen(worker ? null : env.KULE_GATEWAY_PORT, env.KULE_GATEWAY_HOST, {
     port: adminPort(),
     host: env.KULE_GATEWAY_ADMIN_HOST,
     token: env.KULE_METRICS_TOKEN ?? null,
@@ -78,8 +84,9 @@ async function main() {
     // The primary resolved the database and passed its URL on in DATABASE_URL.
     // A worker inherits the primary's environment, so it counts the workers as the primary did.
     const workers = workerCount(env.KULE_GATEWAY_WORKERS, !!env.REDIS_URL);
-    const { gateway, url } = await serve(env.DATABASE_URL!, { slot: env.KULE_GATEWAY_WORKER_SLOT ?? 0, workers, stopDatabase: async () => {} });
-    joinSupervisor(gateway.metrics.registry, url);
+    const slot = env.KULE_GATEWAY_WORKER_SLOT ?? 0;
+    const { gateway } = await serve(env.DATABASE_URL!, { slot, workers, stopDatabase: async () => {} });
+    joinSupervisor(gateway, slot);
     return;
   }
   const workers = workerCount(env.KULE_GATEWAY_WORKERS, !!env.REDIS_URL);
@@ -90,7 +97,8 @@ async function main() {
     return;
   }
   // The workers connect to the database resolved here (an embedded one is started once, here).
-  const supervisor = superviseWorkers(workers, { DATABASE_URL: database.url });
+  const policy = { ...DEFAULT_PLACEMENT, packBelow: env.KULE_GATEWAY_PACK_BELOW };
+  const supervisor = superviseWorkers(workers, { DATABASE_URL: database.url }, { port: env.KULE_GATEWAY_PORT, host: env.KULE_GATEWAY_HOST, policy });
   void supervisor.failed.then(async (why) => {
     console.error(why);
     await supervisor.stop();

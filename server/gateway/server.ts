@@ -1,6 +1,6 @@
 import http from "node:http";
 import os from "node:os";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { Pool as UpstreamPool } from "undici";
 import { DomainError, httpStatusOf, isDomainError, NotFoundError, UnavailableError } from "../errors.ts";
 import { processRings } from "../call-log/keys/rings.ts";
@@ -50,6 +50,11 @@ export class Gateway {
   /** Under which key versions calls are logged; until the config says, none (calls are refused). */
   readonly keys: KeyGuard;
   private inFlight = 0;
+  /** Keep-alive connections to close after their next answer, so their clients reconnect to a less busy worker (placement.ts). */
+  shed = 0;
+  shedTotal = 0;
+  /** Connections handed over by a multi-process gateway's primary and still open. */
+  handedOff = 0;
   private server: http.Server | null = null;
   private admin: http.Server | null = null;
   private grpc: Awaited<ReturnType<typeof startGrpcServer>> | null = null;
@@ -73,20 +78,32 @@ export class Gateway {
     this.lastUsedTimer.unref();
   }
 
-  /** Serves the API on `port` and the internals on the admin listener (by default any free loopback port). */
-  async listen(port: number, host = "127.0.0.1", admin: AdminOptions = { port: 0, host: "127.0.0.1", token: null }): Promise<string> {
+  /**
+   * Serves the API on `port` and the internals on the admin listener (by default any free loopback
+   * port). `port` null: a worker of a multi-process gateway, whose primary accepts the API's
+   * connections and hands each over (acceptConnection); the URL is then the primary's to say.
+   */
+  async listen(port: number | null, host = "127.0.0.1", admin: AdminOptions = { port: 0, host: "127.0.0.1", token: null }): Promise<string> {
     await this.keys.start(this.opts.instance ?? `${os.hostname()}:${port}:${process.pid}`);
     await this.config.start();
     this.admin = await startAdminServer(admin, { metrics: () => this.metricsText() });
     this.adminUrl = `http://${admin.host}:${(this.admin.address() as AddressInfo).port}`;
     this.server = http.createServer((req, res) => void this.handle(req, res));
     this.server.keepAliveTimeout = 65_000;
-    await new Promise<void>((r) => this.server!.listen(port, host, () => r()));
+    if (port !== null) await new Promise<void>((r) => this.server!.listen(port, host, () => r()));
     if (this.opts.grpcPort !== undefined) {
       this.grpc = await startGrpcServer(this.grpcDeps(), this.opts.grpcPort, host, this.opts.maxBodyBytes);
       this.grpcUrl = this.grpc.url;
     }
-    return `http://${host}:${(this.server.address() as AddressInfo).port}`;
+    return port === null ? "" : `http://${host}:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** A connection the primary accepted (paused, so no byte is lost): served as if this process had. */
+  acceptConnection(socket: Socket) {
+    this.handedOff++;
+    socket.once("close", () => this.handedOff--);
+    this.server!.emit("connection", socket);
+    socket.resume();
   }
 
   private async metricsText() {
@@ -124,6 +141,11 @@ export class Gateway {
   };
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    if (this.shed > 0) {
+      this.shed--;
+      this.shedTotal++;
+      res.shouldKeepAlive = false;
+    }
     const path = (req.url ?? "/").split("?")[0]!;
     const kserve = req.method === "GET" ? kserveGetRoute(path) : null;
     // Liveness, readiness and server metadata answer anyone, as load balancers and probes expect.

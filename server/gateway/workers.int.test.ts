@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { testDb, testDrivers } from "../test/harness.ts";
-import { servedEndpoint, tenantWithKey } from "../test/gateway-kit.ts";
+import { servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
 import { startClusterSync } from "../cluster/sync.ts";
 import { env } from "../env.ts";
 import { gatewayPort, spawnGateway } from "../test/gateway-process.ts";
@@ -64,7 +64,7 @@ describe("the gateway as several worker processes", () => {
     expect(line).toContain("KULE_GATEWAY_WORKERS=2 needs REDIS_URL");
   }, 30_000);
 
-  it("spreads connections over the workers, logs every call once, and /metrics sums every worker", async () => {
+  it("serves through its workers, logs every call once, and /metrics sums every worker", async () => {
     const ep = await servedEndpoint("cpu", [{ weight: 100, device: { host: "cpu-1" } }]);
     const t = await tenantWithKey();
     const g = startGateway({ KULE_GATEWAY_WORKERS: "2", REDIS_URL: redisUrl });
@@ -105,4 +105,57 @@ describe("the gateway as several worker processes", () => {
       expect(await g.stopped()).toBe(0);
     }
   }, 60_000);
+
+  /** The API connections each worker holds, as the gateway's /metrics says. */
+  const connectionsByWorker = async (admin: string) => {
+    const text = (await request(admin, "/metrics")).body;
+    const of = (name: string, worker: string) => Number(new RegExp(`^${name}\\{worker="${worker}"\\} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
+    return { connections: [of("kule_gateway_worker_connections", "0"), of("kule_gateway_worker_connections", "1")], busy: [of("kule_gateway_worker_event_loop_utilization", "0"), of("kule_gateway_worker_event_loop_utilization", "1")] };
+  };
+
+  /** Opens `n` keep-alive connections at once (one request each) and leaves them open; returns how to close them. */
+  async function openConnections(base: string, n: number) {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: n });
+    const statuses = await Promise.all(
+      Array.from({ length: n }, () => new Promise<number>((resolve, reject) => http.get(`${base}/healthz`, { agent }, (res) => (res.resume(), res.on("end", () => resolve(res.statusCode!)))).on("error", reject))),
+    );
+    expect(statuses).toEqual(Array(n).fill(200));
+    return () => agent.destroy();
+  }
+
+  it("packs connections into the first worker while it has room (but for a trickle), and spreads them evenly with KULE_GATEWAY_PACK_BELOW=0", async () => {
+    // Packed, the 16th connection goes to the other worker, which keeps it warm (placement.ts).
+    for (const [packBelow, expected] of [[undefined, [19, 1]], ["0", [10, 10]]] as const) {
+      const g = startGateway({ KULE_GATEWAY_WORKERS: "2", REDIS_URL: redisUrl, KULE_GATEWAY_PACK_BELOW: packBelow });
+      try {
+        await g.first;
+        // Placement follows the workers' load: wait until both report an idle event loop after starting up.
+        await expect.poll(async () => (await connectionsByWorker(g.admin)).busy.every((u) => u < 0.3), { timeout: 15_000 }).toBe(true);
+        const close = await openConnections(g.base, 20);
+        await expect.poll(async () => (await connectionsByWorker(g.admin)).connections, { timeout: 5_000 }).toEqual(expected);
+        close();
+      } finally {
+        g.child.kill("SIGTERM");
+        expect(await g.stopped()).toBe(0);
+      }
+    }
+  }, 60_000);
+});
+
+describe("a busy worker letting connections go", () => {
+  it("closes as many keep-alive connections as it is asked to after their answer, and keeps the rest", async () => {
+    const gw = await startTestGateway();
+    try {
+      gw.gateway.shed = 2;
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const connection = () => new Promise<string | undefined>((resolve, reject) => http.get(`${gw.base}/healthz`, { agent }, (res) => (res.resume(), res.on("end", () => resolve(res.headers.connection)))).on("error", reject));
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await connection());
+      expect(answers).toEqual(["close", "close", "keep-alive"]);
+      expect(gw.gateway.shedTotal).toBe(2);
+      agent.destroy();
+    } finally {
+      await gw.close();
+    }
+  });
 });
