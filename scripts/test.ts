@@ -56,6 +56,17 @@ async function vitest(project: string) {
   }
 }
 
+/**
+ * The integration projects (vitest.config.ts), each in a vitest of its own with its own database
+ * and simulator, at the same time: vitest 4 runs every one-file-at-a-time project in one queue, so
+ * side by side they must be separate runs. Both finish before the stage says how it went.
+ */
+const INTEGRATION_PROJECTS = ["integration-gateway", "integration-app"];
+async function sideBySide(runs: (() => Promise<void>)[]) {
+  const failed = (await Promise.allSettled(runs.map((r) => r()))).filter((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed.length) throw new Error(failed.map((f) => (f.reason instanceof Error ? f.reason.message : String(f.reason))).join("; "));
+}
+
 async function e2e() {
   const server = await resolveDatabaseUrl();
   const url = await createScratchDatabase(server.url, "kule_e2e");
@@ -104,7 +115,7 @@ async function main() {
   await attempt("rules", async () => promtoolTestRules());
   await attempt("unit", () => vitest("unit"));
   await attempt("cluster", () => vitest("cluster"));
-  await attempt("integration", () => vitest("integration"));
+  await attempt("integration", () => sideBySide(INTEGRATION_PROJECTS.map((p) => () => vitest(p))));
   await attempt("e2e", e2e);
   if (unhandled.length) console.error(`\nErrors outside any test (each fails the run):\n${unhandled.join("\n").slice(0, 4000)}`);
   await server.stop();
