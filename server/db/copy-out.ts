@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 
@@ -14,15 +15,16 @@ export interface CopyOut {
  * Starts a COPY … TO STDOUT on `client`. The stream ends at PostgreSQL's CopyDone, but the row
  * count comes in the CommandComplete message after it, which may arrive in a later packet: read
  * straight after the stream ends, pg-copy-streams' `rowCount` is then still 0 (a sealed hour read
- * as "rows missing", an export's manifest short of its rows). A query queued on the same
- * connection runs only once the COPY has completed, so awaiting an empty one makes the count final.
+ * as "rows missing", an export's manifest short of its rows). The count is final once the
+ * connection is ready for a query again: at once if it already is, else at the client's 'drain'.
+ * (Queuing a query behind the COPY waited as well, but pg deprecates queuing and pg@9 refuses it.)
  */
 export function copyOut(client: Client, sql: string): CopyOut {
   const copy = client.query(copyTo(sql));
   return {
     stream: copy as unknown as CopyOut["stream"],
     rowCount: async () => {
-      await client.query("");
+      if (!(client as Client & { readyForQuery?: boolean }).readyForQuery) await once(client, "drain");
       return copy.rowCount;
     },
   };

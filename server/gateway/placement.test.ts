@@ -28,6 +28,11 @@ describe("where the primary sends a new connection", () => {
     book.report(0, 0.001, 3);
     book.report(1, 0.002, 5);
     expect([book.place(), book.place(), book.place(), book.place()]).toEqual([0, 0, 0, 1]);
+    // A report that has not yet seen the last handovers still counts them: slot 0 was sent 6
+    // and received 3 (and holds those 3), slot 1 was sent 4 and holds them all.
+    book.report(0, 0.001, 3, 3);
+    book.report(1, 0.002, 4, 4);
+    expect([book.place(), book.place(), book.place()]).toEqual([1, 1, 0]);
     expect(placeConnection([])).toBeNull();
     expect(new WorkerLoads().place()).toBeNull();
   });

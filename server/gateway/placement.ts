@@ -90,6 +90,8 @@ export class WorkerLoads {
   private readonly loads = new Map<number, WorkerLoad>();
   /** Reports in a row that named each worker as one to shed. */
   private readonly hot = new Map<number, number>();
+  /** Connections handed to each worker since it became ready. */
+  private readonly sent = new Map<number, number>();
   private placed = 0;
   private turn = 0;
 
@@ -98,11 +100,13 @@ export class WorkerLoads {
   /** A worker in `slot` is ready for connections (a successor starts empty). */
   ready(slot: number) {
     this.loads.set(slot, { slot, utilization: 0, connections: 0 });
+    this.sent.set(slot, 0);
   }
 
   gone(slot: number) {
     this.loads.delete(slot);
     this.hot.delete(slot);
+    this.sent.delete(slot);
   }
 
   /** The slot for a new connection, counted there at once (reports lag it), or null while no worker is ready. */
@@ -111,21 +115,32 @@ export class WorkerLoads {
     const others = [...this.loads.keys()].filter((s) => s !== slot).sort((a, b) => a - b);
     // Spreading (packBelow 0) keeps every worker warm already.
     if (this.policy.packBelow > 0 && ++this.placed % TRICKLE_EVERY === 0 && others.length) slot = others[this.turn++ % others.length]!;
-    if (slot !== null) this.loads.get(slot)!.connections++;
+    if (slot !== null) {
+      this.loads.get(slot)!.connections++;
+      this.sent.set(slot, this.sent.get(slot)! + 1);
+    }
     return slot;
   }
 
   /** A handover that failed: the connection never reached the worker. */
   unplace(slot: number) {
     const w = this.loads.get(slot);
-    if (w) w.connections = Math.max(0, w.connections - 1);
+    if (!w) return;
+    w.connections = Math.max(0, w.connections - 1);
+    this.sent.set(slot, this.sent.get(slot)! - 1);
   }
 
-  /** A worker's report; returns how many keep-alive connections it should let go now (0: none). */
-  report(slot: number, utilization: number, connections: number): number {
+  /**
+   * A worker's report: its utilisation, the connections it holds open, and how many handovers it
+   * has received (unset: all sent). Handovers still on their way count as its connections too;
+   * without them a burst's placements were undone by reports that had not seen them (11 and 9
+   * of 20 spread evenly). Returns how many keep-alive connections it should let go now (0: none).
+   */
+  report(slot: number, utilization: number, open: number, received?: number): number {
     const before = this.loads.get(slot);
     if (!before) return 0;
-    this.loads.set(slot, { slot, utilization: before.utilization + SMOOTHING * (utilization - before.utilization), connections });
+    const onTheirWay = received === undefined ? 0 : Math.max(0, this.sent.get(slot)! - received);
+    this.loads.set(slot, { slot, utilization: before.utilization + SMOOTHING * (utilization - before.utilization), connections: open + onTheirWay });
     const shed = sheddingPlan([...this.loads.values()], this.policy).get(slot) ?? 0;
     const hot = shed ? (this.hot.get(slot) ?? 0) + 1 : 0;
     this.hot.set(slot, hot % SHED_AFTER_REPORTS);

@@ -53,7 +53,8 @@ export class Gateway {
   /** Keep-alive connections to close after their next answer, so their clients reconnect to a less busy worker (placement.ts). */
   shed = 0;
   shedTotal = 0;
-  /** Connections handed over by a multi-process gateway's primary and still open. */
+  /** Connections handed over by a multi-process gateway's primary: received in all, and still open. */
+  handoffsReceived = 0;
   handedOff = 0;
   private server: http.Server | null = null;
   private admin: http.Server | null = null;
@@ -100,6 +101,7 @@ export class Gateway {
 
   /** A connection the primary accepted (paused, so no byte is lost): served as if this process had. */
   acceptConnection(socket: Socket) {
+    this.handoffsReceived++;
     this.handedOff++;
     socket.once("close", () => this.handedOff--);
     this.server!.emit("connection", socket);

@@ -13,7 +13,7 @@ const LISTENING = "kule:gateway:listening";
 /** Primary → worker: a connection (the handle rides along); a number of keep-alive connections to let go. */
 const CONNECTION = "kule:gateway:connection";
 const SHED = "kule:gateway:shed";
-/** Worker → primary, every LOAD_REPORT_MS: its event loop's utilisation since the last report, and its open connections. */
+/** Worker → primary, every LOAD_REPORT_MS: its event loop's utilisation since the last report, its open connections and the handovers it has received. */
 const LOAD = "kule:gateway:load";
 const LOAD_REPORT_MS = 250;
 
@@ -83,9 +83,9 @@ export function superviseWorkers(
   const fork = (slot: number) => {
     let listened = false;
     const w = cluster.fork({ ...workerEnv, KULE_GATEWAY_WORKER_SLOT: String(slot) });
-    w.on("message", (m: { type?: string; id?: number; utilization?: number; connections?: number }) => {
+    w.on("message", (m: { type?: string; id?: number; utilization?: number; connections?: number; received?: number }) => {
       if (m?.type === LOAD && ready.get(slot) === w) {
-        const shed = loads.report(slot, m.utilization!, m.connections!);
+        const shed = loads.report(slot, m.utilization!, m.connections!, m.received!);
         if (shed) w.send({ type: SHED, count: shed });
       }
       if (m?.type === LISTENING) {
@@ -166,7 +166,7 @@ export function joinSupervisor(gateway: Gateway, slot: number) {
     const { utilization } = performance.eventLoopUtilization(now, since);
     since = now;
     elu.set({ worker }, utilization);
-    process.send!({ type: LOAD, utilization, connections: gateway.handedOff });
+    process.send!({ type: LOAD, utilization, connections: gateway.handedOff, received: gateway.handoffsReceived });
   }, LOAD_REPORT_MS).unref();
   process.send!({ type: LISTENING });
 }
