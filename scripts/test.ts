@@ -114,8 +114,15 @@ async function main() {
   await attempt("lint", () => run("npx", ["eslint", ".", "--max-warnings", "0"]));
   await attempt("rules", async () => promtoolTestRules());
   await attempt("unit", () => vitest("unit"));
-  await attempt("cluster", () => vitest("cluster"));
-  await attempt("integration", () => sideBySide(INTEGRATION_PROJECTS.map((p) => () => vitest(p))));
+  const integration = INTEGRATION_PROJECTS.map((p) => () => vitest(p));
+  if (only) {
+    await attempt("cluster", () => vitest("cluster"));
+    await attempt("integration", () => sideBySide(integration));
+  } else {
+    // The whole suite: the cluster tests (mostly waiting on Prometheus' scrapes and the
+    // simulator's timers, on ports of their own) beside the two integration projects.
+    await attempt("cluster + integration", () => sideBySide([() => vitest("cluster"), ...integration]));
+  }
   await attempt("e2e", e2e);
   if (unhandled.length) console.error(`\nErrors outside any test (each fails the run):\n${unhandled.join("\n").slice(0, 4000)}`);
   await server.stop();
