@@ -40,30 +40,14 @@ function wholeScriptPg(connectionString: string) {
   return factory;
 }
 
-/**
- * The engine's glue module holds the WebAssembly instance in a module-level variable: instantiated
- * twice in one process (two test projects' setups), the second replaced the first's memory under
- * it and the engine panicked. Once per process (on globalThis: a test runner may load this file
- * once per project, while Node loads the glue once), then one engine per database on it.
- */
-type EngineGlue = { SchemaEngine: { new: (...args: unknown[]) => Promise<Engine> } };
-function engineGlue(): Promise<EngineGlue> {
-  const g = globalThis as { kuleSchemaEngine?: Promise<EngineGlue> };
-  g.kuleSchemaEngine ??= (async () => {
-    // The package imports its .wasm as an ES module, which Node 20 cannot; instantiate it by hand.
-    const pkgDir = path.dirname(createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm"));
-    const bg = await import(pathToFileURL(path.join(pkgDir, "schema_engine_bg.js")).href);
-    const bytes = fs.readFileSync(path.join(pkgDir, "schema_engine_bg.wasm"));
-    const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": bg });
-    bg.__wbg_set_wasm(instance.exports);
-    (instance.exports as { __wbindgen_start: () => void }).__wbindgen_start();
-    return bg;
-  })();
-  return g.kuleSchemaEngine;
-}
-
 async function loadEngine(databaseUrl: string): Promise<Engine> {
-  const bg = await engineGlue();
+  // The package imports its .wasm as an ES module, which Node 20 cannot; instantiate it by hand.
+  const pkgDir = path.dirname(createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm"));
+  const bg = await import(pathToFileURL(path.join(pkgDir, "schema_engine_bg.js")).href);
+  const bytes = fs.readFileSync(path.join(pkgDir, "schema_engine_bg.wasm"));
+  const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": bg });
+  bg.__wbg_set_wasm(instance.exports);
+  (instance.exports as { __wbindgen_start: () => void }).__wbindgen_start();
   const adapter = bindMigrationAwareSqlAdapterFactory(wholeScriptPg(databaseUrl));
   const schema = fs.readFileSync(schemaPath, "utf8");
   return bg.SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, () => {}, adapter);

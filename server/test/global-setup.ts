@@ -18,15 +18,17 @@ declare module "vitest" {
 }
 
 /**
- * The integration projects set up side by side in one process, and Prisma's schema engine (a
- * WebAssembly instance shared by the process) panics when two migrations run in it at once: each
- * waits for the one before. On globalThis, since each project may load this module afresh.
+ * One setup per process. Prisma's schema engine keeps its WebAssembly instance in a module-level
+ * variable: a second migration in the process (both integration projects in one vitest) made a
+ * second instance under the first one's objects, and it panicked; sharing one instance instead
+ * seeded the history test's database wrong. `npm test` runs each project in a vitest of its own.
  */
-function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
-  const g = globalThis as { kuleMigrations?: Promise<unknown> };
-  const next = (g.kuleMigrations ?? Promise.resolve()).then(fn, fn);
-  g.kuleMigrations = next.catch(() => {});
-  return next;
+function onlySetupInThisProcess(project: string) {
+  const g = globalThis as { kuleSetupProject?: string };
+  if (g.kuleSetupProject) {
+    throw new Error(`The integration projects ${g.kuleSetupProject} and ${project} cannot share one vitest process (Prisma's schema engine is one per process): run \`npm test -- integration\`, or one project at a time with --project.`);
+  }
+  g.kuleSetupProject = project;
 }
 
 /**
@@ -34,9 +36,10 @@ function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
  * a simulator playing the small test cluster, which Kule learns through the sim driver's discovery.
  */
 export default async function setup(project: TestProject) {
+  onlySetupInThisProcess(project.name);
   const server = await resolveDatabaseUrl();
   const url = await createScratchDatabase(server.url, "kule_it");
-  await oneAtATime(() => deployMigrations(url));
+  await deployMigrations(url);
   const cluster = new SimCluster(smallTopology(), { storageBandwidth: 40e9, latencyScale: 0.05 });
   const sim = await startControlServer(cluster, 0);
   const db = createDb(url);
