@@ -14,6 +14,7 @@ import { seed } from "../prisma/seed.ts";
 import { discoverSimulatedCluster } from "./lib/discover.ts";
 import { createScratchDatabase, dropDatabase } from "./lib/database.ts";
 import { buildIfStale } from "./lib/build.ts";
+import { INTEGRATION_PROJECTS } from "./lib/integration-projects.ts";
 import { run } from "./lib/proc.ts";
 import { promtoolTestRules } from "./lib/prometheus.ts";
 
@@ -61,7 +62,6 @@ async function vitest(project: string) {
  * and simulator, at the same time: vitest 4 runs every one-file-at-a-time project in one queue, so
  * side by side they must be separate runs. Both finish before the stage says how it went.
  */
-const INTEGRATION_PROJECTS = ["integration-gateway", "integration-app"];
 async function sideBySide(runs: (() => Promise<void>)[]) {
   const failed = (await Promise.allSettled(runs.map((r) => r()))).filter((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed.length) throw new Error(failed.map((f) => (f.reason instanceof Error ? f.reason.message : String(f.reason))).join("; "));
