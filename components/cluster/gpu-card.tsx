@@ -40,7 +40,9 @@ export function GpuCard({ gpu, node, canWrite, faults = true }: { gpu: GpuView; 
       </div>
       <MemorySplit gpu={gpu} />
       {gpu.migInstances.length > 0 ? <MigBar gpu={gpu} /> : gpu.migCapable && <small className="muted">{t("migOff")}</small>}
-      {gpu.replicas.length + migReplicas.length === 0 ? (
+      {gpu.group ? (
+        <small className={styles.inGroup}>{t("inGroup", { name: gpu.group.name, split: gpu.group.split, rank: String(gpu.group.rank + 1), size: String(gpu.group.size) })}</small>
+      ) : gpu.replicas.length + migReplicas.length === 0 ? (
         <small className="muted">{t("noReplica")}</small>
       ) : (
         <>

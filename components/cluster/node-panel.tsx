@@ -7,6 +7,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { PANEL_QUERY, queryGate } from "@/components/ui/query-state";
 import { StateBadge } from "@/components/ui/state-badge";
 import { GpuCard } from "./gpu-card";
+import { GpuGroups } from "./gpu-groups";
 import { ReplicaLine } from "./replica-line";
 import { MigStateBadge } from "./mig-state";
 import { useClusterActions } from "./use-cluster-actions";
@@ -66,6 +67,7 @@ export function NodePanel({ hostname, canWrite, faults }: { hostname: string; ca
           ))}
         </div>
       )}
+      <GpuGroups node={n} canWrite={canWrite} faults={faults} />
       {n.gpus.length > 0 && (
         <div className={styles.gpus}>
           {n.gpus.map((g) => (

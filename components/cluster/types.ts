@@ -13,7 +13,7 @@ export type HeatmapView = Out["heatmap"];
 
 /** Every replica of a node: on the CPU, on whole GPUs and on MIG instances. */
 export function replicasOfNode(n: NodeView): ReplicaView[] {
-  return [...n.cpuReplicas, ...n.gpus.flatMap((g) => [...g.replicas, ...g.migInstances.flatMap((m) => m.replicas)])];
+  return [...n.cpuReplicas, ...n.groups.map((g) => g.replica), ...n.gpus.flatMap((g) => [...g.replicas, ...g.migInstances.flatMap((m) => m.replicas)])];
 }
 
 /** Regions in Turkey hold data under KVKK: they get the KVKK badge. */

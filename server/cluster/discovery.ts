@@ -82,8 +82,8 @@ async function syncNode(db: PrismaClient, n: TopologyNode, nodePoolId: string, r
       continue;
     }
     const f = gpuFacts(g);
-    if (have.index !== f.index || have.modelName !== f.modelName || have.memoryBytes !== f.memoryBytes) {
-      await db.gpu.update({ where: { id: have.id }, data: { index: f.index, modelName: f.modelName, memoryBytes: f.memoryBytes } });
+    if (have.index !== f.index || have.modelName !== f.modelName || have.memoryBytes !== f.memoryBytes || have.nvlinkDomain !== f.nvlinkDomain) {
+      await db.gpu.update({ where: { id: have.id }, data: { index: f.index, modelName: f.modelName, memoryBytes: f.memoryBytes, nvlinkDomain: f.nvlinkDomain } });
       written++;
     }
     if (have.migEnabled !== g.migEnabled || layoutKey(have.migInstances) !== layoutKey(g.migInstances)) {
@@ -95,7 +95,7 @@ async function syncNode(db: PrismaClient, n: TopologyNode, nodePoolId: string, r
 }
 
 function gpuFacts(g: TopologyGpu) {
-  return { index: g.index, uuid: g.uuid, modelName: g.modelName, memoryBytes: BigInt(Math.round(g.memoryBytes)), migEnabled: g.migEnabled };
+  return { index: g.index, uuid: g.uuid, modelName: g.modelName, memoryBytes: BigInt(Math.round(g.memoryBytes)), migEnabled: g.migEnabled, nvlinkDomain: g.nvlinkDomain ?? null };
 }
 
 /** A GPU's MIG layout as the cluster reports it (by UUID; unknown GPUs wait for the next discovery). */

@@ -82,11 +82,18 @@ export interface TopologyGpu {
   migInstances: (MigInstanceSpec & { memoryBytes: number })[];
   /** Last XID error code, 0 when none. */
   xid: number;
+  /** GPUs of a node with the same domain are joined by NVLink/NVSwitch; null or absent: PCIe only, or not known. */
+  nvlinkDomain?: number | null;
 }
 
-/** Where a replica runs: a whole GPU, one MIG instance of it, a CPU node, or a server Kule does not run. */
+/**
+ * Where a replica runs: a whole GPU, one MIG instance of it, a group of whole GPUs (tensor
+ * parallel on one node, pipeline stages across nodes: `gpuUuids` in rank order, stage by stage),
+ * a CPU node, or a server Kule does not run.
+ */
 export type Device =
   | { kind: "gpu"; gpuUuid: string }
+  | { kind: "group"; gpuUuids: string[]; tensorParallel: number; pipelineParallel: number }
   | { kind: "mig"; gpuUuid: string; startSlot: number }
   | { kind: "cpu"; hostname: string }
   | { kind: "external"; url: string; region: string };
@@ -107,6 +114,8 @@ export interface ReplicaSpec {
   task: "llm" | "vision" | "embedding" | "classifier" | "speech";
   weightBytes: number;
   parameterCount: number;
+  /** The model card's attention shape, when known: the engine sizes its KV cache by it. */
+  attention?: { layers: number; kvHeads: number; headDim: number } | null;
   device: Device;
 }
 

@@ -67,7 +67,7 @@ function blocksOf(node: NodeFree, fitting: FreeGpu[], tensor: number): Candidate
   const score = (gpus: FreeGpu[], aligned: boolean): Candidate => {
     const left = new Set(node.free.map((g) => g.index));
     for (const g of gpus) left.delete(g.index);
-    const domain = gpus[0].nvlinkDomain;
+    const domain = gpus[0]!.nvlinkDomain;
     return { node, gpus, aligned, nvlink: domain !== null && gpus.every((g) => g.nvlinkDomain === domain), freeAfter: left.size, blockAfter: largestAlignedBlock(left, maxIndex) };
   };
   for (let start = 0; start + tensor - 1 <= maxIndex; start += tensor) {
@@ -85,7 +85,7 @@ function blocksOf(node: NodeFree, fitting: FreeGpu[], tensor: number): Candidate
 }
 
 const better = (a: Candidate, b: Candidate) =>
-  Number(b.nvlink) - Number(a.nvlink) || a.freeAfter - b.freeAfter || Number(b.aligned) - Number(a.aligned) || b.blockAfter - a.blockAfter || a.node.hostname.localeCompare(b.node.hostname) || a.gpus[0].index - b.gpus[0].index;
+  Number(b.nvlink) - Number(a.nvlink) || a.freeAfter - b.freeAfter || Number(b.aligned) - Number(a.aligned) || b.blockAfter - a.blockAfter || a.node.hostname.localeCompare(b.node.hostname) || a.gpus[0]!.index - b.gpus[0]!.index;
 
 /**
  * Chooses the GPUs of one group replica: `tensor` GPUs on each of `pipeline` nodes, each GPU
@@ -99,7 +99,7 @@ export function chooseGroup(nodes: NodeFree[], p: Parallelism, needBytes: number
     if (stages.length === p.pipeline) break;
     if (stages.some((s) => s.nodeId === c.node.nodeId)) continue;
     // Stages of one pipeline run one engine build: they must be the same GPU kind.
-    if (stages.length && stages[0].gpus[0].modelName !== c.gpus[0].modelName) continue;
+    if (stages.length && stages[0]!.gpus[0]!.modelName !== c.gpus[0]!.modelName) continue;
     stages.push({ nodeId: c.node.nodeId, hostname: c.node.hostname, region: c.node.region, gpus: c.gpus });
   }
   if (stages.length === p.pipeline) return { ok: true, stages };

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "../db/generated/client.ts";
 import type { DbTx } from "../db/client.ts";
 import { NotFoundError } from "../errors.ts";
+import { heldGpus } from "./held-gpus.ts";
 import { freeDevices, placementReason, versionPlacement, type Placement } from "./placement.ts";
 import { migInstanceMemoryBytes, supportsMig, validateMigLayout, type MigInstanceSpec } from "./mig.ts";
 import { fitsDevice, gib, needText, type memoryNeed } from "../shared/memory-rule.ts";
@@ -37,7 +38,7 @@ export interface MigPlan {
   refused: string | null;
 }
 
-const key = (d: StartReplicaInput["device"]) => (d.kind === "cpu" ? `cpu:${d.nodeId}` : d.kind === "gpu" ? `gpu:${d.gpuId}` : `mig:${d.gpuId}:${d.startSlot}`);
+const key = (d: StartReplicaInput["device"]) => (d.kind === "cpu" ? `cpu:${d.nodeId}` : d.kind === "gpu" ? `gpu:${d.gpuId}` : d.kind === "group" ? `group:${d.gpuIds.join(",")}` : `mig:${d.gpuId}:${d.startSlot}`);
 
 /**
  * What a MIG change of one or several GPUs would do, before anything is touched: the replicas on
@@ -56,12 +57,16 @@ export async function planMigChange(db: PrismaClient | DbTx, changes: MigChangeS
   const problems: string[] = [];
   // New-layout instances, offered for the way back.
   const backOffer: (Placement & { nodePoolId: string })[] = [];
+  const held = await heldGpus(db, { id: { in: gpuIds } });
   for (const c of changes) {
     const g = gpus.find((x) => x.id === c.gpuId);
     if (!g) throw new NotFoundError("GPU");
     const label = `${g.node.hostname} GPU ${g.index}`;
     const memoryGb = Number(g.memoryBytes) / GiB;
     const errs = supportsMig(g.modelName) ? validateMigLayout(memoryGb, c.layout) : [`${g.modelName} does not support MIG`];
+    // A group's engine spans whole GPUs: it cannot move piecemeal onto MIG instances.
+    const group = held.whole.get(g.id);
+    if (group?.group) errs.push(`held by replica ${group.replicaId} (${group.label}): a group takes whole GPUs; stop or move that replica first`);
     out.gpus.push({ gpuId: g.id, label, before: g.migInstances.map((m) => `${m.profile}@${m.startSlot}`), after: c.layout.map((m) => `${m.profile}@${m.startSlot}`), problems: errs });
     if (errs.length) problems.push(`${label}: ${errs.join("; ")}`);
     out.capacityMissing.gpus++;

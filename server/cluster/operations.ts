@@ -2,6 +2,7 @@ import { clusterDriver, type ClusterContext, type Drivers } from "./drivers.ts";
 import { recordAudit } from "../audit/record.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { supportsMig, validateMigLayout } from "./mig.ts";
+import { heldGpus } from "./held-gpus.ts";
 import { writeMigLayout } from "./discovery.ts";
 import type { CordonInput, FaultInput, MigLayoutInput } from "./schemas.ts";
 import type { SimFault } from "./sim-driver.ts";
@@ -30,6 +31,9 @@ export async function applyMigLayout(ctx: ClusterContext, input: MigLayoutInput)
   if (!supportsMig(gpu.modelName)) throw new InvalidInputError("layout", `${gpu.modelName} does not support MIG`);
   const problems = validateMigLayout(Number(gpu.memoryBytes) / GiB, input.layout);
   if (problems.length) throw new InvalidInputError("layout", problems.join("; "));
+  // NCCL needs whole GPUs: partitioning one GPU of a group would break every rank of it.
+  const group = (await heldGpus(ctx.db, { id: gpu.id })).whole.get(gpu.id);
+  if (group?.group) throw new InvalidInputError("layout", `GPU ${gpu.index} of ${gpu.node.hostname} is held by replica ${group.replicaId} (${group.label}): a group takes whole GPUs; stop or move that replica first`);
   const busy = await ctx.db.replica.count({ where: { gpuId: gpu.id, state: { in: ["pending", "loading", "ready", "draining"] } } });
   if (busy) throw new InvalidInputError("layout", `GPU ${gpu.index} of ${gpu.node.hostname} runs ${busy} replica(s), and a layout change needs an idle GPU: preview moving its replicas (they move elsewhere first, then it is re-partitioned), or stop them first`);
   const progress = await clusterDriver(ctx.drivers).applyMigLayout(gpu.uuid, input.layout);

@@ -7,10 +7,9 @@ import { recordAudit } from "../audit/record.ts";
 import { ConflictError, InvalidInputError, isErrorKind, NotFoundError } from "../errors.ts";
 import type { RegisterExternalInput, StartReplicaInput, StopReplicaInput } from "./schemas.ts";
 import { defaultMetricsUrl } from "../metrics/exporters/engines.ts";
-import { placementReason, versionPlacement } from "./placement.ts";
-import { fitsDevice, deviceText, needText } from "../shared/memory-rule.ts";
+import { groupPlacementReason, placementReason, versionPlacement } from "./placement.ts";
 import { inRegionRule } from "../shared/regions.ts";
-import { migInstanceMemoryBytes } from "./mig.ts";
+import { resolveDevice } from "./resolve-device.ts";
 
 const versionInclude = { endpoint: { include: { model: true, nodePool: true } }, modelVersion: true } as const;
 
@@ -34,6 +33,7 @@ function specOf(replicaId: string, v: Awaited<ReturnType<typeof loadVersion>>, d
     task: v.endpoint.model.task,
     weightBytes: Number(v.modelVersion.weightBytes),
     parameterCount: Number(v.modelVersion.parameterCount),
+    attention: v.modelVersion.layers && v.modelVersion.kvHeads && v.modelVersion.headDim ? { layers: v.modelVersion.layers, kvHeads: v.modelVersion.kvHeads, headDim: v.modelVersion.headDim } : null,
     device,
   };
 }
@@ -45,57 +45,26 @@ function specOf(replicaId: string, v: Awaited<ReturnType<typeof loadVersion>>, d
 export async function startReplica(ctx: Omit<ClusterContext, "actor"> & { actor: Actor | null }, input: StartReplicaInput, opts: { placementReason?: string; action?: string; note?: object } = {}) {
   const v = await loadVersion(ctx.db, input.endpointVersionId);
   const { need, scope } = await versionPlacement(ctx.db, v.id);
-  let device: Device;
-  let label: string;
-  let memoryBytes: number;
-  let nodeId: string;
-  let gpuId: string | null = null;
-  let region: string;
-  if (input.device.kind === "cpu") {
-    const node = await ctx.db.node.findUnique({ where: { id: input.device.nodeId } });
-    if (!node || node.nodePoolId !== v.endpoint.nodePoolId) throw new InvalidInputError("device", `choose a node of the ${v.endpoint.nodePool.name} pool`);
-    device = { kind: "cpu", hostname: node.hostname };
-    label = `${node.hostname} (CPU)`;
-    memoryBytes = Number(node.memoryBytes);
-    nodeId = node.id;
-    region = node.region;
-  } else {
-    const gpu = await ctx.db.gpu.findUnique({ where: { id: input.device.gpuId }, include: { node: true, migInstances: true } });
-    if (!gpu || gpu.node.nodePoolId !== v.endpoint.nodePoolId) throw new InvalidInputError("device", `choose a GPU of the ${v.endpoint.nodePool.name} pool`);
-    if (input.device.kind === "mig") {
-      const slot = input.device.startSlot;
-      if (!gpu.migInstances.some((m) => m.startSlot === slot)) throw new InvalidInputError("device", `GPU ${gpu.index} of ${gpu.node.hostname} has no MIG instance at slot ${slot}`);
-      device = { kind: "mig", gpuUuid: gpu.uuid, startSlot: slot };
-      const m = gpu.migInstances.find((x) => x.startSlot === slot)!;
-      label = `${gpu.node.hostname} GPU ${gpu.index} ${m.profile}@${slot}`;
-      memoryBytes = migInstanceMemoryBytes(Number(gpu.memoryBytes), m.profile);
-    } else {
-      if (gpu.migEnabled) throw new InvalidInputError("device", `GPU ${gpu.index} of ${gpu.node.hostname} is in MIG mode: choose one of its instances`);
-      device = { kind: "gpu", gpuUuid: gpu.uuid };
-      label = `${gpu.node.hostname} GPU ${gpu.index}`;
-      memoryBytes = Number(gpu.memoryBytes);
-    }
-    // The engine's own rule (memory-rule.ts): a device that cannot hold it would fail out of memory at start.
-    if (!fitsDevice(memoryBytes, need.bytes)) throw new InvalidInputError("device", `${deviceText(label, memoryBytes)} — too small: version ${v.modelVersion.version} needs ${needText(need)}. Choose a larger device or a MIG instance with more memory.`);
-    nodeId = gpu.nodeId;
-    gpuId = gpu.id;
-    region = gpu.node.region;
-  }
+  const { device, label, memoryBytes, nodeId, gpuIds, migStartSlot, region } = await resolveDevice(ctx.db, v, input.device, need);
   // The endpoint's region rule (KVKK) binds a device chosen by hand as it binds the autoscaler's.
   if (!inRegionRule(region, scope.regionConstraint)) throw new InvalidInputError("device", `${label} is in ${region}, outside the endpoint's region rule ${scope.regionConstraint}*: choose a device in ${scope.regionConstraint}*`);
   const driver = clusterDriver(ctx.drivers);
+  const chosen = { device: input.device, label, memoryBytes, region };
   const row = await ctx.db.$transaction(async (tx) => {
     const r = await tx.replica.create({
       data: {
         endpointVersionId: v.id,
         driver: driver.kind,
         nodeId,
-        gpuId,
-        migStartSlot: device.kind === "mig" ? device.startSlot : null,
+        gpuId: gpuIds[0] ?? null,
+        migStartSlot,
+        tensorParallel: need.parallelism.tensor,
+        pipelineParallel: need.parallelism.pipeline,
+        gpus: { create: gpuIds.map((gpuId, rank) => ({ gpuId, rank })) },
         region,
         state: "pending",
         createdById: ctx.actor?.userId ?? null,
-        placementReason: opts.placementReason ?? placementReason({ device: input.device, label, memoryBytes, region }, need, scope, "hand", 0),
+        placementReason: opts.placementReason ?? (input.device.kind === "group" ? groupPlacementReason(chosen, need, scope, "hand") : placementReason(chosen, need, scope, "hand", 0)),
       },
     });
     await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: opts.action ?? "replica.start", targetType: "replica", targetId: r.id, after: { ...r, endpoint: v.endpoint.slug, version: v.modelVersion.version, device, ...opts.note } });

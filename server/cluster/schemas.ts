@@ -5,6 +5,8 @@ export const deviceInput = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("gpu"), gpuId: id }),
   z.object({ kind: z.literal("mig"), gpuId: id, startSlot: z.number().int().min(0).max(7) }),
   z.object({ kind: z.literal("cpu"), nodeId: id }),
+  /** A tensor/pipeline-parallel group: whole GPUs in rank order, the same number on each node (one pipeline stage per node). */
+  z.object({ kind: z.literal("group"), gpuIds: z.array(id).min(2, "a group holds 2 GPUs or more").max(64, "at most 64 GPUs").refine((ids) => new Set(ids).size === ids.length, "a GPU appears twice") }),
 ]);
 
 export const startReplicaInput = z.object({ endpointVersionId: id, device: deviceInput });

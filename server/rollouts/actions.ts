@@ -5,8 +5,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { loadEndpoint, type EndpointDetail } from "../endpoints/load.ts";
 import { deployableVersion } from "../models/deployable.ts";
 import { claimRevision, writeWeights } from "./weights.ts";
-import { freeDevices, placementReason, unplaceableReason } from "../cluster/placement.ts";
-import { fitsDevice, memoryNeed } from "../shared/memory-rule.ts";
+import { modelPlacement, placeNeed } from "../cluster/placement.ts";
 import { startReplica } from "../cluster/replicas.ts";
 import { servedSplitOf } from "./served-split.ts";
 import type { BlueGreenInput, DeployInput, PromoteInput, RemoveVersionInput, RollbackInput } from "./schemas.ts";
@@ -42,12 +41,10 @@ export async function deployVersion(ctx: ClusterContext, input: DeployInput) {
   if (existing && existing.state === "draining") throw new ConflictError(`Version ${mv.version} is still draining: wait until it is retired, then deploy it again.`, { field: "modelVersionId" });
 
   // The same rule a manual start and the autoscaler apply (placement.ts, memory-rule.ts).
-  const scope = { nodePoolId: endpoint.nodePool.id, poolName: endpoint.nodePool.name, regionConstraint: endpoint.regionConstraint };
-  const need = memoryNeed({ weightBytes: Number(mv.weightBytes), parameterCount: Number(mv.parameterCount), task: endpoint.model.task, declaredMinBytes: Number(mv.minGpuMemoryBytes) });
-  const all = await freeDevices(ctx.db, scope, 0);
-  const fitting = all.filter((d) => fitsDevice(d.memoryBytes, need.bytes));
-  if (fitting.length < input.replicas) throw new InvalidInputError("replicas", `${unplaceableReason(fitting.length, input.replicas, all, need, scope)}. Stop replicas, change a MIG layout or choose fewer replicas.`);
-  const devices = fitting.slice(0, input.replicas).map((d, i) => ({ ...d, reason: placementReason(d, need, scope, "auto", fitting.length - i - 1) }));
+  const { need, scope } = await modelPlacement(ctx.db, endpoint, mv);
+  const placed = await placeNeed(ctx.db, need, scope, input.replicas);
+  if (placed.why) throw new InvalidInputError("replicas", `${placed.why}. Stop replicas, change a MIG layout or choose fewer replicas.`);
+  const devices = placed.chosen;
 
   const endpointVersionId = await ctx.db.$transaction(async (tx) => {
     await claimRevision(tx, endpoint.id, input.expectedRevision);

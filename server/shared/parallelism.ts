@@ -29,7 +29,7 @@ const TENSOR_DEGREES = [1, 2, 4, 8];
 /** The splits worth considering on this GPU kind, smallest first. */
 export function candidateSplits(kind: GpuKind): Parallelism[] {
   const out: Parallelism[] = TENSOR_DEGREES.filter((t) => t <= Math.max(1, kind.gpusPerNode)).map((tensor) => ({ tensor, pipeline: 1 }));
-  for (let pipeline = 2; pipeline <= kind.nodes && kind.gpusPerNode > 0; pipeline++) out.push({ tensor: out[out.length - 1].tensor, pipeline });
+  for (let pipeline = 2; pipeline <= kind.nodes && kind.gpusPerNode > 0; pipeline++) out.push({ tensor: out[out.length - 1]!.tensor, pipeline });
   return out;
 }
 

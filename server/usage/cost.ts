@@ -89,7 +89,7 @@ export async function costInputs(db: PrismaClient, hour: Date, now = Date.now())
     db.hardwareRate.findMany(),
     db.replica.findMany({
       where: { driver: { not: "external" }, nodeId: { not: null }, createdAt: { lt: new Date(end) }, OR: [{ stoppedAt: null }, { stoppedAt: { gt: hour } }] },
-      include: { endpointVersion: { select: { endpointId: true } } },
+      include: { endpointVersion: { select: { endpointId: true } }, gpus: { select: { gpuId: true } } },
     }),
   ]);
   const devices: Device[] = [];
@@ -106,18 +106,16 @@ export async function costInputs(db: PrismaClient, hour: Date, now = Date.now())
       for (const m of g.migInstances) profiles.set(`${g.id}:${m.startSlot}`, m.profile);
     }
   }
-  const holdings: Holding[] = replicas.map((r) => {
+  const holdings: Holding[] = replicas.flatMap((r) => {
     // A failed replica stopped holding its device when it failed (its last update).
     const to = r.stoppedAt?.getTime() ?? (r.state === "failed" ? r.updatedAt.getTime() : Math.min(now, end));
-    const profile = r.gpuId && r.migStartSlot !== null ? profiles.get(`${r.gpuId}:${r.migStartSlot}`) : undefined;
-    return {
-      endpointId: r.endpointVersion.endpointId,
-      deviceId: r.gpuId ?? r.nodeId!,
-      kind: r.gpuId ? ("gpu" as const) : ("cpu" as const),
-      share: profile ? migShare(profile) : new D(1),
-      from: r.createdAt.getTime(),
-      to,
-    };
+    const base = { endpointId: r.endpointVersion.endpointId, from: r.createdAt.getTime(), to };
+    if (!r.gpuId) return [{ ...base, deviceId: r.nodeId!, kind: "cpu" as const, share: new D(1) }];
+    const profile = r.migStartSlot !== null ? profiles.get(`${r.gpuId}:${r.migStartSlot}`) : undefined;
+    if (profile) return [{ ...base, deviceId: r.gpuId, kind: "gpu" as const, share: migShare(profile) }];
+    // A tensor/pipeline-parallel group holds every one of its GPUs whole: TP 4 is four GPU-hours an hour.
+    const gpuIds = r.gpus.length ? r.gpus.map((g) => g.gpuId) : [r.gpuId];
+    return gpuIds.map((deviceId) => ({ ...base, deviceId, kind: "gpu" as const, share: new D(1) }));
   });
   return { devices, holdings };
 }

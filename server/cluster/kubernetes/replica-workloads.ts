@@ -47,6 +47,7 @@ export class ReplicaWorkloads {
   private placement(device: Device): { host: string; shape: Shape } {
     if (device.kind === "external") throw new InvalidInputError("device", "The Kubernetes driver runs replicas on its nodes; register external servers with the external driver");
     if (device.kind === "cpu") return { host: device.hostname, shape: { kind: "cpu" } };
+    if (device.kind === "group") throw new InvalidInputError("device", "The Kubernetes driver does not run tensor-parallel groups yet: place this version with the simulator or register its server by URL");
     for (const n of this.d.nodes()) {
       const topo = topologyNode(n, this.d.reading());
       const gpu = topo.gpus.find((g) => g.uuid === device.gpuUuid);

@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { SimReplica } from "./replica.ts";
 import { coldStartMs } from "./latency-model.ts";
-import { memoryNeed, MIN_KV_TOKENS, usableBytes } from "../../shared/memory-rule.ts";
+import { groupSize, memoryNeed, MIN_KV_TOKENS, SINGLE, usableBytes } from "../../shared/memory-rule.ts";
 import { SimInventory } from "./inventory.ts";
 import { GpuReadings } from "./gpu-readings.ts";
 import { dcgmExposition } from "./dcgm-exporter.ts";
@@ -22,8 +22,9 @@ export interface SimOptions {
 
 const GiB = 2 ** 30;
 const fmtGiB = (b: number) => (b / GiB).toFixed(2);
-const deviceKey = (d: ReplicaSpec["device"]) =>
-  d.kind === "external" ? `external:${d.url}` : d.kind === "cpu" ? `cpu:${d.hostname}` : d.kind === "gpu" ? `gpu:${d.gpuUuid}` : `mig:${d.gpuUuid}:${d.startSlot}`;
+/** What a device takes: a group takes each of its GPUs whole. */
+const deviceKeys = (d: ReplicaSpec["device"]): string[] =>
+  d.kind === "external" ? [`external:${d.url}`] : d.kind === "cpu" ? [`cpu:${d.hostname}`] : d.kind === "gpu" ? [`gpu:${d.gpuUuid}`] : d.kind === "group" ? d.gpuUuids.map((u) => `gpu:${u}`) : [`mig:${d.gpuUuid}:${d.startSlot}`];
 
 /**
  * The simulated cluster: the replicas running on its hardware (SimInventory), their lifecycle,
@@ -74,21 +75,34 @@ export class SimCluster {
     return r;
   }
 
-  /** Replicas sharing a device (same GPU, or same MIG instance). */
+  /** Replicas sharing a device (same GPU, or same MIG instance; any GPU of a group). */
   private onSameDevice(spec: ReplicaSpec): SimReplica[] {
-    const key = deviceKey(spec.device);
-    return [...this.replicas.values()].filter((r) => deviceKey(r.spec.device) === key && (r.state === "loading" || r.state === "ready" || r.state === "draining"));
+    const keys = new Set(deviceKeys(spec.device));
+    return [...this.replicas.values()].filter((r) => deviceKeys(r.spec.device).some((k) => keys.has(k)) && (r.state === "loading" || r.state === "ready" || r.state === "draining"));
   }
 
   async startReplica(spec: ReplicaSpec, opts: { listen?: { host: string; port: number } } = {}): Promise<ReplicaStatus> {
     if (this.replicas.has(spec.id)) throw new ConflictError(`Replica ${spec.id} already exists`);
-    const { node, gpu, memoryBytes } = this.inventory.resolveDevice(spec);
-    if (node.status === "down") throw new ConflictError(`Node ${node.hostname} is down`);
-    if (node.cordoned) throw new ConflictError(`Node ${node.hostname} is cordoned: uncordon it to place replicas`);
+    const { node, gpu, memoryBytes, members } = this.inventory.resolveDevice(spec);
+    for (const n of new Set([node, ...members.map((m) => m.node)])) {
+      if (n.status === "down") throw new ConflictError(`Node ${n.hostname} is down`);
+      if (n.cordoned) throw new ConflictError(`Node ${n.hostname} is cordoned: uncordon it to place replicas`);
+    }
     const busy = this.onSameDevice(spec);
+    const parallelism = spec.device.kind === "group" ? { tensor: spec.device.tensorParallel, pipeline: spec.device.pipelineParallel } : SINGLE;
     const replica = new SimReplica(
       spec,
-      { hostname: node.hostname, region: node.region, deviceMemoryBytes: memoryBytes, gpuUuid: gpu?.uuid ?? null, listen: opts.listen },
+      {
+        hostname: node.hostname,
+        region: node.region,
+        deviceMemoryBytes: memoryBytes,
+        gpuUuid: gpu?.uuid ?? null,
+        gpuUuids: members.map((m) => m.gpu.uuid),
+        hostnames: [...new Set(members.map((m) => m.node.hostname))],
+        parallelism,
+        nvlink: members.length > 1 && members.every((m) => m.gpu.nvlinkDomain !== null && m.gpu.nvlinkDomain === members[0]!.gpu.nvlinkDomain),
+        listen: opts.listen,
+      },
       this.opts.latencyScale,
       () => this.versionErrorShare.get(spec.versionId) ?? 0,
       () => (gpu ? this.readings.view(gpu) : null),
@@ -107,9 +121,10 @@ export class SimCluster {
     this.emitReplica(replica);
 
     // vLLM takes 90% of the device's memory for weights plus KV cache; whatever else runs there
-    // has already taken its share, so a second engine on one device runs out of memory.
+    // has already taken its share, so a second engine on one device runs out of memory. Each GPU
+    // of a group loads its shard (memory-rule.ts), so each must hold that much.
     const free = busy.length ? 0 : usableBytes(memoryBytes);
-    const needed = memoryNeed(spec).bytes;
+    const needed = memoryNeed(spec, parallelism).bytes;
     const fits = !gpu || needed <= free;
     // An engine that cannot fit fails when it allocates, partway through loading.
     setTimeout(() => void this.finishLoading(replica, fits, needed, memoryBytes, free), fits ? loadMs : Math.min(loadMs, loadMs * 0.6 + 200));
@@ -124,7 +139,7 @@ export class SimCluster {
     } else {
       r.state = "failed";
       r.reason =
-        `torch.OutOfMemoryError: CUDA out of memory. Tried to allocate ${fmtGiB(needed)} GiB (weights ${fmtGiB(r.spec.weightBytes)} GiB + ` +
+        `torch.OutOfMemoryError: CUDA out of memory. Tried to allocate ${fmtGiB(needed)} GiB (weights ${fmtGiB(r.spec.weightBytes / groupSize(r.placement.parallelism))} GiB + ` +
         `KV cache for ${MIN_KV_TOKENS} tokens). Device has a total capacity of ${fmtGiB(total)} GiB of which ${fmtGiB(free)} GiB is free.`;
       await r.close();
     }
@@ -174,7 +189,7 @@ export class SimCluster {
     if (!supportsMig(gpu.modelName)) throw new ConflictError(`${gpu.modelName} does not support MIG`);
     const errors = validateMigLayout(gpu.memoryBytes / GiB, layout);
     if (errors.length) throw new DomainError(errors.join("; "), { field: "layout" });
-    const onGpu = [...this.replicas.values()].filter((r) => r.placement.gpuUuid === gpuUuid && r.state !== "stopped" && r.state !== "failed");
+    const onGpu = [...this.replicas.values()].filter((r) => (r.placement.gpuUuid === gpuUuid || r.placement.gpuUuids.includes(gpuUuid)) && r.state !== "stopped" && r.state !== "failed");
     if (onGpu.length) throw new ConflictError(`GPU ${gpu.index} of ${node.hostname} runs ${onGpu.length} replica(s): stop or drain them first (a layout change needs an idle GPU)`);
     gpu.migEnabled = layout.length > 0;
     gpu.mig = layout.map((m) => ({ ...m }));
@@ -211,7 +226,9 @@ export class SimCluster {
     gpu.xid = xid;
     this.emit({ type: "gpu-error", hostname: node.hostname, gpuUuid, xid, at: Date.now() });
     const live = (r: SimReplica) => r.state === "ready" || r.state === "loading" || r.state === "draining";
-    await this.failReplicas((r) => r.placement.gpuUuid === gpuUuid && live(r), `CUDA error: unspecified launch failure (GPU ${gpu.index} reported XID ${xid}).`);
+    await this.failReplicas((r) => r.placement.gpuUuid === gpuUuid && r.placement.gpuUuids.length <= 1 && live(r), `CUDA error: unspecified launch failure (GPU ${gpu.index} reported XID ${xid}).`);
+    // NCCL's collectives wait on every rank: one GPU lost takes the whole group's engine down.
+    await this.failReplicas((r) => r.placement.gpuUuids.length > 1 && r.placement.gpuUuids.includes(gpuUuid) && live(r), `NCCL error: unhandled cuda error (GPU ${gpu.index} of ${node.hostname} reported XID ${xid}); the whole group stopped.`);
   }
 
   async setNodeStatus(hostname: string, status: TopologyNode["status"]) {
@@ -219,7 +236,7 @@ export class SimCluster {
     node.status = status;
     this.emit({ type: "node", hostname, status, cordoned: node.cordoned, at: Date.now() });
     if (status !== "down") return;
-    await this.failReplicas((r) => r.placement.hostname === hostname && r.state !== "stopped" && r.state !== "failed", `Node ${hostname} is down.`);
+    await this.failReplicas((r) => (r.placement.hostname === hostname || r.placement.hostnames.includes(hostname)) && r.state !== "stopped" && r.state !== "failed", `Node ${hostname} is down.`);
   }
 
   slowReplica(id: string, factor: number) {

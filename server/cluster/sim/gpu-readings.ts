@@ -18,7 +18,7 @@ export class GpuReadings {
 
   private on(gpuUuid: string, startSlot?: number) {
     return [...this.replicas.values()].filter(
-      (r) => r.placement.gpuUuid === gpuUuid && r.state !== "stopped" && r.state !== "failed" && (startSlot === undefined || (r.spec.device.kind === "mig" && r.spec.device.startSlot === startSlot)),
+      (r) => (r.placement.gpuUuid === gpuUuid || r.placement.gpuUuids.includes(gpuUuid)) && r.state !== "stopped" && r.state !== "failed" && (startSlot === undefined || (r.spec.device.kind === "mig" && r.spec.device.startSlot === startSlot)),
     );
   }
 
@@ -32,9 +32,9 @@ export class GpuReadings {
     return busy;
   }
 
-  /** Framebuffer used: weights plus KV cache in use plus ~0.5 GiB of CUDA context per engine. */
+  /** Framebuffer used: weights (a group member: its shard) plus KV cache in use plus ~0.5 GiB of CUDA context per engine. */
   usedBytes(gpuUuid: string, startSlot?: number): number {
-    return this.on(gpuUuid, startSlot).reduce((s, r) => s + (r.state === "loading" ? r.spec.weightBytes * loadedShare(r) : r.spec.weightBytes + r.kvBytesInUse) + 0.5 * GiB, 0);
+    return this.on(gpuUuid, startSlot).reduce((s, r) => s + (r.state === "loading" ? r.weightBytesPerGpu * loadedShare(r) : r.weightBytesPerGpu + r.kvBytesInUse) + 0.5 * GiB, 0);
   }
 
   /** 0–1 for the whole device: a MIG GPU is as busy as its instances, each by its share of the 7 compute slices. */

@@ -23,6 +23,9 @@ export interface PoolSpec {
   gpu?: { modelName: string; memoryBytes: number };
 }
 
+/** The boards the simulator joins by NVSwitch (as dcgm-exporter reports NVLink for them). */
+export const NVLINK_BOARD = /H100|H200|A100|B200/;
+
 export const H100 = { modelName: "NVIDIA H100 80GB HBM3", memoryBytes: 80 * GiB };
 export const L40S = { modelName: "NVIDIA L40S", memoryBytes: 48 * GiB };
 
@@ -81,6 +84,8 @@ export function topologyOf(cluster: string, pools: PoolSpec[], mig: Record<strin
                   migEnabled: layout.length > 0,
                   migInstances: layout.map((m) => ({ ...m, memoryBytes: migInstanceMemoryBytes(p.gpu!.memoryBytes, m.profile) })),
                   xid: 0,
+                  // SXM boards share one NVSwitch fabric; PCIe cards (L40S) have no NVLink.
+                  nvlinkDomain: NVLINK_BOARD.test(p.gpu!.modelName) ? 0 : null,
                 };
               })
             : [],

@@ -1,7 +1,7 @@
 import type http from "node:http";
 import { BatchingEngine, type Sequence, type SequenceResult } from "./engine.ts";
-import { usableBytes } from "../../shared/memory-rule.ts";
-import { LLM_DEFAULTS, SINGLE_PASS_DEFAULTS, kvBytesPerToken, type LatencyParams } from "./latency-model.ts";
+import { groupSize, usableBytes, type Parallelism } from "../../shared/memory-rule.ts";
+import { LLM_DEFAULTS, SINGLE_PASS_DEFAULTS, groupLatency, kvBytesPerToken, type LatencyParams } from "./latency-model.ts";
 import { vllmMetrics } from "./vllm-metrics.ts";
 import { tritonMetrics, type GpuView } from "./triton-metrics.ts";
 import { KV_BLOCK_TOKENS, PrefixCache } from "./prefix-cache.ts";
@@ -16,6 +16,13 @@ export interface ReplicaPlacement {
   /** Memory the replica's engine may use: its device's memory (vLLM takes 90% of it). */
   deviceMemoryBytes: number;
   gpuUuid: string | null;
+  /** Every GPU it holds, in rank order (one for a whole GPU or MIG instance, N for a group). */
+  gpuUuids: string[];
+  /** The nodes its GPUs are on (a pipeline spans several). */
+  hostnames: string[];
+  parallelism: Parallelism;
+  /** A group whose GPUs share one NVLink domain (its all-reduce is faster). */
+  nvlink: boolean;
   /** Where its server listens; by default 127.0.0.1 on a free port (the Kubernetes bridge gives each pod its own loopback address). */
   listen?: { host: string; port: number };
 }
@@ -49,9 +56,11 @@ export class SimReplica {
     gpuView: () => GpuView,
     exporters: ExporterVersions,
   ) {
-    const base: LatencyParams = { ...(spec.task === "llm" ? LLM_DEFAULTS : SINGLE_PASS_DEFAULTS), scale: latencyScale };
-    const bytesPerToken = kvBytesPerToken(spec.parameterCount);
-    const kvCapacity = Math.max(0, usableBytes(placement.deviceMemoryBytes) - spec.weightBytes);
+    const p = placement.parallelism;
+    const base: LatencyParams = groupLatency({ ...(spec.task === "llm" ? LLM_DEFAULTS : SINGLE_PASS_DEFAULTS), scale: latencyScale }, { ...p, weightBytes: spec.weightBytes, nvlink: placement.nvlink });
+    const bytesPerToken = kvBytesPerToken(spec.parameterCount, spec.attention);
+    // A group's cache is the sum of what each GPU has left after its shard of the weights.
+    const kvCapacity = this.kvCapacityBytes;
     this.engine = new BatchingEngine(base, { bytesPerToken, capacityBytes: kvCapacity });
     const numGpuBlocks = Math.floor(kvCapacity / bytesPerToken / KV_BLOCK_TOKENS);
     this.prefixCache = new PrefixCache(numGpuBlocks);
@@ -79,9 +88,18 @@ export class SimReplica {
   get grpcTarget(): string | null {
     return this.grpcServer ? `${this.host}:${this.grpcServer.port}` : null;
   }
-  /** KV-cache bytes held right now (framebuffer used beyond the weights). */
+  /** KV-cache bytes the engine has, over all its GPUs. */
+  get kvCapacityBytes(): number {
+    const n = groupSize(this.placement.parallelism);
+    return n * Math.max(0, usableBytes(this.placement.deviceMemoryBytes) - this.spec.weightBytes / n);
+  }
+  /** KV-cache bytes held right now on each of its GPUs (framebuffer used beyond the weights). */
   get kvBytesInUse(): number {
-    return this.engine.kvCacheUsage * Math.max(0, usableBytes(this.placement.deviceMemoryBytes) - this.spec.weightBytes);
+    return (this.engine.kvCacheUsage * this.kvCapacityBytes) / groupSize(this.placement.parallelism);
+  }
+  /** Weight bytes on each of its GPUs. */
+  get weightBytesPerGpu(): number {
+    return this.spec.weightBytes / groupSize(this.placement.parallelism);
   }
 
   async listen(): Promise<void> {

@@ -14,7 +14,7 @@ const layout = (...l: [string, number][]) => l.map(([profile, startSlot]) => ({ 
 /** Each sentence in Turkish: changed, and no English word of the templates left in it. */
 const untranslated = (sentences: string[]) => sentences.filter((s) => tr(s) === s || englishIn(tr(s)));
 
-const need = { bytes: 20.5 * GiB, weightBytes: 14 * GiB, kvBytes: 6.5 * GiB };
+const need = { bytes: 20.5 * GiB, weightBytes: 14 * GiB, kvBytes: 6.5 * GiB, kvTokens: 4096, parallelism: { tensor: 1, pipeline: 1 } };
 const device = { device: { kind: "gpu" as const, gpuId: "g" }, label: "llm-1 GPU 0 3g.40gb@0", memoryBytes: 40 * GiB, region: "tr-ist" };
 const scope = { nodePoolId: "p", poolName: "llm", regionConstraint: null };
 
@@ -59,7 +59,7 @@ describe("a MIG preview in Turkish", () => {
 
 describe("why a replica's device was chosen, in Turkish", () => {
   it("reads each way a device is chosen, sizes in Turkish", () => {
-    const reasons = [placementReason(device, need, scope, "auto", 2), placementReason(device, need, { ...scope, regionConstraint: "tr-" }, "auto", 0), placementReason(device, need, scope, "hand", 0), placementReason({ ...device, label: "cpu-1 (CPU)" }, { bytes: GiB, weightBytes: GiB, kvBytes: 0 }, scope, "auto", 0)];
+    const reasons = [placementReason(device, need, scope, "auto", 2), placementReason(device, need, { ...scope, regionConstraint: "tr-" }, "auto", 0), placementReason(device, need, scope, "hand", 0), placementReason({ ...device, label: "cpu-1 (CPU)" }, { bytes: GiB, weightBytes: GiB, kvBytes: 0, kvTokens: 4096, parallelism: { tensor: 1, pipeline: 1 } }, scope, "auto", 0)];
     expect(untranslated(reasons)).toEqual([]);
     expect(tr(reasons[0]!)).toBe("llm-1 GPU 0 3g.40gb@0: 40,0 GiB, %90 oranında 36,0 GiB kullanılabilir — 20,5 GiB (ağırlıklar 14,0 GiB + 4.096 token için KV önbelleği 6,5 GiB) gerekiyor; llm havuzunda bunu alabilen en küçük boş aygıt (2 daha büyük aygıt boş bırakıldı).");
     expect(tr(reasons[1]!)).toMatch(/; llm havuzunun tr-\* bölgesinde bunu alabilen en küçük boş aygıt\.$/);

@@ -87,7 +87,7 @@ function reasons(): string[] {
     );
   }
   const scope = { nodePoolId: "p", poolName: "gpu-a", regionConstraint: null };
-  const need = { bytes: 20 * 2 ** 30, weightBytes: 14 * 2 ** 30, kvBytes: 6 * 2 ** 30 };
+  const need = { bytes: 20 * 2 ** 30, weightBytes: 14 * 2 ** 30, kvBytes: 6 * 2 ** 30, kvTokens: 4096, parallelism: { tensor: 1, pipeline: 1 } };
   const held = decide(policy("waiting_per_replica"), tick({ value: 12, placeable: 0, history: [{ at: 999_500, desired: 4, from: 2 }] })).reason;
   out.push(`${held} (${unplaceableReason(0, 1, [], need, scope)})`, `${held} (${unplaceableReason(0, 1, [], need, { ...scope, regionConstraint: "tr-" })})`);
   out.push(`${held} (${unplaceableReason(0, 2, [{ device: { kind: "gpu" }, label: "g0", memoryBytes: 16 * 2 ** 30, region: "tr-ist" } as never], { ...need, bytes: 30 * 2 ** 30 }, scope)})`);

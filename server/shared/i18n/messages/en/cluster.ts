@@ -57,11 +57,18 @@ export const cluster = {
     idle: "idle",
     legend: "grey: no data · outlined: node not ready",
   },
+  groups: {
+    title: "Replicas over several GPUs",
+    label: "{name}: {split} over {gpus}",
+    overGpus: "over GPU {gpus}",
+    pipeline: "Pipeline stages, in order: {members}",
+  },
   gpu: {
     label: "GPU {index} of {host}",
     chartsOf: "Charts of {label}",
     migOff: "MIG off: the whole GPU is one device",
     noReplica: "No replica",
+    inGroup: "Held whole by {name} ({split}, rank {rank} of {size})",
     raiseConfirm: "Raise XID 79 (GPU fell off the bus) on {label}? Its replicas fail.",
     raise: "Raise XID",
     editMig: "Edit MIG layout",

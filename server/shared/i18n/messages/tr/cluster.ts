@@ -59,11 +59,18 @@ export const cluster = {
     idle: "boşta",
     legend: "gri: veri yok · çerçeveli: düğüm hazır değil",
   },
+  groups: {
+    title: "Birden çok GPU'ya yayılan replikalar",
+    label: "{name}: {gpus} üzerinde {split}",
+    overGpus: "GPU {gpus} üzerinde",
+    pipeline: "Boru hattı aşamaları, sırasıyla: {members}",
+  },
   gpu: {
     label: "{host} düğümünün GPU {index}",
     chartsOf: "{label} grafikleri",
     migOff: "MIG kapalı: GPU'nun tamamı tek cihaz",
     noReplica: "Replika yok",
+    inGroup: "Tamamı {name} tarafından tutuluyor ({split}, {size} içinde {rank}. sıra)",
     raiseConfirm: "{label} üzerinde XID 79 (GPU veri yolundan düştü) oluşturulsun mu? Replikaları başarısız olur.",
     raise: "XID oluştur",
     editMig: "MIG düzenini düzenle",
