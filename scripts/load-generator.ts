@@ -27,7 +27,9 @@ async function call(path: string, key: string, body: unknown) {
 function oneRequest(key: string) {
   const roll = Math.random();
   if (roll < 0.55) return call("/v1/chat/completions", key, { model: "chat", stream: Math.random() < 0.7, messages: [{ role: "user", content: pick(PROMPTS) }], max_tokens: 32 + Math.floor(Math.random() * 160), user: `u${Math.floor(Math.random() * 50)}` });
-  if (roll < 0.8) return call("/v1/embeddings", key, { model: "embed", input: [pick(PROMPTS), pick(PROMPTS)] });
+  // The 70B over four GPUs: fewer, shorter answers (each decode step is ~3× the 8B's).
+  if (roll < 0.6) return call("/v1/chat/completions", key, { model: "chat-large", stream: true, messages: [{ role: "user", content: pick(PROMPTS) }], max_tokens: 16 + Math.floor(Math.random() * 64), user: `u${Math.floor(Math.random() * 50)}` });
+  if (roll < 0.82) return call("/v1/embeddings", key, { model: "embed", input: [pick(PROMPTS), pick(PROMPTS)] });
   const pixels = 3 * 64 * 64;
   return call("/v2/models/vision-detect/infer", key, { inputs: [{ name: "INPUT0", datatype: "UINT8", shape: [1, pixels], data: Array.from({ length: pixels }, (_, i) => i % 256) }] });
 }

@@ -10,6 +10,7 @@ import { useTRPC } from "@/components/trpc/client";
 import { useToast } from "@/components/ui/toast";
 import { useErrorText } from "@/components/trpc/use-error-text";
 import { useUnits } from "@/components/models/units";
+import { DeployFit } from "./deploy-fit";
 
 type Endpoint = inferRouterOutputs<AppRouter>["endpoint"]["get"];
 
@@ -68,6 +69,7 @@ export function DeployForm({ endpoint }: { endpoint: Endpoint }) {
             </button>
           </div>
           {chosen && <p className="muted">{t("placedOn", { pool: endpoint.nodePool.name, size: gb(chosen.minGpuMemoryBytes) })}</p>}
+          {chosen && <DeployFit endpointId={endpoint.id} modelVersionId={chosen.id} version={chosen.version} />}
           {deploy.error && (
             <div className="form-error" role="alert" style={{ marginTop: 8 }}>
               {errorText(deploy.error)}

@@ -1,4 +1,8 @@
-/** What the demo serves: three models with two versions each, and an endpoint for each. */
+/**
+ * What the demo serves: four models with two or three versions each, and an endpoint for each.
+ * The large chat model's versions are too big for one GPU: 70B in bf16 over four H100s, and a
+ * 405B-class FP8 version over two nodes of eight that an operator can deploy from the UI.
+ */
 import { EndpointVersionState, ModelFormat, ModelTask, Precision, ServingEngine, type PrismaClient } from "../../server/db/generated/client.ts";
 import { lookup } from "./lookup.ts";
 
@@ -18,9 +22,15 @@ interface ModelSpec {
   format: ModelFormat;
   precision: Precision;
   parameterCount: number;
-  versions: [string, string];
+  versions: string[];
   /** vLLM's --max-model-len the demo serves it with (the simulator's replicas answer up to 8192). */
   contextTokens?: number;
+  /** Sequences of the full context each replica's KV cache must hold at once. */
+  maxBatch?: number;
+  /** The model card's attention shape (config.json), for its KV cache per token. */
+  attention?: { layers: number; kvHeads: number; headDim: number };
+  /** Versions that differ from the model's line above: another size, precision or split. */
+  overrides?: Record<string, Partial<Pick<ModelSpec, "parameterCount" | "precision" | "contextTokens" | "maxBatch" | "attention">> & { tensorParallel?: number; pipelineParallel?: number }>;
 }
 
 const MODELS: ModelSpec[] = [
@@ -33,6 +43,22 @@ const MODELS: ModelSpec[] = [
     parameterCount: 8.03e9,
     versions: ["1.0", "1.1"],
     contextTokens: 8192,
+  },
+  {
+    name: "llama-3.1-instruct-large",
+    task: ModelTask.llm,
+    description: "Meta Llama 3.1 Instruct too large for one GPU, served by vLLM: 70B in bf16 over four H100s (tensor parallel 4); 2.0 is the 405B in FP8 over two nodes of eight (pipeline 2 × tensor 8).",
+    format: ModelFormat.vllm,
+    precision: Precision.bf16,
+    parameterCount: 70.6e9,
+    versions: ["1.0", "1.1", "2.0"],
+    contextTokens: 8192,
+    maxBatch: 8,
+    // Llama 3.1 70B's config.json: 80 layers, 8 KV heads of 128.
+    attention: { layers: 80, kvHeads: 8, headDim: 128 },
+    // 405B: 126 layers, 8 KV heads of 128; 32k context for 16 sequences is 252 GB of KV cache, which with
+    // 405 GB of FP8 weights is more than one node of eight H100s holds.
+    overrides: { "2.0": { parameterCount: 405e9, precision: Precision.fp8, contextTokens: 32768, maxBatch: 16, attention: { layers: 126, kvHeads: 8, headDim: 128 } } },
   },
   {
     name: "yolov8-detector",
@@ -80,6 +106,18 @@ const ENDPOINTS: EndpointSpec[] = [
     sloTtftMs: 500,
   },
   {
+    name: "Chat large (Llama 3.1 70B)",
+    slug: "chat-large",
+    model: "llama-3.1-instruct-large",
+    pool: "llm-h100",
+    engine: ServingEngine.vllm,
+    sloAvailabilityPct: "99.9",
+    // The simulator's TP 4 group decodes a 70B step in ~38 ms (latency-model.ts groupLatency):
+    // 96 tokens take ~3.7 s, so its p99 budget is wider than the 8B chat's.
+    sloP99LatencyMs: 8000,
+    sloTtftMs: 1500,
+  },
+  {
     name: "Vision detect",
     slug: "vision-detect",
     model: "yolov8-detector",
@@ -116,9 +154,10 @@ export async function seedModels(db: PrismaClient): Promise<Map<string, { modelI
       create: { name: spec.name, task: spec.task, description: spec.description },
       update: {},
     });
-    const weights = weightBytes(spec);
     const versionIds: string[] = [];
     for (const version of spec.versions) {
+      const v = { ...spec, ...spec.overrides?.[version] };
+      const weights = weightBytes(v);
       const row = await db.modelVersion.upsert({
         where: { modelId_version: { modelId: model.id, version } },
         create: {
@@ -126,12 +165,18 @@ export async function seedModels(db: PrismaClient): Promise<Map<string, { modelI
           version,
           artifactUri: `s3://kule-models/${spec.name}/${version}`,
           format: spec.format,
-          precision: spec.precision,
-          parameterCount: BigInt(spec.parameterCount),
+          precision: v.precision,
+          parameterCount: BigInt(v.parameterCount),
           weightBytes: BigInt(weights),
           // Weights plus ~20% for activations, KV cache floor and runtime overhead.
           minGpuMemoryBytes: BigInt(Math.round(weights * 1.2)),
-          contextTokens: spec.contextTokens ?? null,
+          contextTokens: v.contextTokens ?? null,
+          maxBatch: v.maxBatch ?? null,
+          layers: v.attention?.layers ?? null,
+          kvHeads: v.attention?.kvHeads ?? null,
+          headDim: v.attention?.headDim ?? null,
+          tensorParallel: spec.overrides?.[version]?.tensorParallel ?? null,
+          pipelineParallel: spec.overrides?.[version]?.pipelineParallel ?? null,
         },
         update: {},
       });

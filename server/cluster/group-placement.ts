@@ -26,6 +26,8 @@ export interface NodeFree {
   region: string;
   /** Whole GPUs with nothing on them, on a ready, uncordoned node. */
   free: FreeGpu[];
+  /** The node's GPU kind, for a refusal when none of them is free. */
+  gpuModel?: string;
 }
 
 export interface GroupStage {
@@ -107,7 +109,7 @@ export function chooseGroup(nodes: NodeFree[], p: Parallelism, needBytes: number
 }
 
 function shortfallText(nodes: NodeFree[], p: Parallelism, needBytes: number, fittingOf: (n: NodeFree) => FreeGpu[]): string {
-  const kinds = [...new Set(nodes.flatMap((n) => n.free.map((g) => shortName(g.modelName))))];
+  const kinds = [...new Set(nodes.flatMap((n) => [...n.free.map((g) => g.modelName), ...(n.gpuModel ? [n.gpuModel] : [])]).map(shortName))];
   const kind = kinds.length === 1 ? kinds[0] : "GPUs";
   const ranked = nodes.map((n) => ({ n, count: fittingOf(n).length })).sort((a, b) => b.count - a.count);
   const best = ranked[0];

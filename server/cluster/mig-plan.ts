@@ -66,7 +66,7 @@ export async function planMigChange(db: PrismaClient | DbTx, changes: MigChangeS
     const errs = supportsMig(g.modelName) ? validateMigLayout(memoryGb, c.layout) : [`${g.modelName} does not support MIG`];
     // A group's engine spans whole GPUs: it cannot move piecemeal onto MIG instances.
     const group = held.whole.get(g.id);
-    if (group?.group) errs.push(`held by replica ${group.replicaId} (${group.label}): a group takes whole GPUs; stop or move that replica first`);
+    if (group?.group) errs.push(`GPU ${g.index} of ${g.node.hostname} is held by replica ${group.replicaId} (${group.label}): a group takes whole GPUs; stop or move that replica first`);
     out.gpus.push({ gpuId: g.id, label, before: g.migInstances.map((m) => `${m.profile}@${m.startSlot}`), after: c.layout.map((m) => `${m.profile}@${m.startSlot}`), problems: errs });
     if (errs.length) problems.push(`${label}: ${errs.join("; ")}`);
     out.capacityMissing.gpus++;

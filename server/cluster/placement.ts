@@ -72,6 +72,7 @@ export async function freeNodes(db: PrismaClient | DbTx, scope: Omit<PlacementSc
       nodeId: n.id,
       hostname: n.hostname,
       region: n.region,
+      gpuModel: n.gpus[0]!.modelName,
       free: n.gpus.filter((g) => !g.migEnabled && !held.whole.has(g.id) && !exclude.gpuIds?.includes(g.id)).map((g) => ({ id: g.id, index: g.index, memoryBytes: Number(g.memoryBytes), modelName: g.modelName, nvlinkDomain: g.nvlinkDomain })),
     }));
 }
@@ -182,7 +183,7 @@ async function placeGroups(db: PrismaClient | DbTx, need: MemoryNeed, scope: Pla
 /** Why a group's GPUs were chosen, as the replica shows it. */
 export function groupPlacementReason(chosen: Placement, need: MemoryNeed, scope: PlacementScope, by: "auto" | "hand"): string {
   const how = by === "hand" ? "chosen by hand" : `whole GPUs of pool ${scope.poolName}${scope.regionConstraint ? `, region ${scope.regionConstraint}*` : ""}, NVLink first, on the fullest node that holds the group`;
-  return `${chosen.label} (${parallelismText(need.parallelism)}): ${deviceText("each GPU", chosen.memoryBytes)} — needs ${needText(need)}; ${how}.`;
+  return `${deviceText(`${chosen.label} (${parallelismText(need.parallelism)})`, chosen.memoryBytes)} — needs ${needText(need)}; ${how}.`;
 }
 
 /** Devices of the endpoint's pool a version's replica fits on (the memory rule), smallest first; for a group, the group Kule would choose. */

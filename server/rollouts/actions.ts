@@ -5,10 +5,13 @@ import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { loadEndpoint, type EndpointDetail } from "../endpoints/load.ts";
 import { deployableVersion } from "../models/deployable.ts";
 import { claimRevision, writeWeights } from "./weights.ts";
-import { modelPlacement, placeNeed } from "../cluster/placement.ts";
+import { modelPlacement, placeNeed, poolGpuKind } from "../cluster/placement.ts";
+import { fitTable } from "../shared/parallelism.ts";
+import { MIN_KV_TOKENS } from "../shared/memory-rule.ts";
+import type { ActorContext } from "../auth/actor.ts";
 import { startReplica } from "../cluster/replicas.ts";
 import { servedSplitOf } from "./served-split.ts";
-import type { BlueGreenInput, DeployInput, PromoteInput, RemoveVersionInput, RollbackInput } from "./schemas.ts";
+import type { BlueGreenInput, DeployInput, PromoteInput, RemoveVersionInput, RollbackInput, VersionFitInput } from "./schemas.ts";
 
 
 type Endpoint = EndpointDetail;
@@ -65,6 +68,21 @@ export async function deployVersion(ctx: ClusterContext, input: DeployInput) {
   const started = [];
   for (const d of devices) started.push(await startReplica(ctx, { endpointVersionId, device: d.device }, { placementReason: d.reason }));
   return { endpoint: await loadEndpoint(ctx.db, endpoint.id), replicas: started };
+}
+
+/**
+ * How a model version lays over the endpoint pool's GPU kind, split by split (parallelism.ts):
+ * memory per GPU, the sequences its KV cache holds, and the split a deploy would use. Read by the
+ * deploy form before anything starts.
+ */
+export async function versionFit({ db }: ActorContext, input: VersionFitInput) {
+  const endpoint = await loadEndpoint(db, input.endpointId);
+  const mv = await deployableVersion(db, input.modelVersionId, endpoint.model);
+  const [{ need, memory }, kind] = await Promise.all([modelPlacement(db, endpoint, mv), poolGpuKind(db, endpoint.nodePool.id)]);
+  const context = mv.contextTokens ?? MIN_KV_TOKENS;
+  const lines = kind ? fitTable(memory, kind, context) : [];
+  const chosen = (l: (typeof lines)[number]) => l.parallelism.tensor === need.parallelism.tensor && l.parallelism.pipeline === need.parallelism.pipeline;
+  return { gpuKind: kind?.modelName ?? null, gpuMemoryBytes: kind?.memoryBytes ?? null, contextTokens: context, maxBatch: mv.maxBatch, parallelism: need.parallelism, lines: lines.map((l) => ({ ...l, chosen: chosen(l) })) };
 }
 
 /**

@@ -21,6 +21,10 @@ export const deployInput = z.object({
   expectedRevision,
 });
 
+/** How a model version would lay over the endpoint pool's GPUs, before it is deployed. */
+export const versionFitInput = z.object({ endpointId: id, modelVersionId: id });
+export type VersionFitInput = z.infer<typeof versionFitInput>;
+
 export const promoteInput = z.object({
   endpointId: id,
   endpointVersionId: id,

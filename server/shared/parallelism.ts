@@ -17,6 +17,8 @@ export interface FitLine {
   parallelism: Parallelism;
   gpus: number;
   fits: boolean;
+  /** What each GPU must hold by the memory rule, and what it holds of weights and of KV cache. */
+  needBytesPerGpu: number;
   weightBytesPerGpu: number;
   kvBytesPerGpu: number;
   /** Full-context sequences the group's KV cache holds at once (0 when it does not fit). */
@@ -46,7 +48,7 @@ export function fitLine(m: ModelMemory & { label?: string }, kind: Pick<GpuKind,
   const text = fits
     ? `${head}: ${gib(need.weightBytes)} weights${kv} per GPU: fits ${kind.modelName}`
     : `${head}: ${gib(need.bytes)} per GPU (${gib(need.weightBytes)} weights + ${gib(need.kvBytes)} KV for ${need.kvTokens} tokens) is more than the ${gib(usableBytes(kind.memoryBytes))} usable of ${kind.modelName}: does not fit`;
-  return { parallelism: p, gpus: n, fits, weightBytesPerGpu: need.weightBytes, kvBytesPerGpu: fits ? kvBytesPerGpu : 0, sequences, text };
+  return { parallelism: p, gpus: n, fits, needBytesPerGpu: need.bytes, weightBytesPerGpu: need.weightBytes, kvBytesPerGpu: fits ? kvBytesPerGpu : 0, sequences, text };
 }
 
 /** Every split of this GPU kind, with how the model fits each. */

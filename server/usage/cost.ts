@@ -106,7 +106,7 @@ export async function costInputs(db: PrismaClient, hour: Date, now = Date.now())
       for (const m of g.migInstances) profiles.set(`${g.id}:${m.startSlot}`, m.profile);
     }
   }
-  const holdings: Holding[] = replicas.flatMap((r) => {
+  const holdings: Holding[] = replicas.flatMap((r): Holding[] => {
     // A failed replica stopped holding its device when it failed (its last update).
     const to = r.stoppedAt?.getTime() ?? (r.state === "failed" ? r.updatedAt.getTime() : Math.min(now, end));
     const base = { endpointId: r.endpointVersion.endpointId, from: r.createdAt.getTime(), to };

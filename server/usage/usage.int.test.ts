@@ -195,6 +195,31 @@ describe("cost by request class", () => {
 });
 
 describe("what it costs to run", () => {
+  it("charges a tensor-parallel group every GPU it holds: a TP 4 replica's hour is four GPU-hours", async () => {
+    const db = testDb();
+    const s = uid();
+    const gpuModel = `TEST-GPU-${s}`;
+    const cluster = await db.cluster.create({ data: { name: `tp-${s}` } });
+    const pool = await db.nodePool.create({ data: { clusterId: cluster.id, name: `tp-${s}`, region: "tr-ist" } });
+    const node = await db.node.create({ data: { nodePoolId: pool.id, hostname: `tp-${s}`, region: "tr-ist", cpuModel: "x", cpuCores: 8, memoryBytes: 1n } });
+    const gpus = await Promise.all([0, 1, 2, 3, 4].map((index) => db.gpu.create({ data: { nodeId: node.id, index, uuid: `GPU-tp-${s}-${index}`, modelName: gpuModel, memoryBytes: 80n * 2n ** 30n } })));
+    await db.hardwareRate.create({ data: { kind: "gpu", key: gpuModel, perHour: "70", effectiveFrom: new Date(Date.UTC(2026, 0, 1)) } });
+    const model = await makeModelWithVersions(["1.0"]);
+    const endpoint = await db.endpoint.create({ data: { name: `TP ${uid()}`, slug: `tp-${uid()}`, modelId: model.id, engine: "vllm", nodePoolId: pool.id, sloAvailabilityPct: "99.9", sloP99LatencyMs: 2000, versions: { create: { modelVersionId: model.versions[0]!.id, weight: 100 } } }, include: { versions: true } });
+    const hour = new Date(Date.UTC(2027, 4, 4, 9));
+    await db.replica.create({
+      data: { endpointVersionId: endpoint.versions[0]!.id, driver: "sim", region: "tr-ist", nodeId: node.id, gpuId: gpus[0]!.id, tensorParallel: 4, state: "stopped", createdAt: new Date(hour.getTime() - HOUR), stoppedAt: new Date(hour.getTime() + HOUR), gpus: { create: gpus.slice(0, 4).map((g, rank) => ({ gpuId: g.id, rank })) } },
+    });
+    await computeCostHour(db, hour);
+    const cost = await db.costHour.findFirstOrThrow({ where: { hour, subject: endpoint.id } });
+    expect(cost.deviceHours.toFixed(3)).toBe("4.000");
+    expect(cost.cost.toFixed(2)).toBe("280.00");
+    // The fifth GPU held nothing: its hour is idle, not the group's.
+    const idle = await db.costHour.findFirstOrThrow({ where: { hour, subject: "idle" } });
+    expect(Number(idle.deviceHours)).toBeGreaterThanOrEqual(1);
+  });
+
+
   it("splits an endpoint's GPU cost 75/25 between tenants using it 3:1 by tokens; a MIG 3g instance costs 3/7 of its GPU", async () => {
     const db = testDb();
     const s = uid();

@@ -38,11 +38,23 @@ export const REASON_TEMPLATES_TR: [en: string, tr: string][] = [
   // server/cluster/placement.ts placementReason: why a replica's device was chosen (deviceText, then the rule).
   ["{device}: {size}, {usable} usable at {pct}% — needs {need}; {how}.", "{device}: {size}, %{pct} oranında {usable} kullanılabilir — {need} gerekiyor; {how}."],
   ["chosen by hand", "elle seçildi"],
+  // server/cluster/placement.ts groupPlacementReason and server/cluster/group-placement.ts: a group's GPUs, or why none fit.
+  ["whole GPUs of pool {pool}, region {region}*, NVLink first, on the fullest node that holds the group", "{pool} havuzunun {region}* bölgesinde tam GPU'lar; önce NVLink, grubu alabilen en dolu düğümde"],
+  ["whole GPUs of pool {pool}, NVLink first, on the fullest node that holds the group", "{pool} havuzunda tam GPU'lar; önce NVLink, grubu alabilen en dolu düğümde"],
+  ["each is {split} over {n} GPUs of {need}; {why}", "her biri {n} GPU üzerinde {split}, {need}; {why}"],
+  ["needs {n} free {kind} on one node; the best node ({host}) has {m}", "tek bir düğümde {n} boş {kind} gerekiyor; en iyi düğümde ({host}) {m} tane var"],
+  ["needs {n} free {kind} on one node; no node has a free whole GPU", "tek bir düğümde {n} boş {kind} gerekiyor; hiçbir düğümde boş tam GPU yok"],
+  ["needs {p} nodes with {n} free {kind} each; no node has {n2} free (the best, {host}, has {m})", "her birinde {n} boş {kind} olan {p} düğüm gerekiyor; hiçbir düğümde {n2} boş yok (en iyisinde, {host}, {m} var)"],
+  ["needs {p} nodes with {n} free {kind} each; only {k} node has that ({hosts})", "her birinde {n} boş {kind} olan {p} düğüm gerekiyor; yalnızca {k} düğümde bu kadar var ({hosts})"],
+  ["needs {p} nodes with {n} free {kind} each; only {k} nodes have that ({hosts})", "her birinde {n} boş {kind} olan {p} düğüm gerekiyor; yalnızca {k} düğümde bu kadar var ({hosts})"],
+  ["each GPU of the group needs {size} usable; the largest free GPU has {usable}", "grubun her GPU'su {size} kullanılabilir bellek gerektiriyor; en büyük boş GPU'da {usable} var"],
   ["the smallest free device of pool {pool}, region {region}* that holds it", "{pool} havuzunun {region}* bölgesinde bunu alabilen en küçük boş aygıt"],
   ["the smallest free device of pool {pool} that holds it", "{pool} havuzunda bunu alabilen en küçük boş aygıt"],
   ["{how} ({others} larger one(s) left free)", "{how} ({others} daha büyük aygıt boş bırakıldı)"],
   // server/shared/memory-rule.ts needText: the memory rule inside a reason.
   ["{size} (the version's stated minimum; {rule})", "{size} (sürümün belirttiği en az bellek; {rule})"],
+  ["{size} per GPU at {split} (the version's stated minimum; {rule})", "{split} ile GPU başına {size} (sürümün belirttiği en az bellek; {rule})"],
+  ["{size} per GPU at {split} ({rule})", "{split} ile GPU başına {size} ({rule})"],
   ["{size} ({rule})", "{size} ({rule})"],
   ["weights {w} + KV cache for {n} tokens {kv}", "ağırlıklar {w} + {n} token için KV önbelleği {kv}"],
   ["weights {w}", "ağırlıklar {w}"],

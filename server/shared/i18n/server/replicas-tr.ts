@@ -43,5 +43,6 @@ export const REPLICA_TEMPLATES_TR: [en: string, tr: string][] = [
   ["torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {alloc} GiB (weights {w} GiB + KV cache for {n} tokens). Device has a total capacity of {total} GiB of which {free} GiB is free.", "torch.OutOfMemoryError: CUDA out of memory. {alloc} GiB ayrılmak istendi (ağırlıklar {w} GiB + {n} token için KV önbelleği). Aygıtın toplam kapasitesi {total} GiB, bunun {free} GiB'ı boş."],
   ["Engine process exited unexpectedly (killed by signal 9).", "Motor süreci beklenmedik biçimde sonlandı (9 sinyaliyle öldürüldü)."],
   ["CUDA error: unspecified launch failure (GPU {gpu} reported XID {xid}).", "CUDA error: unspecified launch failure (GPU {gpu}, XID {xid} bildirdi)."],
+  ["NCCL error: unhandled cuda error (GPU {gpu} of {node} reported XID {xid}); the whole group stopped.", "NCCL error: unhandled cuda error ({node} düğümündeki GPU {gpu}, XID {xid} bildirdi); grubun tamamı durdu."],
   ["Node {node} is down.", "{node} düğümü kapalı."],
 ];
