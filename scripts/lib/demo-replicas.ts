@@ -19,9 +19,18 @@ export async function startDemoReplicas(db: PrismaClient, drivers: Drivers): Pro
   const started: string[] = [];
   const ids: string[] = [];
   for (const v of versions) {
-    const [place] = (await placeReplicas(db, v.id, 1)).chosen;
-    if (!place) continue;
-    const r = await startReplica({ db, actor: DEMO, ip: null, drivers }, { endpointVersionId: v.id, device: place.device }, { placementReason: place.reason });
+    const placed = await placeReplicas(db, v.id, 1);
+    const [place] = placed.chosen;
+    if (!place) {
+      started.push(`${v.endpoint.slug} ${v.modelVersion.version} not started: ${placed.why}`);
+      continue;
+    }
+    // One version the driver cannot run must not keep the others (and the demo) from starting.
+    const r = await startReplica({ db, actor: DEMO, ip: null, drivers }, { endpointVersionId: v.id, device: place.device }, { placementReason: place.reason }).catch((e: Error) => e);
+    if (r instanceof Error) {
+      started.push(`${v.endpoint.slug} ${v.modelVersion.version} not started: ${r.message}`);
+      continue;
+    }
     ids.push(r.id);
     started.push(`${v.endpoint.slug} ${v.modelVersion.version} on ${place.label}`);
   }

@@ -191,7 +191,7 @@ export async function devicesForVersion({ db }: ActorContext, { endpointVersionI
   const { need, scope } = await versionPlacement(db, endpointVersionId);
   if (groupSize(need.parallelism) > 1) {
     const placed = await placeGroups(db, need, scope, 1, {});
-    return { minMemoryBytes: need.bytes, parallelism: need.parallelism, devices: placed.chosen.map(({ reason: _, ...p }) => p), why: placed.why };
+    return { minMemoryBytes: need.bytes, parallelism: need.parallelism, devices: placed.chosen.map((p) => ({ device: p.device, label: p.label, memoryBytes: p.memoryBytes, region: p.region })), why: placed.why };
   }
   return { minMemoryBytes: need.bytes, parallelism: need.parallelism, devices: await freeDevices(db, scope, need.bytes), why: null };
 }

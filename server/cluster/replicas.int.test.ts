@@ -55,13 +55,14 @@ describe("replicas through the control plane", () => {
   });
 
   it("a model too large for a MIG instance by the engine's memory rule is neither offered nor started there", async () => {
-    const { versionId } = await endpointOn("llm", 70_000_000_000n);
+    // 60 GB of weights: a whole H100 holds it (a larger model would be split over a group instead).
+    const { versionId } = await endpointOn("llm", 60_000_000_000n);
     const g = await gpu("llm-2", 0);
     const offered = await caller(operator).cluster.freeDevices({ endpointVersionId: versionId });
     expect(offered.devices.some((d) => d.device.kind === "mig" && d.device.gpuId === g.id)).toBe(false);
     await expect(caller(operator).cluster.startReplica({ endpointVersionId: versionId, device: { kind: "mig", gpuId: g.id, startSlot: 4 } })).rejects.toMatchObject({
       code: "BAD_REQUEST",
-      message: expect.stringMatching(/device: .* too small: version 1\.0 needs .*weights 65\.2 GiB \+ KV cache for 4096 tokens/),
+      message: expect.stringMatching(/device: .* too small: version 1\.0 needs .*weights 55\.9 GiB \+ KV cache for 4096 tokens/),
     });
     expect(await testDb().replica.count({ where: { endpointVersionId: versionId } })).toBe(0);
   });

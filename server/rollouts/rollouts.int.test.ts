@@ -91,15 +91,22 @@ describe("deploy", () => {
     expect((await get(e.endpointId)).versions).toHaveLength(1);
   });
 
-  it("explains a version too big for any device of the pool", async () => {
+  it("explains a version too big for any device of the pool, and one that only a group the pool cannot make would hold", async () => {
     const db = testDb();
     const pool = await db.nodePool.findFirstOrThrow({ where: { name: "llm", cluster: { name: "test-sim" } } });
-    const model = await makeModelWithVersions(["1.0"]);
-    await db.modelVersion.update({ where: { id: model.versions[0]!.id }, data: { minGpuMemoryBytes: 200n * 2n ** 30n, weightBytes: 180n * 2n ** 30n } });
+    const model = await makeModelWithVersions(["1.0", "1.1"]);
+    // 480 GiB: more than every GPU of the pool together holds, so no split is proposed.
+    await db.modelVersion.update({ where: { id: model.versions[0]!.id }, data: { minGpuMemoryBytes: 480n * 2n ** 30n, weightBytes: 400n * 2n ** 30n } });
+    // 200 GiB: split PP 2 × TP 2 over two nodes of two H100s, but llm-2's only GPU is in MIG mode.
+    await db.modelVersion.update({ where: { id: model.versions[1]!.id }, data: { minGpuMemoryBytes: 200n * 2n ** 30n, weightBytes: 180n * 2n ** 30n } });
     const ep = await caller(operator).endpoint.create({ name: `Big ${uid()}`, slug: `big-${uid()}`, modelId: model.id, modelVersionId: model.versions[0]!.id, engine: "vllm", nodePoolId: pool.id, sloAvailabilityPct: 99.9, sloP99LatencyMs: 2000 });
     const err = await errorOf(caller(operator).rollout.deploy({ endpointId: ep.id, modelVersionId: model.versions[0]!.id, replicas: 1, expectedRevision: ep.revision }));
-    expect(err.message).toContain("needs 200.0 GiB (the version's stated minimum; weights 180.0 GiB + KV cache for 4096 tokens");
+    expect(err.message).toContain("needs 480.0 GiB (the version's stated minimum; weights 400.0 GiB + KV cache for 4096 tokens");
     expect(err.message).toContain("largest free one has");
+    const split = await errorOf(caller(operator).rollout.deploy({ endpointId: ep.id, modelVersionId: model.versions[1]!.id, replicas: 1, expectedRevision: ep.revision }));
+    expect(split.message).toBe(
+      "replicas: only 0 of 1 replica(s) fit: each is PP 2 × TP 2 over 4 GPUs of 50.0 GiB per GPU at PP 2 × TP 2 (the version's stated minimum; weights 45.0 GiB + KV cache for 4096 tokens 0.1 GiB); needs 2 nodes with 2 free H100 each; only 1 node has that (llm-1). Stop replicas, change a MIG layout or choose fewer replicas.",
+    );
   });
 });
 
