@@ -61,9 +61,17 @@ export function ReplicasPanel({ endpoint, canWrite }: { endpoint: Endpoint; canW
   );
 }
 
+/** A group's GPUs node by node, e.g. "gpu-llm-04 GPU 0+1+2+3 · TP 4". */
+function groupWhere(r: Version["replicas"][number]): string {
+  const byNode = new Map<string, number[]>();
+  for (const { gpu } of r.gpus) byNode.set(gpu.node.hostname, [...(byNode.get(gpu.node.hostname) ?? []), gpu.index]);
+  const split = r.pipelineParallel > 1 ? `PP ${r.pipelineParallel} × TP ${r.tensorParallel}` : `TP ${r.tensorParallel}`;
+  return `${[...byNode].map(([host, gpus]) => `${host} GPU ${gpus.join("+")}`).join(", ")} · ${split}`;
+}
+
 function ReplicaRow({ r }: { r: Version["replicas"][number] }) {
   const t = useTranslations("endpoints.replicas");
-  const where = r.driver === "external" ? r.externalUrl : r.gpu ? `${r.node?.hostname} GPU ${r.gpu.index}${r.migStartSlot !== null ? ` ${t("migSlot", { slot: String(r.migStartSlot) })}` : ""}` : r.node?.hostname;
+  const where = r.driver === "external" ? r.externalUrl : r.tensorParallel * r.pipelineParallel > 1 ? groupWhere(r) : r.gpu ? `${r.node?.hostname} GPU ${r.gpu.index}${r.migStartSlot !== null ? ` ${t("migSlot", { slot: String(r.migStartSlot) })}` : ""}` : r.node?.hostname;
   const now = useNow();
   const eta = r.state === "loading" && r.expectedReadyAt ? Math.max(0, Math.round((new Date(r.expectedReadyAt).getTime() - now) / 1000)) : null;
   return (
@@ -106,7 +114,7 @@ function StartReplica({ endpointId, version }: { endpointId: string; version: Ve
         {devices.isPending ? (
           <span className="muted">{t("finding")}</span>
         ) : list.length === 0 ? (
-          <span className="error">{t("noFree", { size: gb(devices.data?.minMemoryBytes ?? 0) })}</span>
+          <span className="error">{devices.data?.why ?? t("noFree", { size: gb(devices.data?.minMemoryBytes ?? 0) })}</span>
         ) : (
           <select aria-label={t("deviceFor", { version: version.modelVersion.version })} value={choice} onChange={(e) => setChoice(Number(e.target.value))}>
             {list.map((d, i) => (

@@ -15,7 +15,7 @@ export const detailInclude = {
       replicas: {
         where: { state: { not: "stopped" } },
         orderBy: { createdAt: "asc" },
-        select: { id: true, driver: true, state: true, reason: true, placementReason: true, region: true, externalUrl: true, expectedReadyAt: true, migStartSlot: true, node: { select: { hostname: true } }, gpu: { select: { index: true } } },
+        select: { id: true, driver: true, state: true, reason: true, placementReason: true, region: true, externalUrl: true, expectedReadyAt: true, migStartSlot: true, node: { select: { hostname: true } }, gpu: { select: { index: true } }, tensorParallel: true, pipelineParallel: true, gpus: { orderBy: { rank: "asc" }, select: { gpu: { select: { index: true, node: { select: { hostname: true } } } } } } },
       },
     },
   },

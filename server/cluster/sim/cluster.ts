@@ -116,7 +116,8 @@ export class SimCluster {
       throw e;
     }
     replica.state = "loading";
-    const loadMs = coldStartMs(spec.weightBytes, this.opts.storageBandwidth, this.opts.latencyScale === 0 ? 0 : 500);
+    // Each node of a pipeline loads its own stages' weights, side by side; the GPUs of one node share its storage link.
+    const loadMs = coldStartMs(spec.weightBytes / (spec.device.kind === "group" ? spec.device.pipelineParallel : 1), this.opts.storageBandwidth, this.opts.latencyScale === 0 ? 0 : 500);
     replica.expectedReadyAt = Date.now() + loadMs;
     this.emitReplica(replica);
 

@@ -59,7 +59,7 @@ export const cluster = {
   },
   groups: {
     title: "Replicas over several GPUs",
-    label: "{name}: {split} over {gpus}",
+    label: "{name}: {split} over GPU {gpus}",
     overGpus: "over GPU {gpus}",
     pipeline: "Pipeline stages, in order: {members}",
   },

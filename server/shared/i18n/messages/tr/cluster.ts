@@ -61,7 +61,7 @@ export const cluster = {
   },
   groups: {
     title: "Birden çok GPU'ya yayılan replikalar",
-    label: "{name}: {gpus} üzerinde {split}",
+    label: "{name}: GPU {gpus} üzerinde {split}",
     overGpus: "GPU {gpus} üzerinde",
     pipeline: "Boru hattı aşamaları, sırasıyla: {members}",
   },
