@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useTranslations } from "use-intl";
 import { ReplicaLine } from "./replica-line";
 import type { NodeView } from "./types";
@@ -36,6 +37,7 @@ export function GpuGroups({ node, canWrite, faults }: { node: NodeView; canWrite
       </div>
       {node.groups.map((g) => (
         <div key={g.replica.id}>
+          <Link href={`/cluster/replicas/${encodeURIComponent(g.replica.id)}`}>{t("charts", { name: `${g.replica.endpoint} ${g.replica.version}` })}</Link>
           <ReplicaLine replica={g.replica} where={g.pipelineParallel > 1 ? t("pipeline", { members: g.members.join(", ") }) : `GPU ${g.gpuIndices.join(", ")}`} canWrite={canWrite} faults={faults} />
         </div>
       ))}

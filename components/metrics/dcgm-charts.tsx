@@ -13,9 +13,9 @@ import { LineChartCard } from "./line-chart-card";
 import { MetricsOff } from "./metrics-off";
 import { RangePicker, type Range } from "./range-picker";
 
-type Scope = { kind: "node"; hostname: string } | { kind: "gpu"; uuid: string };
+type Scope = { kind: "node"; hostname: string } | { kind: "gpu"; uuid: string } | { kind: "replica"; replicaId: string };
 
-/** dcgm-exporter's time series of a node's GPUs or of one GPU and its MIG instances; XIDs marked on every chart. */
+/** dcgm-exporter's time series of a node's GPUs, of one GPU and its MIG instances, or of a group replica's GPUs; XIDs marked on every chart. */
 export function DcgmCharts({ scope }: { scope: Scope }) {
   const trpc = useTRPC();
   const [range, setRange] = useState<Range>("15m");
@@ -24,15 +24,15 @@ export function DcgmCharts({ scope }: { scope: Scope }) {
   const t = useTranslations("metrics");
   const fmt = useFormat();
   const text = useChartText("gpu");
-  const events = d?.available ? d.xidEvents.map((e) => ({ t: e.t, label: `XID ${e.xid}${scope.kind === "node" ? ` (${e.device})` : ""}` })) : [];
+  const events = d?.available ? d.xidEvents.map((e) => ({ t: e.t, label: `XID ${e.xid}${scope.kind !== "gpu" ? ` (${e.device})` : ""}` })) : [];
   return (
     <>
       {d?.available && d.devices.length > 0 && (
         <p>
-          {scope.kind === "node" ? (
+          {scope.kind !== "gpu" ? (
             d.devices.map((g) => (
               <Link key={g.uuid} href={`/cluster/gpus/${encodeURIComponent(g.uuid)}`} style={{ marginRight: 12 }}>
-                GPU {g.gpu} <span className="muted">({g.modelName})</span>
+                {scope.kind === "replica" ? `${g.hostname} ` : ""}GPU {g.gpu} <span className="muted">({g.modelName})</span>
               </Link>
             ))
           ) : (

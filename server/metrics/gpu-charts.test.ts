@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dcgmQueries, deviceName, hostnameOf, xidEvents } from "./gpu-charts.ts";
+import { dcgmQueries, deviceName, groupQueries, hostnameOf, xidEvents } from "./gpu-charts.ts";
 
 describe("DCGM charts", () => {
   it("marks an XID where dcgm's last-XID gauge changes to a non-zero code, once per change", () => {
@@ -33,6 +33,14 @@ describe("DCGM charts", () => {
     expect(dcgmQueries.fbUsed({ kind: "node", hostname: "n" })).toBe('sum by (gpu, UUID) ((DCGM_FI_DEV_FB_USED{hostname="n"} or DCGM_FI_DEV_FB_USED{Hostname="n"}))');
     // A GPU page keeps its instances apart.
     expect(dcgmQueries.fbUsed({ kind: "gpu", uuid: "GPU-a" })).toBe('DCGM_FI_DEV_FB_USED{UUID="GPU-a"}');
+  });
+  it("reads a group replica's GPUs together: utilization as mean and max, power summed, memory per GPU", () => {
+    const group = { kind: "group" as const, uuids: ["GPU-a", "GPU-b.1"] };
+    expect(groupQueries.fbUsed(group)).toBe('DCGM_FI_DEV_FB_USED{UUID=~"GPU-a|GPU-b\\\\.1"}');
+    expect(groupQueries.power(group)).toBe('label_replace(sum(max by (gpu, UUID) (DCGM_FI_DEV_POWER_USAGE{UUID=~"GPU-a|GPU-b\\\\.1"})), "agg", "sum", "", "")');
+    expect(groupQueries.util(group)).toMatch(/^label_replace\(avg\(.*\), "agg", "mean", "", ""\) or label_replace\(max\(.*\), "agg", "max", "", ""\)$/);
+    expect(deviceName("group", { agg: "mean" })).toBe("mean");
+    expect(deviceName("group", { gpu: "3", Hostname: "gpu-llm-01" })).toBe("gpu-llm-01 GPU 3");
   });
   it("finds a series' node under either host label", () => {
     expect(hostnameOf({ Hostname: "a" })).toBe("a");

@@ -2,9 +2,14 @@ import { matrixToRows, type ChartRow, type PromMatrix } from "./adapters.ts";
 import { labelValue, RANGES, stepFor, type RangeName } from "./promql.ts";
 import { type PrometheusClient, isMetricsUnavailable } from "./prometheus-client.ts";
 import type { GpuChartId } from "./chart-keys.ts";
+import type { PrismaClient } from "../db/generated/client.ts";
+import { NotFoundError } from "../errors.ts";
 
-/** A node (dcgm-exporter's `hostname`, `Hostname` before 4.6.0) or one GPU (`UUID`), with its MIG instances. */
-export type DcgmScope = { kind: "node"; hostname: string } | { kind: "gpu"; uuid: string };
+/**
+ * A node (dcgm-exporter's `hostname`, `Hostname` before 4.6.0), one GPU (`UUID`) with its MIG
+ * instances, or the GPUs of one group replica (tensor/pipeline parallel), read together.
+ */
+export type DcgmScope = { kind: "node"; hostname: string } | { kind: "gpu"; uuid: string } | { kind: "group"; uuids: string[] };
 
 export interface GpuChart {
   /** Its title's key in the messages (metrics.chart.gpu). */
@@ -28,6 +33,7 @@ export interface XidEvent {
 function pick(metric: string, s: DcgmScope, extra = ""): string {
   const more = extra ? `,${extra}` : "";
   if (s.kind === "gpu") return `${metric}{UUID=${labelValue(s.uuid)}${more}}`;
+  if (s.kind === "group") return `${metric}{UUID=~${labelValue(s.uuids.map((u) => u.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"))}${more}}`;
   const host = labelValue(s.hostname);
   return `(${metric}{hostname=${host}${more}} or ${metric}{Hostname=${host}${more}})`;
 }
@@ -52,11 +58,25 @@ export const dcgmQueries = {
   xid: (s: DcgmScope) => `max by (gpu, UUID, modelName, hostname, Hostname) (${pick("DCGM_FI_DEV_XID_ERRORS", s)})`,
 } as const;
 
+/** An aggregate over a group's GPUs, named by its `agg` label ("mean", "max", "sum"). */
+const agg = (fn: "avg" | "max" | "sum", name: string, q: string) => `label_replace(${fn}(${q}), "agg", "${name}", "", "")`;
+
+/**
+ * A group replica's charts: utilization as the mean and the busiest of its GPUs, power summed
+ * (what the replica draws), memory and the rest per GPU (each holds its shard).
+ */
+export const groupQueries = {
+  ...dcgmQueries,
+  util: (s: DcgmScope) => `${agg("avg", "mean", dcgmQueries.util(s))} or ${agg("max", "max", dcgmQueries.util(s))}`,
+  power: (s: DcgmScope) => agg("sum", "sum", dcgmQueries.power(s)),
+} as const;
+
 /** A series' node under either spelling of dcgm-exporter's host label. */
 export const hostnameOf = (l: Record<string, string>): string => l.hostname || l.Hostname || "";
 
 /** Names a series: on a node page by GPU index, on a GPU page the whole GPU or its MIG instance. */
 export function deviceName(scope: DcgmScope["kind"], l: Record<string, string>): string {
+  if (scope === "group") return l.agg ?? `${hostnameOf(l)} GPU ${l.gpu ?? "?"}`;
   const mig = l.GPU_I_ID ? `${l.GPU_I_PROFILE ?? "MIG"} #${l.GPU_I_ID}` : null;
   if (scope === "node") return mig ? `GPU ${l.gpu ?? "?"} · ${mig}` : `GPU ${l.gpu ?? "?"}`;
   return mig ? `MIG ${mig}` : "GPU";
@@ -80,6 +100,13 @@ export function xidEvents(m: PromMatrix, name: (l: Record<string, string>) => st
   return events.sort((a, b) => a.t - b.t);
 }
 
+/** The GPUs a replica holds, as a DCGM scope: a group's every member, or its one GPU. Another tenant's or no replica is NOT_FOUND. */
+export async function replicaScope(db: PrismaClient, replicaId: string): Promise<DcgmScope> {
+  const r = await db.replica.findUnique({ where: { id: replicaId }, select: { gpu: { select: { uuid: true } }, gpus: { orderBy: { rank: "asc" }, select: { gpu: { select: { uuid: true } } } } } });
+  if (!r || !r.gpu) throw new NotFoundError("Replica");
+  return { kind: "group", uuids: r.gpus.length ? r.gpus.map((g) => g.gpu.uuid) : [r.gpu.uuid] };
+}
+
 /** DCGM time series of a node or a GPU, with XID errors as events; says so when Prometheus is off. */
 export async function gpuCharts({ prometheus }: { prometheus: PrometheusClient }, input: { scope: DcgmScope; range: RangeName; now?: number }) {
   const { scope } = input;
@@ -90,18 +117,19 @@ export async function gpuCharts({ prometheus }: { prometheus: PrometheusClient }
   const name = (l: Record<string, string>) => deviceName(scope.kind, l);
   const range = (query: string) => prometheus.queryRange(query, start, end, step);
   const chart = async (id: GpuChartId, unit: GpuChart["unit"], query: string, scale = 1): Promise<GpuChart> => ({ id, unit, ...matrixToRows(await range(query), grid, name, scale) });
+  const q = scope.kind === "group" ? groupQueries : dcgmQueries;
   try {
     const [charts, xid] = await Promise.all([
       Promise.all([
-        chart("gr", "%", dcgmQueries.grEngine(scope), 100),
-        chart("util", "%", dcgmQueries.util(scope)),
-        chart("fbUsed", "MiB", dcgmQueries.fbUsed(scope)),
-        chart("fbFree", "MiB", dcgmQueries.fbFree(scope)),
-        chart("power", "W", dcgmQueries.power(scope)),
-        chart("temp", "°C", dcgmQueries.temp(scope)),
-        chart("sm", "MHz", dcgmQueries.smClock(scope)),
+        chart("gr", "%", q.grEngine(scope), 100),
+        chart("util", "%", q.util(scope)),
+        chart("fbUsed", "MiB", q.fbUsed(scope)),
+        chart("fbFree", "MiB", q.fbFree(scope)),
+        chart("power", "W", q.power(scope)),
+        chart("temp", "°C", q.temp(scope)),
+        chart("sm", "MHz", q.smClock(scope)),
       ]),
-      range(dcgmQueries.xid(scope)),
+      range(q.xid(scope)),
     ]);
     // Which GPUs the scope covers, read off the series themselves (labels of dcgm-exporter).
     const devices = new Map<string, { uuid: string; gpu: string; modelName: string; hostname: string }>();

@@ -10,7 +10,7 @@ export const endpointChartsInput = z.object({ endpointId: id, range: rangeInput 
 const labelText = z.string().trim().min(1, "required").max(128, "at most 128 characters");
 
 export const gpuChartsInput = z.object({
-  scope: z.discriminatedUnion("kind", [z.object({ kind: z.literal("node"), hostname: labelText }), z.object({ kind: z.literal("gpu"), uuid: labelText })]),
+  scope: z.discriminatedUnion("kind", [z.object({ kind: z.literal("node"), hostname: labelText }), z.object({ kind: z.literal("gpu"), uuid: labelText }), z.object({ kind: z.literal("replica"), replicaId: id })]),
   range: rangeInput,
 });
 

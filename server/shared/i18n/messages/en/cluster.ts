@@ -62,6 +62,7 @@ export const cluster = {
     label: "{name}: {split} over GPU {gpus}",
     overGpus: "over GPU {gpus}",
     pipeline: "Pipeline stages, in order: {members}",
+    charts: "GPU charts of {name}",
   },
   gpu: {
     label: "GPU {index} of {host}",

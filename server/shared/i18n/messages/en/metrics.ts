@@ -71,7 +71,7 @@ export const metrics = {
     refused: "Prometheus refused a query: {detail}",
   },
   /** Series names the server gives in words (versions, percentiles and reasons stay as they are). */
-  series: { waiting: "waiting", "KV cache": "KV cache", "batch fill": "batch fill", pending: "pending", failed: "failed", input: "input", output: "output", tokens: "tokens", queue: "queue", compute: "compute" },
+  series: { waiting: "waiting", "KV cache": "KV cache", "batch fill": "batch fill", pending: "pending", failed: "failed", input: "input", output: "output", tokens: "tokens", queue: "queue", compute: "compute", mean: "mean", max: "max", sum: "sum" },
   dcgm: {
     title: "DCGM metrics",
     what: "GPU charts",

@@ -11,6 +11,7 @@ export const titles = {
   endpoints: "Endpoints",
   exploreMetrics: "Explore metrics",
   gpu: "GPU",
+  replicaGpus: "Replica GPUs",
   kvkk: "KVKK",
   model: "Model",
   models: "Models",

@@ -64,6 +64,7 @@ export const cluster = {
     label: "{name}: GPU {gpus} üzerinde {split}",
     overGpus: "GPU {gpus} üzerinde",
     pipeline: "Boru hattı aşamaları, sırasıyla: {members}",
+    charts: "{name} GPU grafikleri",
   },
   gpu: {
     label: "{host} düğümünün GPU {index}",

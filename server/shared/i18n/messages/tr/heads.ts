@@ -14,6 +14,7 @@ export const heads = {
     all: "Tüm kiracıların anahtarları, öneklerine göre. Gizli anahtarlar hiçbir zaman saklanmaz.",
   },
   gpu: { title: "GPU {uuid}", intro: "dcgm-exporter'ın bildirdiği haliyle GPU'nun tamamı ve her MIG örneği" },
+  replicaGpus: { title: "{name} replikasının GPU'ları", intro: "tensör/boru hattı paralel bir grubun tüm GPU'ları birlikte: kullanım ortalaması ve en yükseği, GPU başına bellek, toplam güç" },
   node: { title: "Düğüm {hostname}", intro: "dcgm-exporter'ın bildirdiği haliyle düğümün tüm GPU'ları" },
   explore: { title: "Metrik keşfi", intro: "Kule'nin Prometheus'una ham PromQL: tüm kiracıların serileri, bu yüzden yalnızca operatörler ve yöneticiler için." },
 } satisfies Translation<Messages["heads"]>;

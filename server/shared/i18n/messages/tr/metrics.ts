@@ -67,7 +67,7 @@ export const metrics = {
     noAnswer: "{url} adresindeki Prometheus yanıt vermiyor (ya da {seconds} sn'den uzun sürdü).",
     refused: "Prometheus bir sorguyu reddetti: {detail}",
   },
-  series: { waiting: "bekleyen", "KV cache": "KV önbelleği", "batch fill": "parti doluluğu", pending: "bekleyen", failed: "başarısız", input: "girdi", output: "çıktı", tokens: "token", queue: "kuyruk", compute: "hesaplama" },
+  series: { waiting: "bekleyen", "KV cache": "KV önbelleği", "batch fill": "parti doluluğu", pending: "bekleyen", failed: "başarısız", input: "girdi", output: "çıktı", tokens: "token", queue: "kuyruk", compute: "hesaplama", mean: "ortalama", max: "en yüksek", sum: "toplam" },
   dcgm: {
     title: "DCGM metrikleri",
     what: "GPU grafikleri",

@@ -13,6 +13,7 @@ export const titles = {
   endpoints: "Uç noktalar",
   exploreMetrics: "Metrik keşfi",
   gpu: "GPU",
+  replicaGpus: "Replika GPU'ları",
   kvkk: "KVKK",
   model: "Model",
   models: "Modeller",
