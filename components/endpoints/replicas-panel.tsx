@@ -94,7 +94,7 @@ function StartReplica({ endpointId, version }: { endpointId: string; version: Ve
   const { gb } = useUnits();
   const [mode, setMode] = useState<"none" | "start" | "external">("none");
   const [choice, setChoice] = useState(0);
-  const [ext, setExt] = useState({ url: "", region: "tr-ist", metricsUrl: "", allowPlainHttp: false });
+  const [ext, setExt] = useState({ url: "", region: "tr-ist", metricsUrl: "", allowPlainHttp: false, gpuCount: 1, gpuModel: "" });
   const devices = useQuery(trpc.cluster.freeDevices.queryOptions({ endpointVersionId: version.id }, { enabled: mode === "start" }));
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.endpoint.get.queryKey({ id: endpointId }) });
   const start = useMutation(trpc.cluster.startReplica.mutationOptions({ meta: { handlesErrors: true }, onSuccess: () => (void refresh(), setMode("none"), toast.success(t("starting"))) }));
@@ -154,6 +154,12 @@ function StartReplica({ endpointId, version }: { endpointId: string; version: Ve
       </label>
       <Field id={`ext-metrics-${version.id}`} label={t("metricsUrl")} hint={t("metricsHint", { serverUrl: t("serverUrlWord") })} errors={errors.metricsUrl}>
         <input id={`ext-metrics-${version.id}`} placeholder="http://10.0.0.5:8002/metrics" value={ext.metricsUrl} onChange={(e) => setExt({ ...ext, metricsUrl: e.target.value })} aria-invalid={!!errors.metricsUrl} />
+      </Field>
+      <Field id={`ext-gpus-${version.id}`} label={t("gpuCount")} hint={t("gpuHint")} errors={errors.gpuCount}>
+        <input id={`ext-gpus-${version.id}`} type="number" min={1} max={64} value={ext.gpuCount} onChange={(e) => setExt({ ...ext, gpuCount: Math.round(Number(e.target.value) || 1) })} aria-invalid={!!errors.gpuCount} style={{ width: 80 }} />
+      </Field>
+      <Field id={`ext-gpu-model-${version.id}`} label={t("gpuModel")} errors={errors.gpuModel}>
+        <input id={`ext-gpu-model-${version.id}`} placeholder="NVIDIA H100 80GB HBM3" value={ext.gpuModel} onChange={(e) => setExt({ ...ext, gpuModel: e.target.value })} aria-invalid={!!errors.gpuModel} />
       </Field>
       <Field id={`ext-region-${version.id}`} label={t("region")} hint={t("regionHint", { prefix: TURKEY_REGION_PREFIX })} errors={errors.region}>
         <input id={`ext-region-${version.id}`} value={ext.region} onChange={(e) => setExt({ ...ext, region: e.target.value })} aria-invalid={!!errors.region} />

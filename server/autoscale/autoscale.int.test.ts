@@ -97,4 +97,20 @@ describe("autoscaling", () => {
     await caller(operator).autoscale.remove({ endpointVersionId: versionId });
     for (const r of await live(versionId)) await caller(operator).cluster.stopReplica({ replicaId: r.id });
   });
+
+  it("scales a group version in whole groups and says the GPUs each step takes", async () => {
+    const { endpointId, versionId } = await endpointOn("llm");
+    // 70 GB of FP8 weights with 8 sequences of 8k: more than one H100 holds, so each replica is TP 2 over llm-1's two GPUs.
+    const mv = (await testDb().endpointVersion.findUniqueOrThrow({ where: { id: versionId } })).modelVersionId;
+    await testDb().modelVersion.update({ where: { id: mv }, data: { parameterCount: 70_600_000_000n, weightBytes: 70_600_000_000n, minGpuMemoryBytes: 0n, contextTokens: 8192, maxBatch: 8, layers: 80, kvHeads: 8, headDim: 128 } });
+    await caller(operator).autoscale.set({ endpointVersionId: versionId, minReplicas: 1, maxReplicas: 2, signal: "waiting_per_replica", target: 2, scaleDownWindowSeconds: 0 });
+    await autoscaler.tick();
+    const [group] = await live(versionId);
+    expect(group).toMatchObject({ tensorParallel: 2, pipelineParallel: 1 });
+    expect(await testDb().replicaGpu.count({ where: { replicaId: group!.id } })).toBe(2);
+    const history = await caller(operator).autoscale.history({ endpointId });
+    expect(history.points.at(-1)!.reason).toMatch(/below the warm floor of 1; each replica is TP 2 over 2 GPUs, 2 GPUs in this step$/);
+    await caller(operator).autoscale.set({ endpointVersionId: versionId, minReplicas: 0, maxReplicas: 2, signal: "waiting_per_replica", target: 2, enabled: false, expectedRevision: 1 });
+    await caller(operator).cluster.stopReplica({ replicaId: group!.id, drainSeconds: 0 });
+  });
 });

@@ -3,6 +3,7 @@ import type { Drivers } from "../cluster/drivers.ts";
 import type { Actor } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import { placeReplicas } from "../cluster/placement.ts";
+import { groupSize, parallelismText } from "../shared/memory-rule.ts";
 import { startReplica, stopReplica } from "../cluster/replicas.ts";
 import { PROPAGATION_MS } from "../rollouts/drain.ts";
 import { decide, type AutoscaleSignalKind, type Decision, type Recommendation } from "./decide.ts";
@@ -40,7 +41,7 @@ export class Autoscaler {
     const { db } = this.ctx;
     const policies = await db.autoscalePolicy.findMany({
       where: { enabled: true, endpointVersion: { state: { notIn: ["draining", "retired"] }, endpoint: { retiredAt: null } } },
-      include: { endpointVersion: { include: { replicas: { where: { state: { in: ["pending", "loading", "ready"] } }, orderBy: { createdAt: "asc" }, select: { id: true, state: true } } } } },
+      include: { endpointVersion: { include: { replicas: { where: { state: { in: ["pending", "loading", "ready"] } }, orderBy: { createdAt: "asc" }, select: { id: true, state: true, tensorParallel: true, pipelineParallel: true } } } } },
     });
     for (const p of policies) {
       try {
@@ -51,7 +52,7 @@ export class Autoscaler {
     }
   }
 
-  private async one(p: Awaited<ReturnType<PrismaClient["autoscalePolicy"]["findMany"]>>[number] & { endpointVersion: { id: string; endpointId: string; replicas: { id: string; state: string }[] } }, now: number) {
+  private async one(p: Awaited<ReturnType<PrismaClient["autoscalePolicy"]["findMany"]>>[number] & { endpointVersion: { id: string; endpointId: string; replicas: { id: string; state: string; tensorParallel: number; pipelineParallel: number }[] } }, now: number) {
     const { db } = this.ctx;
     const v = p.endpointVersion;
     const live = v.replicas.filter((r) => !this.stopping.has(r.id));
@@ -73,7 +74,10 @@ export class Autoscaler {
       // The newest ready replicas go first: the oldest have the warmest caches.
       for (const r of live.filter((x) => x.state === "ready").slice(-d.count)) this.drainAndStop(r.id);
     }
-    await this.record(p, d, { ready, starting, value }, now, placed?.why ?? null);
+    // A group replica moves whole: say how many GPUs each step takes or gives back.
+    const split = placed?.need.parallelism ?? (live[0] ? { tensor: live[0].tensorParallel, pipeline: live[0].pipelineParallel } : null);
+    const gpus = split && d.action !== "hold" && groupSize(split) > 1 ? `each replica is ${parallelismText(split)} over ${groupSize(split)} GPUs, ${d.count * groupSize(split)} GPUs in this step` : null;
+    await this.record(p, gpus ? { ...d, reason: `${d.reason}; ${gpus}` } : d, { ready, starting, value }, now, placed?.why ?? null);
   }
 
   /** Out of rotation first (the gateways reload within a second), then stopped once in-flight calls finish. */

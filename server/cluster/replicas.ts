@@ -88,7 +88,7 @@ export async function registerExternal(ctx: ClusterContext, input: RegisterExter
   if (taken) throw new ConflictError(`${input.url} is already registered for this version.`, { field: "url" });
   const row = await ctx.db.$transaction(async (tx) => {
     const metricsUrl = input.metricsUrl ?? defaultMetricsUrl(v.endpoint.engine, input.url);
-    const r = await tx.replica.create({ data: { endpointVersionId: v.id, driver: "external", externalUrl: input.url, metricsUrl, region: input.region, plainHttpAllowed: input.url.startsWith("http://") && input.allowPlainHttp, state: "pending", createdById: ctx.actor.userId } });
+    const r = await tx.replica.create({ data: { endpointVersionId: v.id, driver: "external", externalUrl: input.url, metricsUrl, region: input.region, plainHttpAllowed: input.url.startsWith("http://") && input.allowPlainHttp, tensorParallel: input.gpuCount, gpuModel: input.gpuModel ?? null, state: "pending", createdById: ctx.actor.userId } });
     await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "replica.register_external", targetType: "replica", targetId: r.id, after: r });
     return r;
   });

@@ -30,6 +30,9 @@ export const registerExternalInput = z
     region: z.string().trim().regex(/^[a-z]{2}-[a-z]+$/, "a region such as tr-ist or de-fra"),
     /** Prompts carry personal data: plain http:// to another host is refused unless allowed here (KVKK Art. 12). */
     allowPlainHttp: z.boolean().default(false),
+    /** How many GPUs the server uses (its tensor parallel size) and of what kind, so its hours are costed. */
+    gpuCount: z.number().int("a whole number").min(1, "1 or more").max(64, "at most 64 GPUs").default(1),
+    gpuModel: z.preprocess((v) => (v === "" ? undefined : v), z.string().trim().min(2, "a GPU model such as NVIDIA H100 80GB HBM3").max(100, "at most 100 characters").optional()),
   })
   .refine((i) => !i.url.startsWith("http://") || LOOPBACK.test(i.url) || i.allowPlainHttp, {
     path: ["url"],

@@ -28,6 +28,8 @@ export interface Device {
   kind: "gpu" | "cpu";
   /** Cost of one hour of the whole device. */
   perHour: Decimal;
+  /** A server the user runs (an external replica's GPUs): only the hours it served count, none is idle. */
+  unowned?: boolean;
 }
 
 /**
@@ -66,7 +68,7 @@ export function splitHourCost(hourStart: number, devices: Device[], holdings: Ho
         add(h.endpointId, hours, dev.perHour.mul(hours));
       }
     }
-    const free = D.max(0, new D(1).sub(used));
+    const free = dev.unowned ? new D(0) : D.max(0, new D(1).sub(used));
     idleHours = idleHours.add(free);
     idleCost = idleCost.add(dev.perHour.mul(free));
   }
@@ -84,12 +86,16 @@ function rateAt(rates: { kind: string; key: string; perHour: Decimal; effectiveF
 export async function costInputs(db: PrismaClient, hour: Date, now = Date.now()): Promise<{ devices: Device[]; holdings: Holding[] }> {
   const start = hour.getTime();
   const end = start + HOUR;
-  const [nodes, rates, replicas] = await Promise.all([
+  const [nodes, rates, replicas, externals] = await Promise.all([
     db.node.findMany({ include: { gpus: { include: { migInstances: true } } } }),
     db.hardwareRate.findMany(),
     db.replica.findMany({
       where: { driver: { not: "external" }, nodeId: { not: null }, createdAt: { lt: new Date(end) }, OR: [{ stoppedAt: null }, { stoppedAt: { gt: hour } }] },
       include: { endpointVersion: { select: { endpointId: true } }, gpus: { select: { gpuId: true } } },
+    }),
+    db.replica.findMany({
+      where: { driver: "external", gpuModel: { not: null }, createdAt: { lt: new Date(end) }, OR: [{ stoppedAt: null }, { stoppedAt: { gt: hour } }] },
+      include: { endpointVersion: { select: { endpointId: true } } },
     }),
   ]);
   const devices: Device[] = [];
@@ -117,6 +123,13 @@ export async function costInputs(db: PrismaClient, hour: Date, now = Date.now())
     const gpuIds = r.gpus.length ? r.gpus.map((g) => g.gpuId) : [r.gpuId];
     return gpuIds.map((deviceId) => ({ ...base, deviceId, kind: "gpu" as const, share: new D(1) }));
   });
+  // External servers that said their GPUs: each counts tensorParallel × pipelineParallel GPU-hours an hour at its model's rate.
+  for (const r of externals) {
+    const perHour = r.gpuModel ? rateAt(rates, "gpu", r.gpuModel, start) : null;
+    if (!perHour) continue;
+    devices.push({ id: `external:${r.id}`, kind: "gpu", perHour, unowned: true });
+    holdings.push({ endpointId: r.endpointVersion.endpointId, deviceId: `external:${r.id}`, kind: "gpu", share: new D(r.tensorParallel * r.pipelineParallel), from: r.createdAt.getTime(), to: r.stoppedAt?.getTime() ?? (r.state === "failed" ? r.updatedAt.getTime() : Math.min(now, end)) });
+  }
   return { devices, holdings };
 }
 

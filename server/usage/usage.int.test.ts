@@ -217,6 +217,19 @@ describe("what it costs to run", () => {
     // The fifth GPU held nothing: its hour is idle, not the group's.
     const idle = await db.costHour.findFirstOrThrow({ where: { hour, subject: "idle" } });
     expect(Number(idle.deviceHours)).toBeGreaterThanOrEqual(1);
+
+    // A server the user runs, registered as two GPUs of that model, for half the hour: one GPU-hour, and no idle of its own.
+    const operator = await makeActor("operator");
+    const ext = await db.endpoint.create({ data: { name: `Ext ${uid()}`, slug: `ext-${uid()}`, modelId: model.id, engine: "vllm", nodePoolId: pool.id, sloAvailabilityPct: "99.9", sloP99LatencyMs: 2000, versions: { create: { modelVersionId: model.versions[0]!.id, weight: 100 } } }, include: { versions: true } });
+    const registered = await caller(operator).cluster.registerExternal({ endpointVersionId: ext.versions[0]!.id, url: `http://127.0.0.1:${20000 + Math.floor(Math.random() * 1000)}`, region: "tr-ist", gpuCount: 2, gpuModel });
+    expect(registered).toMatchObject({ tensorParallel: 2, gpuModel });
+    await db.replica.update({ where: { id: registered.id }, data: { createdAt: new Date(hour.getTime() + HOUR / 2), stoppedAt: new Date(hour.getTime() + 2 * HOUR), state: "stopped" } });
+    const idleBefore = Number(idle.deviceHours);
+    await computeCostHour(db, hour);
+    const extCost = await db.costHour.findFirstOrThrow({ where: { hour, subject: ext.id } });
+    expect(extCost.deviceHours.toFixed(3)).toBe("1.000");
+    expect(extCost.cost.toFixed(2)).toBe("70.00");
+    expect(Number((await db.costHour.findFirstOrThrow({ where: { hour, subject: "idle" } })).deviceHours)).toBeCloseTo(idleBefore, 6);
   });
 
 

@@ -9,6 +9,8 @@ export const EXACT_TR: Record<string, string> = {
   "a group holds 2 GPUs or more": "bir grup 2 ya da daha fazla GPU tutar",
   "at most 64 GPUs": "en çok 64 GPU",
   "a GPU appears twice": "bir GPU iki kez geçiyor",
+  "a GPU model such as NVIDIA H100 80GB HBM3": "NVIDIA H100 80GB HBM3 gibi bir GPU modeli",
+  "at most 100 characters": "en çok 100 karakter",
   "1, 7, 30 or 90 days": "1, 7, 30 ya da 90 gün",
   "Turkey is not abroad: no safeguard is needed": "Türkiye yurt dışı değildir: güvence gerekmez",
   "a GPU model name or CPU node hostname": "bir GPU model adı ya da CPU düğümünün adı",

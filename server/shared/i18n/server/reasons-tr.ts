@@ -20,6 +20,8 @@ export const REASON_TEMPLATES_TR: [en: string, tr: string][] = [
   ["could go to {n} ({signal}); waiting out the {s} s scale-down window", "{n} replikaya inilebilir ({signal}); {s} sn'lik ölçek küçültme penceresinin dolması bekleniyor"],
   ["steady at {n}: {signal}", "{n} replikada sabit: {signal}"],
   ["{from} → {to}: {why}", "{from} → {to}: {why}"],
+  // server/autoscale/loop.ts: a group replica's step, in GPUs.
+  ["{reason}; each replica is {split} over {n} GPUs, {m} GPUs in this step", "{reason}; her replika {n} GPU üzerinde {split}, bu adımda {m} GPU"],
   ["below the warm floor of {n}", "{n} replikalık sıcak tabanın altında"],
   ["above the ceiling of {n}", "{n} replikalık üst sınırın üstünde"],
   ["calls are waiting at the gateway while none is running (scale from zero)", "hiçbir replika çalışmıyorken ağ geçidinde bekleyen çağrılar var (sıfırdan ölçekleme)"],
