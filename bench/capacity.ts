@@ -78,8 +78,9 @@ async function endpoint(db: PrismaClient, slug: string) {
 
 const policy = (endpointVersionId: string, over: { enabled: boolean; minReplicas: number; maxReplicas: number; expectedRevision?: number; scaleDownWindowSeconds?: number; target?: number }) => ({ endpointVersionId, signal: "in_flight_per_replica" as const, target: 12, scaleUpWindowSeconds: 0, scaleDownWindowSeconds: 30, ...over });
 
-/** Replicas that hold a GPU: starting, serving, or draining their last calls before they stop. */
-const live = (db: PrismaClient, versionId: string) => db.replica.count({ where: { endpointVersionId: versionId, state: { in: ["pending", "loading", "ready", "draining"] } } });
+/** GPUs held by the version's replicas (a group holds several): starting, serving, or draining their last calls before they stop. */
+const live = async (db: PrismaClient, versionId: string) =>
+  (await db.replica.findMany({ where: { endpointVersionId: versionId, state: { in: ["pending", "loading", "ready", "draining"] } }, select: { tensorParallel: true, pipelineParallel: true } })).reduce((n, r) => n + r.tensorParallel * r.pipelineParallel, 0);
 const until = async (what: string, ok: () => Promise<boolean>, ms = 60_000) => {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 200))) if (await ok()) return;
   throw new Error(`timed out waiting: ${what}`);
