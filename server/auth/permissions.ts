@@ -18,6 +18,8 @@ export const PERMISSIONS = {
   "system:internals": ["admin", "operator", "auditor"],
   /** Start and stop replicas, MIG layouts, cordon, and the simulator's faults. */
   "cluster:write": ["admin", "operator"],
+  /** Size a model on the fleet's GPU kinds and their prices (the capacity planner): it reads the whole fleet. */
+  "capacity:plan": ["admin", "operator"],
   /** Endpoint and GPU charts and SLA status from Prometheus, across every tenant. */
   "metrics:read": ["admin", "operator", "auditor"],
   /** A tenant's own traffic charts; the tenant label is forced from the signed-in user. */

@@ -15,6 +15,7 @@ import { kvkkRouter } from "./kvkk.ts";
 import { alertRouter } from "./alert.ts";
 import { ssoRouter } from "./sso.ts";
 import { autoscaleRouter } from "./autoscale.ts";
+import { plannerRouter } from "./planner.ts";
 
 export const appRouter = router({
   model: modelRouter,
@@ -33,6 +34,7 @@ export const appRouter = router({
   alert: alertRouter,
   sso: ssoRouter,
   autoscale: autoscaleRouter,
+  planner: plannerRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -43,6 +43,9 @@ const SOURCES: [file: string, only?: string | RegExp][] = [
   ["server/cluster/external-driver.ts", /reason: "|reason = `/],
   ["server/cluster/sim/cluster.ts", /failReplicas\(\(|`torch|`KV cache/],
   ["server/cluster/replicas.ts", /reason: `Lost/],
+  // Why a capacity plan's candidate cannot serve the forecast, and whether it fits the fleet now.
+  ["server/planner/plan.ts", /refused: /],
+  ["server/planner/planner.ts", /text: `|why = `|let why = /],
 ];
 
 /** The English fragments (two words or more) the composing code writes. */

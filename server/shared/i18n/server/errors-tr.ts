@@ -69,6 +69,7 @@ export const ERROR_TEMPLATES_TR: [en: string, tr: string][] = [
   ["{why}. Stop replicas, change a MIG layout or choose fewer replicas.", "{why}. Replikaları durdurun, bir MIG düzenini değiştirin ya da daha az replika seçin."],
   ["{device} — too small: version {version} needs {need}. Choose a larger device or a MIG instance with more memory.", "{device} — çok küçük: {version} sürümü {need} gerektirir. Daha büyük bir aygıt ya da daha çok belleği olan bir MIG örneği seçin."],
   ["choose a GPU of the {pool} pool", "{pool} havuzundan bir GPU seçin"],
+  ["the planner sizes language models; {name} is a {task} model", "planlayıcı dil modellerini boyutlandırır; {name} bir {task} modeli"],
   // Group replicas (tensor/pipeline parallel): server/cluster/resolve-device.ts, operations.ts.
   ["version {version} is served as {split}: choose {n} whole GPUs", "{version} sürümü {split} olarak sunuluyor: {n} tam GPU seçin"],
   ["{device} is held by replica {replica} ({holder}): choose another device", "{device}, {replica} replikası ({holder}) tarafından tutuluyor: başka bir aygıt seçin"],

@@ -60,6 +60,16 @@ export const REASON_TEMPLATES_TR: [en: string, tr: string][] = [
   ["{size} ({rule})", "{size} ({rule})"],
   ["weights {w} + KV cache for {n} tokens {kv}", "ağırlıklar {w} + {n} token için KV önbelleği {kv}"],
   ["weights {w}", "ağırlıklar {w}"],
+  // server/planner/plan.ts and planner.ts: why a candidate cannot serve the forecast, and whether it fits the fleet now.
+  ["{size} per GPU (weights and one sequence of {n} tokens) is more than the {usable} usable of a {device}", "GPU başına {size} (ağırlıklar ve {n} tokenlik bir dizi), bir {device} cihazının kullanılabilir {usable} belleğinden fazla"],
+  ["the KV cache holds no sequence of {n} tokens beside the weights", "KV önbelleği ağırlıkların yanında {n} tokenlik tek bir dizi bile almıyor"],
+  ["a decode step takes {ms} ms even for one sequence; TPOT p99 would be {p99} ms against {slo} ms", "tek bir dizi için bile bir çözümleme adımı {ms} ms sürüyor; TPOT p99 {slo} ms hedefine karşı {p99} ms olur"],
+  ["prefill of {n} tokens takes {ms} ms; TTFT p99 would be {p99} ms against {slo} ms", "{n} tokenlik ön doldurma {ms} ms sürüyor; TTFT p99 {slo} ms hedefine karşı {p99} ms olur"],
+  ["all {n} replica(s) fit on free GPUs now", "{n} replikanın tamamı şu an boş GPU'lara sığıyor"],
+  ["{placed} of {n} replica(s) fit now: {why}", "şu an {n} replikadan {placed} tanesi sığıyor: {why}"],
+  ["pool {pool}: {why}", "{pool} havuzu: {why}"],
+  ["pool {pool} has {n} free {profile} instance(s)", "{pool} havuzunda {n} boş {profile} örneği var"],
+  ["no pool has this GPU kind", "hiçbir havuzda bu GPU türü yok"],
   // server/rollouts/machine.ts: why an automatic canary holds its step (the plan's note).
   ["the rollout is {state}", "dağıtım {state}"],
   ["metrics unavailable: holding the current step", "ölçümler alınamıyor: mevcut adımda bekleniyor"],

@@ -1,0 +1,74 @@
+import { EFFICIENCY, type GpuSpec } from "./hardware.ts";
+
+/**
+ * The planner's engine model: a roofline per phase (Williams et al., "Roofline", CACM 2009, as
+ * applied to transformer inference by Pope et al., MLSys 2023, and Kwon et al.'s vLLM paper):
+ *
+ *   prefill ms  = 2 × parameters × prompt tokens / (GPUs × peak FLOP/s × prefill MFU)   compute-bound
+ *   decode step = (weights + KV read by the batch) / GPUs / (peak bytes/s × bandwidth share)
+ *                 × (1 + all-reduce share × (TP − 1)) + step overhead + hops             memory-bound
+ *   TPOT        = one decode step (every sequence in the batch gets a token per step)
+ *
+ * Written apart from the simulator's engine (server/cluster/sim/latency-model.ts): the planner is
+ * checked against what the simulator measures, which would prove nothing if they shared code.
+ */
+export interface Split {
+  tensor: number;
+  pipeline: number;
+}
+
+export interface Workload {
+  parameterCount: number;
+  /** Bytes of weights (the precision is in them). */
+  weightBytes: number;
+  /** Weights in FP8 run on FP8 tensor cores where the GPU has them. */
+  fp8: boolean;
+  kvBytesPerToken: number;
+}
+
+/** A GPU kind as a replica sees it: whole, or one MIG instance (a share of its compute and bandwidth). */
+export interface Device {
+  spec: GpuSpec;
+  computeShare: number;
+  bandwidthShare: number;
+}
+
+export const wholeGpu = (spec: GpuSpec): Device => ({ spec, computeShare: 1, bandwidthShare: 1 });
+
+const gpus = (p: Split) => p.tensor * p.pipeline;
+
+/** Peak FLOP/s the workload runs at on one device. */
+function flops(w: Workload, d: Device): number {
+  return (w.fp8 && d.spec.fp8Flops ? d.spec.fp8Flops : d.spec.bf16Flops) * d.computeShare;
+}
+
+/** Time for the tensor-parallel all-reduces, as a factor on a step. */
+function allReduceFactor(d: Device, p: Split): number {
+  const per = EFFICIENCY.allReducePerGpu * (d.spec.nvlink ? 1 : EFFICIENCY.pcieAllReduceFactor);
+  return 1 + per * (p.tensor - 1);
+}
+
+/** Prefill of `promptTokens` (those the prefix cache does not hold), ms. */
+export function prefillMs(w: Workload, d: Device, p: Split, promptTokens: number): number {
+  const compute = (2 * w.parameterCount * promptTokens) / (gpus(p) * flops(w, d) * EFFICIENCY.prefillCompute);
+  return compute * 1000 * allReduceFactor(d, p) + (p.pipeline - 1) * EFFICIENCY.pipelineHopMs;
+}
+
+/** One decode step for `batch` sequences holding `contextTokens` each on average, ms: the TPOT. */
+export function decodeStepMs(w: Workload, d: Device, p: Split, batch: number, contextTokens: number): number {
+  const bytes = (w.weightBytes + batch * contextTokens * w.kvBytesPerToken) / gpus(p);
+  const stream = bytes / (d.spec.memoryBytesPerS * d.bandwidthShare * EFFICIENCY.decodeBandwidth);
+  // Decode is memory-bound only while the batch's FLOPs fit under the roofline's ridge.
+  const compute = (2 * w.parameterCount * batch) / (gpus(p) * flops(w, d) * EFFICIENCY.prefillCompute);
+  return Math.max(stream, compute) * 1000 * allReduceFactor(d, p) + EFFICIENCY.stepOverheadMs + (p.pipeline - 1) * EFFICIENCY.pipelineHopMs;
+}
+
+/** Output tokens a replica produces per second at `batch`. */
+export function decodeTokensPerS(w: Workload, d: Device, p: Split, batch: number, contextTokens: number): number {
+  return (batch * 1000) / decodeStepMs(w, d, p, batch, contextTokens);
+}
+
+/** Average power of one GPU busy a share `utilization` of the time, W. */
+export function gpuPowerW(spec: GpuSpec, utilization: number): number {
+  return spec.idleW + (spec.maxW - spec.idleW) * Math.min(1, Math.max(0, utilization));
+}
