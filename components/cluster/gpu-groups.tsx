@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useTranslations } from "use-intl";
 import { ReplicaLine } from "./replica-line";
+import { parallelismText } from "@/server/shared/memory-rule";
 import type { NodeView } from "./types";
 import styles from "./cluster.module.css";
 
@@ -19,7 +20,7 @@ export function GpuGroups({ node, canWrite, faults }: { node: NodeView; canWrite
       <div className={styles.groupBar} style={{ gridTemplateColumns: `repeat(${columns}, 1fr)` }}>
         {node.groups.flatMap((g) => {
           const name = `${g.replica.endpoint} ${g.replica.version}`;
-          const split = g.pipelineParallel > 1 ? `PP ${g.pipelineParallel} × TP ${g.tensorParallel}` : `TP ${g.tensorParallel}`;
+          const split = parallelismText({ tensor: g.tensorParallel, pipeline: g.pipelineParallel });
           // Contiguous GPUs draw as one block; a group over scattered GPUs draws one cell each.
           const sorted = [...g.gpuIndices].sort((a, b) => a - b);
           const runs: number[][] = [];

@@ -4,6 +4,7 @@ import { useTranslations } from "use-intl";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/trpc/client";
 import { useFormat } from "@/components/i18n/use-format";
+import { parallelismText } from "@/server/shared/memory-rule";
 
 const GiB = 2 ** 30;
 
@@ -19,12 +20,11 @@ export function DeployFit({ endpointId, modelVersionId, version }: { endpointId:
   const d = fit.data;
   if (!d || !d.gpuKind || d.lines.length === 0) return null;
   const gib = (b: number) => `${fmt.number(b / GiB, 1)} GiB`;
-  const split = (p: { tensor: number; pipeline: number }) => (p.pipeline > 1 ? `PP ${p.pipeline} × TP ${p.tensor}` : `TP ${p.tensor}`);
   const chosen = d.lines.find((l) => l.chosen && l.fits);
   return (
     <div style={{ marginTop: 8 }}>
       <p aria-live="polite">
-        {chosen ? <b>{t("chosenSplit", { split: split(chosen.parallelism), gpus: String(chosen.gpus), weights: gib(chosen.weightBytesPerGpu), kv: gib(chosen.kvBytesPerGpu), sequences: String(chosen.sequences), context: fmt.number(d.contextTokens, 0) })}</b> : <span className="form-error">{t("noSplit", { gpu: d.gpuKind })}</span>}
+        {chosen ? <b>{t("chosenSplit", { split: parallelismText(chosen.parallelism), gpus: String(chosen.gpus), weights: gib(chosen.weightBytesPerGpu), kv: gib(chosen.kvBytesPerGpu), sequences: String(chosen.sequences), context: fmt.number(d.contextTokens, 0) })}</b> : <span className="form-error">{t("noSplit", { gpu: d.gpuKind })}</span>}
       </p>
       <table aria-label={t("fitTitle", { version, gpu: d.gpuKind, context: fmt.number(d.contextTokens, 0), batch: String(d.maxBatch ?? 1) })}>
         <caption className="muted" style={{ textAlign: "left" }}>
@@ -41,9 +41,9 @@ export function DeployFit({ endpointId, modelVersionId, version }: { endpointId:
         </thead>
         <tbody>
           {d.lines.map((l) => (
-            <tr key={split(l.parallelism)} aria-current={l.chosen ? "true" : undefined} style={l.chosen ? { background: "#e3ecfb", fontWeight: 600 } : undefined}>
+            <tr key={parallelismText(l.parallelism)} aria-current={l.chosen ? "true" : undefined} style={l.chosen ? { background: "#e3ecfb", fontWeight: 600 } : undefined}>
               <td>
-                {split(l.parallelism)} ({l.gpus})
+                {parallelismText(l.parallelism)} ({l.gpus})
               </td>
               <td>{gib(l.weightBytesPerGpu)}</td>
               <td>{l.fits ? gib(l.kvBytesPerGpu) : "—"}</td>

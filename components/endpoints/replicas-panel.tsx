@@ -15,7 +15,7 @@ import { useToast } from "@/components/ui/toast";
 import { useUnits } from "@/components/models/units";
 import { useNow } from "@/components/ui/use-now";
 import { TURKEY_REGION_PREFIX } from "@/server/shared/regions";
-import { usableBytes } from "@/server/shared/memory-rule";
+import { parallelismText, usableBytes } from "@/server/shared/memory-rule";
 
 type Endpoint = inferRouterOutputs<AppRouter>["endpoint"]["get"];
 type Version = Endpoint["versions"][number];
@@ -65,7 +65,7 @@ export function ReplicasPanel({ endpoint, canWrite }: { endpoint: Endpoint; canW
 function groupWhere(r: Version["replicas"][number]): string {
   const byNode = new Map<string, number[]>();
   for (const { gpu } of r.gpus) byNode.set(gpu.node.hostname, [...(byNode.get(gpu.node.hostname) ?? []), gpu.index]);
-  const split = r.pipelineParallel > 1 ? `PP ${r.pipelineParallel} × TP ${r.tensorParallel}` : `TP ${r.tensorParallel}`;
+  const split = parallelismText({ tensor: r.tensorParallel, pipeline: r.pipelineParallel });
   return `${[...byNode].map(([host, gpus]) => `${host} GPU ${gpus.join("+")}`).join(", ")} · ${split}`;
 }
 
