@@ -16,7 +16,7 @@ const BYTES_PER_PARAM = { fp32: 4, bf16: 2, fp16: 2, fp8: 1, int8: 1, int4: 0.5 
 /** The model as the planner sizes it: from a registered version or a card. */
 async function modelOf(db: PrismaClient | DbTx, input: PlanInput) {
   if (input.modelVersionId) {
-    const mv = await db.modelVersion.findUnique({ where: { id: input.modelVersionId }, include: { model: true, endpointVersions: { select: { endpointId: true } } } });
+    const mv = await db.modelVersion.findUnique({ where: { id: input.modelVersionId }, include: { model: true } });
     if (!mv) throw new NotFoundError("Model version");
     if (mv.model.task !== "llm") throw new InvalidInputError("modelVersionId", `the planner sizes language models; ${mv.model.name} is a ${mv.model.task} model`);
     const memory = { ...modelMemory(mv, "llm"), kvTokens: undefined } satisfies ModelMemory;

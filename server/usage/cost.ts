@@ -112,10 +112,14 @@ export async function costInputs(db: PrismaClient, hour: Date, now = Date.now())
       for (const m of g.migInstances) profiles.set(`${g.id}:${m.startSlot}`, m.profile);
     }
   }
+  // When a replica held its devices: from its start to its stop; a failed one until it failed (its last update).
+  const held = (r: { createdAt: Date; stoppedAt: Date | null; updatedAt: Date; state: string; endpointVersion: { endpointId: string } }) => ({
+    endpointId: r.endpointVersion.endpointId,
+    from: r.createdAt.getTime(),
+    to: r.stoppedAt?.getTime() ?? (r.state === "failed" ? r.updatedAt.getTime() : Math.min(now, end)),
+  });
   const holdings: Holding[] = replicas.flatMap((r): Holding[] => {
-    // A failed replica stopped holding its device when it failed (its last update).
-    const to = r.stoppedAt?.getTime() ?? (r.state === "failed" ? r.updatedAt.getTime() : Math.min(now, end));
-    const base = { endpointId: r.endpointVersion.endpointId, from: r.createdAt.getTime(), to };
+    const base = held(r);
     if (!r.gpuId) return [{ ...base, deviceId: r.nodeId!, kind: "cpu" as const, share: new D(1) }];
     const profile = r.migStartSlot !== null ? profiles.get(`${r.gpuId}:${r.migStartSlot}`) : undefined;
     if (profile) return [{ ...base, deviceId: r.gpuId, kind: "gpu" as const, share: migShare(profile) }];
@@ -128,7 +132,7 @@ export async function costInputs(db: PrismaClient, hour: Date, now = Date.now())
     const perHour = r.gpuModel ? rateAt(rates, "gpu", r.gpuModel, start) : null;
     if (!perHour) continue;
     devices.push({ id: `external:${r.id}`, kind: "gpu", perHour, unowned: true });
-    holdings.push({ endpointId: r.endpointVersion.endpointId, deviceId: `external:${r.id}`, kind: "gpu", share: new D(r.tensorParallel * r.pipelineParallel), from: r.createdAt.getTime(), to: r.stoppedAt?.getTime() ?? (r.state === "failed" ? r.updatedAt.getTime() : Math.min(now, end)) });
+    holdings.push({ ...held(r), deviceId: `external:${r.id}`, kind: "gpu", share: new D(r.tensorParallel * r.pipelineParallel) });
   }
   return { devices, holdings };
 }
