@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import path from "node:path";
 import { containersOf, renderKustomization, type Manifest } from "./render.ts";
 import { deploymentManifest, inferenceServiceManifest, serviceManifest } from "../../server/cluster/kubernetes/workload.ts";
+import { leaderWorkerSetManifest } from "../../server/cluster/kubernetes/leader-worker-set.ts";
+import { schemaErrors as crdSchemaErrors } from "../../server/cluster/kubernetes/stand-in/schema-validation.ts";
 
 type Model = new (data: unknown) => { validate(): void };
 
@@ -64,7 +66,7 @@ describe("deploy/kubernetes", () => {
     const rules = (m: Manifest) => (m.rules as { resources: string[]; verbs: string[]; resourceNames?: string[] }[]).map((r) => `${r.resources.join(",")}:${[...r.verbs].sort().join(",")}${r.resourceNames ? `@${r.resourceNames.join(",")}` : ""}`);
     expect(byKind("ClusterRole").map((r) => [r.metadata.name, rules(r)])).toEqual([["kule-nodes", ["nodes:list,patch,watch"]]]);
     expect(byKind("Role").map((r) => [r.metadata.namespace, rules(r)])).toEqual([
-      ["kule-replicas", ["pods:delete,list,patch,watch", "deployments:create,get,list,patch,watch", "services:create,get,patch", "inferenceservices:create,get,list,patch,watch"]],
+      ["kule-replicas", ["pods:delete,list,patch,watch", "deployments:create,get,list,patch,watch", "services:create,get,patch", "inferenceservices:create,get,list,patch,watch", "leaderworkersets:create,delete"]],
       ["gpu-operator", ["configmaps:create,list,watch", "configmaps:get,patch@kule-mig-parted-config"]],
       ["default", ["events:list"]],
     ]);
@@ -75,8 +77,12 @@ describe("deploy/kubernetes", () => {
   it("what the driver writes into a cluster passes the schemas too", async () => {
     const spec = { id: "r", pool: "llm-h100", engine: "vllm" as const, endpointSlug: "chat", servedModelName: "llama-3.1-8b-instruct", versionId: "cmx0v", versionLabel: "1.0", task: "llm" as const, weightBytes: 8e9, parameterCount: 8e9, device: { kind: "gpu" as const, gpuUuid: "GPU-0" } };
     const o = { namespace: "kule-replicas", poolLabel: "kule.io/node-pool", port: 8000 };
-    const written = [deploymentManifest(spec, { kind: "mig", profile: "3g.40gb" }, 2, o), serviceManifest(spec, { kind: "gpu" }, o)] as unknown as Manifest[];
+    const written = [deploymentManifest(spec, { kind: "mig", profile: "3g.40gb" }, 2, o), deploymentManifest(spec, { kind: "gpus", count: 4 }, 1, o), serviceManifest(spec, { kind: "gpu" }, o)] as unknown as Manifest[];
     expect((await Promise.all(written.map(schemaErrors))).flat()).toEqual([]);
     expect(inferenceServiceManifest(spec, { kind: "gpu" }, 1, o).metadata.name).toMatch(/^kule-is-chat-[0-9a-f]{8}-gpu$/);
+    // kubernetes-models has no LeaderWorkerSet: its CRD's schema (vendored in the stand-in) checks it, pod templates by kubernetes-models.
+    const lws = leaderWorkerSetManifest(spec, { kind: "lws", nodes: 2, gpusPerNode: 8 }, o);
+    expect(crdSchemaErrors(lws as never)).toEqual([]);
+    expect(lws.metadata.name).toMatch(/^kule-chat-[0-9a-f]{8}-[0-9a-f]{6}-pp2x8$/);
   });
 });

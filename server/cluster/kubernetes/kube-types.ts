@@ -94,6 +94,13 @@ export const KULE = {
   migRequestedAt: "kule.io/mig-config-requested-at",
   /** On a node (an annotation, as it is free text): its CPU model, which Node objects do not otherwise carry. */
   cpuModel: "kule.io/cpu-model",
+  /**
+   * On a node, set by its operator where GPU feature discovery cannot tell: each GPU's NVLink
+   * domain in index order, dot-separated ("0.0.1.1": two bridged pairs), "-" for none.
+   */
+  nvlinkDomains: "kule.io/nvlink-domains",
+  /** On a worker pod of a multi-node group: the replica whose leader it serves. */
+  workerOf: "kule.io/worker-of",
   /** On a pod template: the model it serves. */
   model: {
     servedName: "kule.io/served-model-name",
@@ -116,6 +123,17 @@ export const GPU = {
   resource: "nvidia.com/gpu",
   region: "topology.kubernetes.io/region",
   hostname: "kubernetes.io/hostname",
+} as const;
+
+/** What the LeaderWorkerSet controller labels its pods with (leaderworkerset.x-k8s.io/v1). */
+export const LWS = {
+  apiVersion: "leaderworkerset.x-k8s.io/v1",
+  kind: "LeaderWorkerSet",
+  name: "leaderworkerset.sigs.k8s.io/name",
+  groupIndex: "leaderworkerset.sigs.k8s.io/group-index",
+  /** 0 on the leader, 1… on the workers. */
+  workerIndex: "leaderworkerset.sigs.k8s.io/worker-index",
+  groupKey: "leaderworkerset.sigs.k8s.io/group-key",
 } as const;
 
 export const DELETION_COST = "controller.kubernetes.io/pod-deletion-cost";

@@ -97,7 +97,9 @@ describe("the demo through the Kubernetes driver", () => {
     expect(mig.migInstances.map((m) => `${m.profile}@${m.startSlot}`)).toEqual(["4g.40gb@0", "2g.20gb@4", "1g.10gb@6"]);
 
     const replicas = await own.db.replica.findMany({ where: { state: "ready" } });
-    expect(replicas.length).toBe(3);
+    // The demo's three one-GPU replicas and chat-large's 70B group over four GPUs (one pod asking for all four).
+    expect(replicas.length).toBe(4);
+    expect(replicas.filter((r) => r.tensorParallel === 4)).toHaveLength(1);
     for (const r of replicas) expect(r).toMatchObject({ driver: "kubernetes", url: expect.stringMatching(/^http:\/\/127\.10\.\d+\.\d+:8000$/) });
     const res = await wait("the gateway to route chat", async () => {
       const r = await chat(seeded.apiKeys[0]!.secret);
@@ -106,6 +108,8 @@ describe("the demo through the Kubernetes driver", () => {
     expect(res.headers.get("x-kule-version")).toBe("1.0");
     const pods = standIn.api.list<{ metadata: { annotations?: Record<string, string> } }>("Pod", { namespace: "kule-replicas" });
     expect(pods.map((p) => p.metadata.annotations?.["kule.io/replica"]).sort()).toEqual(replicas.map((r) => r.id).sort());
+    const group = pods.find((p) => p.metadata.annotations?.["kule.io/replica"] === replicas.find((r) => r.tensorParallel === 4)!.id) as { spec?: { containers: { resources: { limits: Record<string, string> } }[] } };
+    expect(group.spec!.containers[0]!.resources.limits["nvidia.com/gpu"]).toBe("4");
   });
 
   it("lays out MIG through the node's MIG manager, following its state to the new layout", async () => {

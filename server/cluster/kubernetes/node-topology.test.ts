@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { gpuNode } from "./stand-in/gpu-nodes.ts";
-import { topologyOf } from "./node-topology.ts";
+import { nvlinkDomains, topologyOf } from "./node-topology.ts";
 import { gpuUuid } from "../gpu-uuid.ts";
 import type { NodeObj } from "./kube-types.ts";
 
@@ -35,5 +35,16 @@ describe("Node objects as Kule's topology", () => {
     const node = topologyOf("c", [known], reading()).pools[0]!.nodes[0]!;
     expect(node.gpus[1]!.migInstances).toHaveLength(2);
     expect(node.mig).toMatchObject({ config: "two-threes", state: "success" });
+  });
+
+  it("NVLink domains: one NVSwitch fabric on SXM boards, none on PCIe cards, the operator's label over the guess", () => {
+    expect(nvlinkDomains({ "nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3" }, 2)).toEqual([0, 0]);
+    expect(nvlinkDomains({ "nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB" }, 1)).toEqual([0]);
+    expect(nvlinkDomains({ "nvidia.com/gpu.product": "NVIDIA-H100-PCIe" }, 2)).toEqual([null, null]);
+    expect(nvlinkDomains({ "nvidia.com/gpu.product": "NVIDIA-H200-NVL" }, 2)).toEqual([null, null]);
+    expect(nvlinkDomains({ "nvidia.com/gpu.product": "NVIDIA-L40S" }, 1)).toEqual([null]);
+    expect(nvlinkDomains({ "nvidia.com/gpu.product": "NVIDIA-H100-PCIe", "kule.io/nvlink-domains": "0.0.1.-" }, 4)).toEqual([0, 0, 1, null]);
+    const [node] = topologyOf("prod", [gpuNode({ name: "a", gpuCount: 2, gpuMemoryMiB: 81920 })] as NodeObj[], reading()).pools[0]!.nodes;
+    expect(node!.gpus.map((g) => g.nvlinkDomain)).toEqual([0, 0]);
   });
 });

@@ -42,6 +42,25 @@ export function migProgress(node: NodeObj, reading: NodeReading): MigProgress | 
 }
 
 /**
+ * SXM boards (HGX/DGX: GPU feature discovery names them "…-SXM…" or "…-HBM3…"; H200 and B200
+ * other than the NVL cards are HGX boards too) join all their GPUs by NVSwitch. PCIe cards have
+ * no NVLink unless bridged, which only the operator knows: the node's `kule.io/nvlink-domains`
+ * label says so, and wins over the guess.
+ */
+const NVSWITCH_BOARD = /SXM|HBM3|H200|B200/i;
+
+export function nvlinkDomains(labels: Record<string, string>, gpuCount: number): (number | null)[] {
+  const stated = labels[KULE.nvlinkDomains];
+  if (stated) {
+    const parts = stated.split(".");
+    return Array.from({ length: gpuCount }, (_, i) => (/^\d+$/.test(parts[i] ?? "") ? Number(parts[i]) : null));
+  }
+  const product = labels[GPU.product] ?? "";
+  const board = NVSWITCH_BOARD.test(product) && !/PCIE|NVL\b/i.test(product);
+  return Array.from({ length: gpuCount }, () => (board ? 0 : null));
+}
+
+/**
  * Each GPU's MIG layout: the applied mig-parted config when the node's manager reports success
  * (or has not reported at all, as for a preset label), else inferred from the MIG resources the
  * device plugin advertises.
@@ -70,6 +89,7 @@ export function topologyNode(node: NodeObj, reading: NodeReading): TopologyNode 
   const memoryBytes = Number(labels[GPU.memory] ?? 0) * MiB;
   const modelName = gpuModelName(labels[GPU.product] ?? "NVIDIA GPU");
   const layouts = layoutsOf(node, gpuCount, memoryBytes / 2 ** 30, reading);
+  const nvlink = nvlinkDomains(labels, gpuCount);
   const gpus: TopologyGpu[] = Array.from({ length: gpuCount }, (_, index) => ({
     index,
     uuid: gpuUuid(name, index),
@@ -78,6 +98,7 @@ export function topologyNode(node: NodeObj, reading: NodeReading): TopologyNode 
     migEnabled: layouts[index]!.length > 0,
     migInstances: layouts[index]!.map((m) => ({ ...m, memoryBytes: migInstanceMemoryBytes(memoryBytes, m.profile) })),
     xid: 0,
+    nvlinkDomain: nvlink[index]!,
   }));
   return {
     hostname: name,

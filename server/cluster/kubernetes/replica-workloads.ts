@@ -1,12 +1,14 @@
-import type { Device, ReplicaSpec, ReplicaStatus } from "../driver.ts";
-import { ConflictError, InvalidInputError, isErrorKind, NotFoundError } from "../../errors.ts";
+import type { ReplicaSpec, ReplicaStatus } from "../driver.ts";
+import { ConflictError, isErrorKind, NotFoundError } from "../../errors.ts";
 import type { JsonPatchOp, KubeClient } from "./kube-client.ts";
-import { DELETION_COST, GPU, KULE, type DeploymentObj, type NodeObj, type PodObj } from "./kube-types.ts";
+import { DELETION_COST, GPU, KULE, LWS, type DeploymentObj, type NodeObj, type PodObj } from "./kube-types.ts";
 import type { Reflector } from "./reflector.ts";
 import type { ReplicaBook } from "./replica-book.ts";
-import { nodePool, nodeRegion, nodeStatus, topologyNode, type NodeReading } from "./node-topology.ts";
+import { nodePool, nodeRegion, nodeStatus, type NodeReading } from "./node-topology.ts";
 import type { KubernetesSettings } from "./settings.ts";
-import { deploymentManifest, inferenceServiceManifest, serviceManifest, SERVING_PORT, withoutCount, workloadName, type Shape } from "./workload.ts";
+import { deploymentManifest, engineOf, inferenceServiceManifest, serviceManifest, SERVING_PORT, withoutCount, workloadName, type Shape } from "./workload.ts";
+import { podPlacement } from "./device-shape.ts";
+import { leaderWorkerSetManifest, workerIndex } from "./leader-worker-set.ts";
 
 export interface WorkloadDeps {
   client: KubeClient;
@@ -23,6 +25,7 @@ export interface WorkloadDeps {
 
 const keyOf = (p: PodObj) => `${p.metadata?.namespace}/${p.metadata?.name}`;
 const podRef = (p: PodObj) => ({ apiVersion: "v1", kind: "Pod", metadata: { name: p.metadata?.name, namespace: p.metadata?.namespace } });
+const isLws = (workload: string) => /-pp\d+x\d+$/.test(workload);
 
 /**
  * Replicas as pods of one workload per endpoint version: starting one scales the workload up by
@@ -30,6 +33,8 @@ const podRef = (p: PodObj) => ({ apiVersion: "v1", kind: "Pod", metadata: { name
  * and pins it to the node Kule placed it on (lifting the gate); stopping one marks its pod the
  * cheapest to delete, with its drain time, and scales down by one. Replica counts change by merge
  * patches carrying the workload's resourceVersion, so two writers never lose an update (409 → reread).
+ * A replica across nodes is a LeaderWorkerSet of its own: created to start, deleted to stop, its
+ * leader bound like any replica's pod and each worker pinned to its stage's node.
  */
 export class ReplicaWorkloads {
   private readonly adoptingPods = new Set<string>();
@@ -44,40 +49,25 @@ export class ReplicaWorkloads {
     this.isvc = d.settings.workload === "inferenceservice";
   }
 
-  private placement(device: Device): { host: string; shape: Shape } {
-    if (device.kind === "external") throw new InvalidInputError("device", "The Kubernetes driver runs replicas on its nodes; register external servers with the external driver");
-    if (device.kind === "cpu") return { host: device.hostname, shape: { kind: "cpu" } };
-    if (device.kind === "group") throw new InvalidInputError("device", "The Kubernetes driver does not run tensor-parallel groups yet: place this version with the simulator or register its server by URL");
-    for (const n of this.d.nodes()) {
-      const topo = topologyNode(n, this.d.reading());
-      const gpu = topo.gpus.find((g) => g.uuid === device.gpuUuid);
-      if (!gpu) continue;
-      if (device.kind === "gpu") {
-        if (gpu.migEnabled) throw new ConflictError(`GPU ${gpu.index} of ${topo.hostname} is in MIG mode: place the replica on one of its instances`);
-        return { host: topo.hostname, shape: { kind: "gpu" } };
-      }
-      const inst = gpu.migInstances.find((m) => m.startSlot === device.startSlot);
-      if (!inst) throw new NotFoundError("MIG instance", { message: `GPU ${gpu.index} of ${topo.hostname} has no MIG instance at slot ${device.startSlot}` });
-      return { host: topo.hostname, shape: { kind: "mig", profile: inst.profile } };
-    }
-    throw new NotFoundError("GPU", { message: `No GPU ${device.gpuUuid} on any Kubernetes node` });
-  }
-
   async start(spec: ReplicaSpec): Promise<ReplicaStatus> {
     const { book } = this.d;
     if (book.wanted.has(spec.id)) throw new ConflictError(`Replica ${spec.id} already exists`);
-    const { host, shape } = this.placement(spec.device);
-    const node = this.d.node(host);
-    if (!node) throw new NotFoundError("Node", { message: `Kubernetes has no node ${host}` });
-    if (node.spec?.unschedulable) throw new ConflictError(`Node ${host} is cordoned: uncordon it to place replicas`);
-    if (nodeStatus(node) !== "ready") throw new ConflictError(`Node ${host} is not ready`);
+    const { host, stageHosts, shape } = podPlacement(spec.device, () => this.d.nodes(), this.d.reading(), engineOf(spec));
+    for (const h of new Set(stageHosts)) {
+      const n = this.d.node(h);
+      if (!n) throw new NotFoundError("Node", { message: `Kubernetes has no node ${h}` });
+      if (n.spec?.unschedulable) throw new ConflictError(`Node ${h} is cordoned: uncordon it to place replicas`);
+      if (nodeStatus(n) !== "ready") throw new ConflictError(`Node ${h} is not ready`);
+    }
+    const node = this.d.node(host)!;
     // The pod's pool is the node's (what Kule placed it on), whatever the spec says.
     spec = { ...spec, pool: nodePool(node, this.d.settings.poolLabel) };
-    const workload = workloadName(spec, shape, this.isvc ? "isvc" : "deployment");
+    const workload = workloadName(spec, shape, this.isvc && shape.kind !== "lws" ? "isvc" : "deployment");
     book.wanted.set(spec.id, { id: spec.id, workload, device: spec.device, host, region: nodeRegion(node) });
     book.report(spec.id);
     try {
-      await this.scale(workload, +1, { spec, shape });
+      if (shape.kind === "lws") await this.d.client.create(leaderWorkerSetManifest(spec, shape, this.options()));
+      else await this.scale(workload, +1, { spec, shape });
     } catch (e) {
       book.forget(spec.id);
       throw e;
@@ -96,7 +86,8 @@ export class ReplicaWorkloads {
     if (pod && !pod.metadata?.deletionTimestamp) {
       await client.mergePatch(podRef(pod), { metadata: { annotations: { [DELETION_COST]: String(-(2 ** 31)), [KULE.drainMs]: String(drainMs) } } }).catch(ignoreGone);
     }
-    await this.scale(w.workload, -1);
+    if (isLws(w.workload)) await client.delete({ apiVersion: LWS.apiVersion, kind: LWS.kind, metadata: { name: w.workload, namespace: this.d.settings.namespace } }).catch(ignoreGone);
+    else await this.scale(w.workload, -1);
     if (!pod) return book.forget(id);
     // The ReplicaSet removes pods that are not ready before the cheapest ready one: if it chose another, remove this one too.
     const marked = await this.until(() => !book.pod(id) || !!book.pod(id)!.metadata?.deletionTimestamp, 2000);
@@ -104,44 +95,60 @@ export class ReplicaWorkloads {
     if (!(await book.awaitGone(id, drainMs + 30_000))) book.forget(id);
   }
 
-  /** Binds waiting pods of `workload` to its replicas that have none, pinning each to its replica's node. */
+  /**
+   * Binds waiting pods of `workload` to its replicas that have none, pinning each to its replica's
+   * node; a LeaderWorkerSet's workers go to their stages' nodes.
+   */
   adoptFor(workload: string | undefined): void {
     if (!workload || this.closed) return;
-    const { book, client } = this.d;
+    const { book } = this.d;
+    const waiting = book.unboundPods(this.d.pods.cache.values(), workload).filter((p) => p.spec?.schedulingGates?.some((g) => g.name === KULE.gate) && !this.adoptingPods.has(keyOf(p)));
     const replicas = book.podless(workload).filter((w) => !this.adoptingReplicas.has(w.id));
-    const pods = book.unboundPods(this.d.pods.cache.values(), workload).filter((p) => p.spec?.schedulingGates?.some((g) => g.name === KULE.gate) && !this.adoptingPods.has(keyOf(p)));
-    for (let i = 0; i < Math.min(replicas.length, pods.length); i++) {
+    const leaders = waiting.filter((p) => workerIndex(p) === 0);
+    for (let i = 0; i < Math.min(replicas.length, leaders.length); i++) {
       const w = replicas[i]!;
-      const pod = pods[i]!;
-      this.adoptingPods.add(keyOf(pod));
       this.adoptingReplicas.add(w.id);
-      const gate = (pod.spec?.schedulingGates ?? []).findIndex((g) => g.name === KULE.gate);
-      const esc = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
-      // One atomic step, valid only while Kule's gate is still where it was: lifting the gate is
-      // the claim, so of two Kule processes adopting one pod only the first succeeds (422 for the other).
-      client
-        .jsonPatch<PodObj>(podRef(pod), [
-          { op: "test", path: `/spec/schedulingGates/${gate}/name`, value: KULE.gate },
-          { op: "remove", path: `/spec/schedulingGates/${gate}` },
-          { op: "add", path: `/spec/nodeSelector/${esc(GPU.hostname)}`, value: w.host },
-          { op: "add", path: `/metadata/annotations/${esc(KULE.replica)}`, value: w.id },
-          { op: "add", path: `/metadata/annotations/${esc(KULE.device)}`, value: JSON.stringify(w.device) },
-        ])
-        .then(
-          (bound) => {
-            book.onPod("MODIFIED", bound);
-            return true;
-          },
-          // Gone, or taken by another Kule process: try the next pod. Anything else (the API server
-          // away) waits for the next pod event or the reconnect, rather than retrying at once.
-          (e: unknown) => isErrorKind(e, "not_found") || isErrorKind(e, "conflict") || isErrorKind(e, "invalid") || (this.d.onError(e), false),
-        )
-        .then((again) => {
-          this.adoptingPods.delete(keyOf(pod));
-          this.adoptingReplicas.delete(w.id);
-          if (again && !this.closed) this.adoptFor(workload);
-        });
+      this.bind(leaders[i]!, w.host, { [KULE.replica]: w.id, [KULE.device]: JSON.stringify(w.device) }, () => this.adoptingReplicas.delete(w.id));
     }
+    const group = [...book.wanted.values()].find((w) => w.workload === workload && !w.stopping);
+    if (!group || !isLws(workload)) return;
+    const { stageHosts } = podPlacement(group.device, () => this.d.nodes(), this.d.reading(), "vllm");
+    for (const pod of waiting.filter((p) => workerIndex(p) > 0)) {
+      const host = stageHosts[workerIndex(pod)];
+      if (host) this.bind(pod, host, { [KULE.workerOf]: group.id }, () => {});
+    }
+  }
+
+  /**
+   * One atomic step, valid only while Kule's gate is still where it was: lifting the gate is the
+   * claim, so of two Kule processes adopting one pod only the first succeeds (422 for the other).
+   */
+  private bind(pod: PodObj, host: string, annotations: Record<string, string>, done: () => void): void {
+    this.adoptingPods.add(keyOf(pod));
+    const gate = (pod.spec?.schedulingGates ?? []).findIndex((g) => g.name === KULE.gate);
+    const esc = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
+    const workload = pod.metadata?.labels?.[KULE.workload];
+    this.d.client
+      .jsonPatch<PodObj>(podRef(pod), [
+        { op: "test", path: `/spec/schedulingGates/${gate}/name`, value: KULE.gate },
+        { op: "remove", path: `/spec/schedulingGates/${gate}` },
+        { op: "add", path: `/spec/nodeSelector/${esc(GPU.hostname)}`, value: host },
+        ...Object.entries(annotations).map(([k, v]) => ({ op: "add" as const, path: `/metadata/annotations/${esc(k)}`, value: v })),
+      ])
+      .then(
+        (bound) => {
+          this.d.book.onPod("MODIFIED", bound);
+          return true;
+        },
+        // Gone, or taken by another Kule process: try the next pod. Anything else (the API server
+        // away) waits for the next pod event or the reconnect, rather than retrying at once.
+        (e: unknown) => isErrorKind(e, "not_found") || isErrorKind(e, "conflict") || isErrorKind(e, "invalid") || (this.d.onError(e), false),
+      )
+      .then((again) => {
+        this.adoptingPods.delete(keyOf(pod));
+        done();
+        if (again && !this.closed) this.adoptFor(workload);
+      });
   }
 
   private options() {

@@ -2,8 +2,22 @@ import { createHash } from "node:crypto";
 import type { ReplicaSpec } from "../driver.ts";
 import { GPU, KULE, type PodObj } from "./kube-types.ts";
 
-/** What a replica needs from a node: a whole GPU, one MIG instance of a profile, or CPU. */
-export type Shape = { kind: "gpu" } | { kind: "mig"; profile: string } | { kind: "cpu" };
+/**
+ * What a replica needs: a whole GPU, one MIG instance of a profile, CPU, `count` whole GPUs of
+ * one node (tensor parallel), or a LeaderWorkerSet group of `nodes` pods with `gpusPerNode` each
+ * (pipeline stages across nodes, tensor parallel within each).
+ */
+export type Shape =
+  | { kind: "gpu" }
+  | { kind: "mig"; profile: string }
+  | { kind: "cpu" }
+  | { kind: "gpus"; count: number }
+  | { kind: "lws"; nodes: number; gpusPerNode: number };
+
+/** How many whole GPUs one pod of the shape asks the device plugin for. */
+export function gpusPerPod(shape: Shape): number {
+  return shape.kind === "gpu" ? 1 : shape.kind === "gpus" ? shape.count : shape.kind === "lws" ? shape.gpusPerNode : 0;
+}
 
 export interface WorkloadOptions {
   namespace: string;
@@ -24,17 +38,22 @@ const IMAGES = {
 const dns = (s: string) => s.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "");
 
 export function shapeName(shape: Shape): string {
-  return shape.kind === "mig" ? `mig-${dns(shape.profile.replace(".", "-"))}` : shape.kind;
+  if (shape.kind === "mig") return `mig-${dns(shape.profile.replace(".", "-"))}`;
+  if (shape.kind === "gpus") return `gpu${shape.count}`;
+  if (shape.kind === "lws") return `pp${shape.nodes}x${shape.gpusPerNode}`;
+  return shape.kind;
 }
 
 /**
  * One workload per endpoint version and shape (nearly always one per version): a DNS-1123 name
  * short enough for the ReplicaSet and pod names Kubernetes derives from it.
  */
-export function workloadName(spec: Pick<ReplicaSpec, "endpointSlug" | "versionId">, shape: Shape, kind: "deployment" | "isvc" = "deployment"): string {
+export function workloadName(spec: Pick<ReplicaSpec, "endpointSlug" | "versionId" | "id">, shape: Shape, kind: "deployment" | "isvc" = "deployment"): string {
   const hash = createHash("sha256").update(spec.versionId).digest("hex").slice(0, 8);
+  // A LeaderWorkerSet scales down by its highest group, not the one Kule stops: each multi-node replica has its own.
+  const own = shape.kind === "lws" ? `-${createHash("sha256").update(spec.id).digest("hex").slice(0, 6)}` : "";
   // InferenceServices get their own names: KServe's pods must never match a Deployment's selector.
-  return `${kind === "isvc" ? "kule-is" : "kule"}-${dns(spec.endpointSlug).slice(0, 20).replace(/-+$/, "")}-${hash}-${shapeName(shape)}`;
+  return `${kind === "isvc" ? "kule-is" : "kule"}-${dns(spec.endpointSlug).slice(0, 20).replace(/-+$/, "")}-${hash}${own}-${shapeName(shape)}`;
 }
 
 export function workloadLabels(spec: ReplicaSpec, name: string): Record<string, string> {
@@ -69,18 +88,39 @@ export function engineMetrics(pod: PodObj, ip: string, port: number): { metricsU
   return { metricsUrl: `http://${ip}:${port}/metrics`, maxNumSeqs: i >= 0 ? Number(args[i + 1]) || null : null };
 }
 
+export const engineOf = (spec: Pick<ReplicaSpec, "engine" | "task">) => spec.engine ?? (spec.task === "llm" ? "vllm" : "triton");
+export const imageOf = (engine: ReturnType<typeof engineOf>) => (engine === "vllm" ? IMAGES.vllm : engine === "tensorrt_llm" ? IMAGES.tensorrt_llm : IMAGES.triton);
+
+/** The device a pod asks the device plugin for: whole GPUs, or one MIG instance. */
+export function deviceResource(shape: Shape): Record<string, string> {
+  if (shape.kind === "mig") return { [`nvidia.com/mig-${shape.profile}`]: "1" };
+  const n = gpusPerPod(shape);
+  return n ? { [GPU.resource]: String(n) } : {};
+}
+
+/** NCCL passes tensors between a node's GPUs through /dev/shm, which a container gets only 64 MiB of by default. */
+export const SHM = { volume: { name: "dshm", emptyDir: { medium: "Memory", sizeLimit: "16Gi" } }, mount: { name: "dshm", mountPath: "/dev/shm" } };
+
+/** vLLM's split flags for a group: tensor parallel within a node, pipeline stages across them (over Ray). */
+function splitArgs(shape: Shape): string[] {
+  if (shape.kind === "gpus") return ["--tensor-parallel-size", String(shape.count)];
+  if (shape.kind === "lws") return ["--tensor-parallel-size", String(shape.gpusPerNode), "--pipeline-parallel-size", String(shape.nodes), "--distributed-executor-backend", "ray"];
+  return [];
+}
+
 /** The engine's container: image, arguments, port, readiness probe and the device it asks for. */
 export function servingContainer(spec: ReplicaSpec, shape: Shape, port: number) {
-  const engine = spec.engine ?? (spec.task === "llm" ? "vllm" : "triton");
+  const engine = engineOf(spec);
   const weights = spec.artifactUri ?? `models/${spec.servedModelName}`;
   const vllm = engine === "vllm";
-  const resource = shape.kind === "gpu" ? { [GPU.resource]: "1" } : shape.kind === "mig" ? { [`nvidia.com/mig-${shape.profile}`]: "1" } : {};
+  const resource = deviceResource(shape);
   return {
     name: "engine",
-    image: vllm ? IMAGES.vllm : engine === "tensorrt_llm" ? IMAGES.tensorrt_llm : IMAGES.triton,
+    image: imageOf(engine),
     args: vllm
-      ? ["--model", weights, "--served-model-name", spec.servedModelName, spec.endpointSlug, "--host", "0.0.0.0", "--port", String(port), "--max-num-seqs", String(MAX_NUM_SEQS)]
+      ? ["--model", weights, "--served-model-name", spec.servedModelName, spec.endpointSlug, "--host", "0.0.0.0", "--port", String(port), "--max-num-seqs", String(MAX_NUM_SEQS), ...splitArgs(shape)]
       : ["tritonserver", `--model-repository=${weights}`, `--http-port=${port}`, "--allow-metrics=true"],
+    ...(gpusPerPod(shape) > 1 ? { volumeMounts: [SHM.mount] } : {}),
     ports: [{ name: "http", containerPort: port }],
     readinessProbe: { httpGet: { path: vllm ? "/health" : "/v2/health/ready", port }, periodSeconds: 5, failureThreshold: 3 },
     // The last lines of a crash become the container's termination message, which Kule shows.
@@ -103,6 +143,7 @@ export function podTemplate(spec: ReplicaSpec, shape: Shape, name: string, o: Wo
       // Long enough for any drain Kule asks for (at most an hour); Kule's own drains end sooner.
       terminationGracePeriodSeconds: 3600,
       containers: [servingContainer(spec, shape, o.port)],
+      ...(gpusPerPod(shape) > 1 ? { volumes: [SHM.volume] } : {}),
     },
   };
 }

@@ -27,15 +27,21 @@ const now = () => new Date().toISOString();
 
 /**
  * The simulator's name for a device the Kubernetes driver named: GPUs are known to Kubernetes by
- * node and index (gpuUuid), to a simulated topology by whatever UUIDs it was given.
+ * node and index (gpuUuid), to a simulated topology by whatever UUIDs it was given. A group's
+ * leader pod runs the whole group's engine (all stages), as vLLM's leader drives its Ray workers;
+ * the workers' pods run no engine of their own.
  */
 function simDevice(cluster: SimCluster, device: Device): Device {
+  const simUuid = (uuid: string): string => {
+    if (cluster.inventory.gpus.has(uuid)) return uuid;
+    for (const node of cluster.inventory.nodes.values()) {
+      for (const g of node.gpus) if (gpuUuid(node.hostname, g.index) === uuid) return g.uuid;
+    }
+    return uuid;
+  };
+  if (device.kind === "group") return { ...device, gpuUuids: device.gpuUuids.map(simUuid) };
   if (device.kind !== "gpu" && device.kind !== "mig") return device;
-  if (cluster.inventory.gpus.has(device.gpuUuid)) return device;
-  for (const node of cluster.inventory.nodes.values()) {
-    for (const g of node.gpus) if (gpuUuid(node.hostname, g.index) === device.gpuUuid) return { ...device, gpuUuid: g.uuid };
-  }
-  return device;
+  return { ...device, gpuUuid: simUuid(device.gpuUuid) };
 }
 
 /** The spec of the simulated engine a Kule pod runs, from what Kule wrote on it. */

@@ -78,6 +78,16 @@ export function applyDefaults(obj: KubeObject): void {
       spec.replicas ??= 1;
       defaultTemplate(spec);
       break;
+    case "LeaderWorkerSet": {
+      // The CRD's defaults and the LWS webhook's (restartPolicy).
+      spec.replicas ??= 1;
+      spec.startupPolicy ??= "LeaderCreated";
+      spec.rolloutStrategy ??= { type: "RollingUpdate", rollingUpdateConfiguration: { maxUnavailable: 1, maxSurge: 0 } };
+      const lwt = (spec.leaderWorkerTemplate ??= {}) as Record<string, unknown>;
+      lwt.size ??= 1;
+      lwt.restartPolicy ??= "RecreateGroupOnPodRestart";
+      break;
+    }
     case "Service":
       spec.type ??= "ClusterIP";
       spec.sessionAffinity ??= "None";
@@ -126,7 +136,7 @@ export function applyCreateDefaults(obj: KubeObject): void {
     obj.status = { loadBalancer: {} };
   } else if (obj.kind === "Namespace") {
     obj.status = { phase: "Active" };
-  } else if (obj.kind === "Deployment" || obj.kind === "ReplicaSet" || obj.kind === "InferenceService") {
+  } else if (obj.kind === "Deployment" || obj.kind === "ReplicaSet" || obj.kind === "InferenceService" || obj.kind === "LeaderWorkerSet") {
     // Status is the controllers' to write; a client's is dropped, as PrepareForCreate does.
     delete obj.status;
   }

@@ -41,6 +41,10 @@ export const KINDS: readonly ResourceKind[] = [
     group: "serving.kserve.io", version: "v1beta1", kind: "InferenceService", plural: "inferenceservices", singular: "inferenceservice",
     namespaced: true, shortNames: ["isvc"], subresources: ["status"], hasGeneration: true, custom: true,
   },
+  {
+    group: "leaderworkerset.x-k8s.io", version: "v1", kind: "LeaderWorkerSet", plural: "leaderworkersets", singular: "leaderworkerset",
+    namespaced: true, shortNames: ["lws"], subresources: ["status"], hasGeneration: true, custom: true,
+  },
 ];
 
 function core(kind: string, plural: string, namespaced: boolean, extra: { shortNames?: string[]; subresources?: string[] } = {}): ResourceKind {

@@ -1,8 +1,9 @@
 import { Ajv, type ErrorObject } from "ajv";
-import { ConfigMap, Event, Namespace, Node, Pod, Secret, Service, Affinity, Container, EnvVar, Toleration } from "kubernetes-models/v1";
+import { ConfigMap, Event, Namespace, Node, Pod, Secret, Service, Affinity, Container, EnvVar, PodTemplateSpec, Toleration } from "kubernetes-models/v1";
 import { Deployment, ReplicaSet } from "kubernetes-models/apps/v1";
 import { cause, type StatusCause } from "./status-error.ts";
 import { inferenceServiceSchema } from "./inference-service-schema.ts";
+import { leaderWorkerSetSchema } from "./leader-worker-set-schema.ts";
 import type { KubeObject } from "./kube-object.ts";
 
 interface Validatable {
@@ -12,7 +13,7 @@ type ModelClass = new (data: never) => Validatable;
 
 /** kubernetes-models' classes carry validators generated from the Kubernetes OpenAPI schemas. */
 const BUILT_IN: Record<string, ModelClass> = { ConfigMap, Event, Namespace, Node, Pod, Secret, Service, Deployment, ReplicaSet };
-const NESTED: Record<string, ModelClass> = { Affinity, Container, EnvVar, Toleration };
+const NESTED: Record<string, ModelClass> = { Affinity, Container, EnvVar, PodTemplateSpec, Toleration };
 
 // Structural schemas put `pattern` beside `anyOf: [integer, string]` (int-or-string); ajv must allow it.
 const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false });
@@ -29,7 +30,8 @@ ajv.addKeyword({
     return errs.length === 0;
   },
 });
-const validateInferenceService = ajv.compile(inferenceServiceSchema);
+/** The custom resources the stand-in serves, each by its vendored CRD schema. */
+const CUSTOM = { InferenceService: ajv.compile(inferenceServiceSchema), LeaderWorkerSet: ajv.compile(leaderWorkerSetSchema) } as Record<string, ReturnType<typeof ajv.compile>>;
 
 function modelErrors(cls: ModelClass, data: unknown): ErrorObject[] {
   try {
@@ -45,7 +47,8 @@ function modelErrors(cls: ModelClass, data: unknown): ErrorObject[] {
 /** Schema errors of `obj`, as the API server's field errors name them. */
 export function schemaErrors(obj: KubeObject): StatusCause[] {
   let errs: ErrorObject[];
-  if (obj.kind === "InferenceService") errs = validateInferenceService(obj) ? [] : (validateInferenceService.errors ?? []);
+  const custom = CUSTOM[obj.kind];
+  if (custom) errs = custom(obj) ? [] : (custom.errors ?? []);
   else errs = modelErrors(BUILT_IN[obj.kind]!, obj);
   return dedupe(errs.filter((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf").map((e) => toCause(e, obj)));
 }

@@ -23,8 +23,8 @@ const MSG = {
 };
 
 type NameRule = "subdomain" | "label" | "dns1035";
-/** Services and InferenceServices (KServe's webhook) need DNS-1035 names; Namespaces a label. */
-const NAME_RULE: Record<string, NameRule> = { Namespace: "label", Service: "dns1035", InferenceService: "dns1035" };
+/** Services, InferenceServices (KServe's webhook) and LeaderWorkerSets (their headless Service) need DNS-1035 names; Namespaces a label. */
+const NAME_RULE: Record<string, NameRule> = { Namespace: "label", Service: "dns1035", InferenceService: "dns1035", LeaderWorkerSet: "dns1035" };
 
 export function nameErrors(kind: string, name: string | undefined): StatusCause[] {
   if (!name) return [cause.required("metadata.name", "name or generateName is required")];

@@ -12,6 +12,7 @@ import { ReplicaSetController } from "./controllers/replica-set-controller.ts";
 import { Scheduler } from "./controllers/scheduler.ts";
 import { InferenceServiceController } from "./controllers/inference-service-controller.ts";
 import { GarbageCollector } from "./controllers/garbage-collector.ts";
+import { LeaderWorkerSetController } from "./controllers/leader-worker-set-controller.ts";
 import { KubeletHost, type Kubelet } from "./controllers/kubelet.ts";
 import { SimpleKubelet } from "./controllers/simple-kubelet.ts";
 import { MigManager, type MigApplier } from "./controllers/mig-manager.ts";
@@ -26,7 +27,7 @@ export interface StandInOptions extends Partial<WatchHubOptions> {
   kubelet?: Kubelet | false;
   /** The MIG manager's applier; `false` runs no MIG manager. */
   migApplier?: MigApplier | false;
-  /** Deployment and ReplicaSet controllers, scheduler, garbage collector: all on unless turned off. */
+  /** Deployment, ReplicaSet and LeaderWorkerSet controllers, scheduler, garbage collector: all on unless turned off. */
   workloadControllers?: boolean;
   scheduler?: boolean;
   /** KServe's controller (raw deployment mode, predictors only); off unless asked for. */
@@ -81,7 +82,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
   const migManager = options.migApplier === false ? undefined : new MigManager(options.migApplier ?? new ConfigMapMigApplier());
   const controllers: Controller[] = [];
   if (options.workloadControllers !== false) {
-    controllers.push(new DeploymentController(report("deployment-controller")), new ReplicaSetController(report("replicaset-controller")), new GarbageCollector());
+    controllers.push(new DeploymentController(report("deployment-controller")), new ReplicaSetController(report("replicaset-controller")), new LeaderWorkerSetController(report("lws-controller-manager")), new GarbageCollector());
   }
   if (options.scheduler !== false) controllers.push(new Scheduler(report("default-scheduler")));
   if (options.kserve) controllers.push(new InferenceServiceController(report("kserve-controller-manager")));
