@@ -2,8 +2,8 @@ import { expect, test } from "@playwright/test";
 import { LOGINS, signIn, type Who } from "./helpers";
 
 const NAV: Record<Exclude<Who, "otherTenant">, string[]> = {
-  admin: ["Overview", "Models", "Endpoints", "Cluster", "Alerts", "Explore metrics", "Tenants", "Usage & cost", "Costs", "API keys", "Users & roles", "Audit log", "Call log", "KVKK", "Applications"],
-  operator: ["Overview", "Models", "Endpoints", "Cluster", "Alerts", "Explore metrics", "Tenants", "Usage & cost", "Costs", "API keys"],
+  admin: ["Overview", "Models", "Endpoints", "Cluster", "Alerts", "Explore metrics", "Tenants", "Usage & cost", "Costs", "Capacity planner", "API keys", "Users & roles", "Audit log", "Call log", "KVKK", "Applications"],
+  operator: ["Overview", "Models", "Endpoints", "Cluster", "Alerts", "Explore metrics", "Tenants", "Usage & cost", "Costs", "Capacity planner", "API keys"],
   auditor: ["Overview", "Models", "Endpoints", "Cluster", "Alerts", "Tenants", "Audit log", "Call log", "KVKK", "Applications"],
   tenant: ["Overview", "Usage & cost", "API keys", "Call log", "Applications", "Your data (KVKK)"],
 };

@@ -5,7 +5,7 @@ import type { Who } from "./helpers";
  * or two behind them: what the language and accessibility checks walk.
  */
 export const ROLE_PAGES: Record<Exclude<Who, "otherTenant">, string[]> = {
-  admin: ["/", "/models", "/endpoints", "/cluster", "/alerts", "/explore", "/tenants", "/usage", "/costs", "/api-keys", "/users", "/audit", "/call-log", "/kvkk", "/kvkk/policy", "/applications"],
+  admin: ["/", "/models", "/endpoints", "/cluster", "/alerts", "/explore", "/tenants", "/usage", "/costs", "/planner", "/api-keys", "/users", "/audit", "/call-log", "/kvkk", "/kvkk/policy", "/applications"],
   operator: ["/", "/endpoints", "/cluster", "/usage"],
   auditor: ["/", "/audit", "/call-log", "/kvkk", "/applications"],
   tenant: ["/", "/usage", "/api-keys", "/call-log", "/applications", "/my-data"],

@@ -12,11 +12,11 @@ const GiB = 2 ** 30;
  * The memory split of a version over the pool's GPUs, split by split (server/shared/parallelism.ts),
  * before anything starts: what each GPU holds, the sequences the KV cache keeps, which split fits.
  */
-export function DeployFit({ endpointId, modelVersionId, version }: { endpointId: string; modelVersionId: string; version: string }) {
+export function DeployFit({ endpointId, modelVersionId, version, parallelism }: { endpointId: string; modelVersionId: string; version: string; parallelism?: { tensor: number; pipeline: number } }) {
   const trpc = useTRPC();
   const t = useTranslations("endpoints.deploy");
   const fmt = useFormat();
-  const fit = useQuery(trpc.rollout.fit.queryOptions({ endpointId, modelVersionId }));
+  const fit = useQuery(trpc.rollout.fit.queryOptions({ endpointId, modelVersionId, parallelism }));
   const d = fit.data;
   if (!d || !d.gpuKind || d.lines.length === 0) return null;
   const gib = (b: number) => `${fmt.number(b / GiB, 1)} GiB`;

@@ -23,6 +23,7 @@ export const PAGES = {
   tenants: { href: "/tenants", permission: "tenant:read", nav: true },
   usage: { href: "/usage", permission: "usage:read", nav: true },
   costs: { href: "/costs", permission: "usage:admin", nav: true },
+  planner: { href: "/planner", permission: "capacity:plan", nav: true },
   apiKeys: { href: "/api-keys", permission: "api-key:read", nav: true },
   users: { href: "/users", permission: "user:read", nav: true },
   audit: { href: "/audit", permission: "audit:read", nav: true },

@@ -84,4 +84,29 @@ describe("a replica over a group of GPUs", () => {
     await expect(op.cluster.startReplica({ endpointVersionId: versionId, device: { kind: "group", gpuIds: [a.id, a.id] } })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("a GPU appears twice") });
     expect(await db.replica.count({ where: { endpointVersionId: versionId } })).toBe(0);
   });
+
+  it("keeps a split chosen at deploy (the capacity planner's layout) for the endpoint's version: the fit, the deploy and later starts use it", async () => {
+    const db = testDb();
+    const nodePool = await db.nodePool.findFirstOrThrow({ where: { name: "llm", cluster: { name: "test-sim" } } });
+    const model = await makeModelWithVersions(["1.0"]);
+    const mvId = model.versions[0]!.id;
+    // An 8B model fits one H100: Kule alone would serve it on one GPU.
+    const endpoint = await db.endpoint.create({ data: { name: `Split ${uid()}`, slug: `split-${uid()}`, modelId: model.id, engine: "vllm", nodePoolId: nodePool.id, sloAvailabilityPct: "99.9", sloP99LatencyMs: 8000 } });
+    const op = caller(operator);
+    expect((await op.rollout.fit({ endpointId: endpoint.id, modelVersionId: mvId })).parallelism).toEqual({ tensor: 1, pipeline: 1 });
+    const asked = { tensor: 2, pipeline: 1 };
+    expect((await op.rollout.fit({ endpointId: endpoint.id, modelVersionId: mvId, parallelism: asked })).lines.find((l) => l.chosen)).toMatchObject({ gpus: 2, fits: true });
+    await expect(op.rollout.deploy({ endpointId: endpoint.id, modelVersionId: mvId, replicas: 1, parallelism: { tensor: 9, pipeline: 1 }, expectedRevision: endpoint.revision })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("1 to 8 GPUs of a node") });
+
+    const { replicas } = await op.rollout.deploy({ endpointId: endpoint.id, modelVersionId: mvId, replicas: 1, parallelism: asked, expectedRevision: endpoint.revision });
+    const row = await replica(replicas[0]!.id);
+    expect({ tp: row.tensorParallel, gpus: row.gpus.map((g) => `${g.gpu.index}`) }).toEqual({ tp: 2, gpus: ["0", "1"] });
+    const ev = await db.endpointVersion.findFirstOrThrow({ where: { endpointId: endpoint.id, modelVersionId: mvId } });
+    expect({ tp: ev.tensorParallel, pp: ev.pipelineParallel }).toEqual({ tp: 2, pp: 1 });
+    // A start by hand (as the autoscaler's) is offered the same split, not the one-GPU default.
+    expect((await op.cluster.freeDevices({ endpointVersionId: ev.id })).parallelism).toEqual(asked);
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "endpoint.deploy", targetId: endpoint.id } });
+    expect(audit.after).toMatchObject({ split: "TP 2" });
+    await op.cluster.stopReplica({ replicaId: row.id, drainSeconds: 0 });
+  });
 });

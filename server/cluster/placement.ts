@@ -108,10 +108,18 @@ export async function versionParallelism(db: PrismaClient | DbTx, nodePoolId: st
 
 const versionInclude = { endpoint: { include: { nodePool: true, model: true } }, modelVersion: true } as const;
 
-/** What placing a model version in an endpoint's pool needs: the memory per GPU, the split and the scope. */
-export async function modelPlacement(db: PrismaClient | DbTx, endpoint: { nodePoolId: string; regionConstraint: string | null; nodePool: { name: string }; model: { task: string } }, mv: Parameters<typeof modelMemory>[0] & { tensorParallel: number | null; pipelineParallel: number | null }) {
+/**
+ * What placing a model version in an endpoint's pool needs: the memory per GPU, the split and the
+ * scope. The split the endpoint chose for it at deploy (`chosen`, an endpoint version's) wins.
+ */
+export async function modelPlacement(
+  db: PrismaClient | DbTx,
+  endpoint: { nodePoolId: string; regionConstraint: string | null; nodePool: { name: string }; model: { task: string } },
+  mv: Parameters<typeof modelMemory>[0] & { tensorParallel: number | null; pipelineParallel: number | null },
+  chosen?: { tensorParallel: number | null; pipelineParallel: number | null } | null,
+) {
   const memory = modelMemory(mv, endpoint.model.task);
-  const parallelism = await versionParallelism(db, endpoint.nodePoolId, mv, memory);
+  const parallelism = chosen?.tensorParallel || chosen?.pipelineParallel ? { tensor: chosen.tensorParallel ?? 1, pipeline: chosen.pipelineParallel ?? 1 } : await versionParallelism(db, endpoint.nodePoolId, mv, memory);
   const scope: PlacementScope = { nodePoolId: endpoint.nodePoolId, poolName: endpoint.nodePool.name, regionConstraint: endpoint.regionConstraint };
   return { need: memoryNeed(memory, parallelism), scope, memory };
 }
@@ -120,7 +128,7 @@ export async function modelPlacement(db: PrismaClient | DbTx, endpoint: { nodePo
 export async function versionPlacement(db: PrismaClient | DbTx, endpointVersionId: string) {
   const v = await db.endpointVersion.findUnique({ where: { id: endpointVersionId }, include: versionInclude });
   if (!v) throw new NotFoundError("Endpoint version");
-  return { version: v, ...(await modelPlacement(db, v.endpoint, v.modelVersion)) };
+  return { version: v, ...(await modelPlacement(db, v.endpoint, v.modelVersion, v)) };
 }
 
 /** Why a device was chosen, as the replica shows it. */

@@ -7,7 +7,7 @@ import { deployableVersion } from "../models/deployable.ts";
 import { claimRevision, writeWeights } from "./weights.ts";
 import { modelPlacement, placeNeed, poolGpuKind } from "../cluster/placement.ts";
 import { fitTable } from "../shared/parallelism.ts";
-import { MIN_KV_TOKENS } from "../shared/memory-rule.ts";
+import { MIN_KV_TOKENS, parallelismText } from "../shared/memory-rule.ts";
 import type { ActorContext } from "../auth/actor.ts";
 import { startReplica } from "../cluster/replicas.ts";
 import { servedSplitOf } from "./served-split.ts";
@@ -43,8 +43,10 @@ export async function deployVersion(ctx: ClusterContext, input: DeployInput) {
   const existing = endpoint.versions.find((v) => v.modelVersionId === mv.id);
   if (existing && existing.state === "draining") throw new ConflictError(`Version ${mv.version} is still draining: wait until it is retired, then deploy it again.`, { field: "modelVersionId" });
 
-  // The same rule a manual start and the autoscaler apply (placement.ts, memory-rule.ts).
-  const { need, scope } = await modelPlacement(ctx.db, endpoint, mv);
+  // The same rule a manual start and the autoscaler apply (placement.ts, memory-rule.ts); a split
+  // chosen here is kept on the endpoint version, so they place later replicas the same way.
+  const chosen = input.parallelism ? { tensorParallel: input.parallelism.tensor, pipelineParallel: input.parallelism.pipeline } : null;
+  const { need, scope } = await modelPlacement(ctx.db, endpoint, mv, chosen ?? existing);
   const placed = await placeNeed(ctx.db, need, scope, input.replicas);
   if (placed.why) throw new InvalidInputError("replicas", `${placed.why}. Stop replicas, change a MIG layout or choose fewer replicas.`);
   const devices = placed.chosen;
@@ -52,8 +54,8 @@ export async function deployVersion(ctx: ClusterContext, input: DeployInput) {
   const endpointVersionId = await ctx.db.$transaction(async (tx) => {
     await claimRevision(tx, endpoint.id, input.expectedRevision);
     const ev = existing
-      ? await tx.endpointVersion.update({ where: { id: existing.id }, data: { state: existing.state === "retired" || existing.state === "failed" ? "pending" : existing.state, drainStartedAt: null, keepWarmUntil: null } })
-      : await tx.endpointVersion.create({ data: { endpointId: endpoint.id, modelVersionId: mv.id, weight: 0, state: "pending" } });
+      ? await tx.endpointVersion.update({ where: { id: existing.id }, data: { state: existing.state === "retired" || existing.state === "failed" ? "pending" : existing.state, drainStartedAt: null, keepWarmUntil: null, ...(chosen ?? {}) } })
+      : await tx.endpointVersion.create({ data: { endpointId: endpoint.id, modelVersionId: mv.id, weight: 0, state: "pending", ...(chosen ?? {}) } });
     await recordAudit(tx, {
       actor: ctx.actor,
       ip: ctx.ip,
@@ -61,7 +63,7 @@ export async function deployVersion(ctx: ClusterContext, input: DeployInput) {
       targetType: "endpoint",
       targetId: endpoint.id,
       before: split(endpoint),
-      after: { version: mv.version, replicas: input.replicas, devices: devices.map((d) => d.label) },
+      after: { version: mv.version, replicas: input.replicas, split: parallelismText(need.parallelism), devices: devices.map((d) => d.label) },
     });
     return ev.id;
   });
@@ -78,7 +80,8 @@ export async function deployVersion(ctx: ClusterContext, input: DeployInput) {
 export async function versionFit({ db }: ActorContext, input: VersionFitInput) {
   const endpoint = await loadEndpoint(db, input.endpointId);
   const mv = await deployableVersion(db, input.modelVersionId, endpoint.model);
-  const [{ need, memory }, kind] = await Promise.all([modelPlacement(db, endpoint, mv), poolGpuKind(db, endpoint.nodePool.id)]);
+  const asked = input.parallelism ? { tensorParallel: input.parallelism.tensor, pipelineParallel: input.parallelism.pipeline } : endpoint.versions.find((v) => v.modelVersionId === mv.id);
+  const [{ need, memory }, kind] = await Promise.all([modelPlacement(db, endpoint, mv, asked), poolGpuKind(db, endpoint.nodePool.id)]);
   const context = mv.contextTokens ?? MIN_KV_TOKENS;
   const lines = kind ? fitTable(memory, kind, context) : [];
   const chosen = (l: (typeof lines)[number]) => l.parallelism.tensor === need.parallelism.tensor && l.parallelism.pipeline === need.parallelism.pipeline;

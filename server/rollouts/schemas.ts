@@ -14,15 +14,25 @@ export const setWeightsInput = z
   })
   .refine((v) => v.weights.reduce((s, w) => s + w.weight, 0) === 100, { path: ["weights"], message: "weights must sum to 100" });
 
+/** A split chosen at deploy (the capacity planner's layout): tensor parallel within a node × pipeline stages over nodes. */
+export const splitInput = z
+  .object({
+    tensor: z.number().int("a whole number").min(1, "1 to 8 GPUs of a node").max(8, "1 to 8 GPUs of a node"),
+    pipeline: z.number().int("a whole number").min(1, "1 to 16 stages").max(16, "1 to 16 stages"),
+  })
+  .strict();
+
 export const deployInput = z.object({
   endpointId: id,
   modelVersionId: id,
   replicas: z.number().int("a whole number").min(1, "at least 1 replica").max(16, "at most 16 replicas"),
+  /** Absent: the model version's stated split, or the smallest one the pool's GPUs hold. */
+  parallelism: splitInput.optional(),
   expectedRevision,
 });
 
 /** How a model version would lay over the endpoint pool's GPUs, before it is deployed. */
-export const versionFitInput = z.object({ endpointId: id, modelVersionId: id });
+export const versionFitInput = z.object({ endpointId: id, modelVersionId: id, parallelism: splitInput.optional() });
 export type VersionFitInput = z.infer<typeof versionFitInput>;
 
 export const promoteInput = z.object({

@@ -42,6 +42,8 @@ export const EXACT_TR: Record<string, string> = {
   "a claim name: letters, digits and _ : . - /": "bir claim adı: harfler, rakamlar ve _ : . - /",
   "the tenant role needs a tenant; other roles must not have one": "kiracı rolü bir kiracı ister; diğer rollerin kiracısı olmamalı",
   "a valid e-mail address": "geçerli bir e-posta adresi",
+  "1 to 8 GPUs of a node": "bir düğümün 1 ile 8 arası GPU'su",
+  "1 to 16 stages": "1 ile 16 arası aşama",
   "a whole number": "bir tam sayı",
   "a whole number of tokens": "tam sayıda token",
   "an IPv4 or IPv6 address": "bir IPv4 ya da IPv6 adresi",

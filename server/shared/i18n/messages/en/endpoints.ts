@@ -143,6 +143,7 @@ export const endpoints = {
     start: "Start canary",
   },
   deploy: {
+    fromPlanner: "The capacity planner's layout: {split}, {replicas} replica(s). Check the fit below, then deploy.",
     title: "Deploy a version",
     noVersion: "{model} has no version to deploy. <link>Register a model version</link> first.",
     versionAria: "Version to deploy",

@@ -10,6 +10,7 @@ export const pages = {
   tenants: { label: "Tenants", what: "the tenant list" },
   usage: { label: "Usage & cost", what: "usage and cost" },
   costs: { label: "Costs", what: "costs" },
+  planner: { label: "Capacity planner", what: "the capacity planner" },
   apiKeys: { label: "API keys", what: "API keys" },
   users: { label: "Users & roles", what: "users and roles" },
   audit: { label: "Audit log", what: "the audit log" },

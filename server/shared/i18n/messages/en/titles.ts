@@ -6,6 +6,7 @@ export const titles = {
   callLog: "Call log",
   cluster: "Cluster",
   costs: "Costs",
+  capacityPlanner: "Capacity planner",
   dataSubjectsApplications: "Data subjects' applications",
   endpoint: "Endpoint",
   endpoints: "Endpoints",

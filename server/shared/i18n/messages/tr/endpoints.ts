@@ -145,6 +145,7 @@ export const endpoints = {
     start: "Kanaryayı başlat",
   },
   deploy: {
+    fromPlanner: "Kapasite planlayıcının düzeni: {split}, {replicas} replika. Aşağıda sığmayı kontrol edin, sonra dağıtın.",
     title: "Sürüm dağıt",
     noVersion: "{model} modelinin dağıtılacak sürümü yok. Önce <link>bir model sürümü kaydedin</link>.",
     versionAria: "Dağıtılacak sürüm",

@@ -16,6 +16,7 @@ import { login } from "./login.ts";
 import { metrics } from "./metrics.ts";
 import { models } from "./models.ts";
 import { overview } from "./overview.ts";
+import { planner } from "./planner.ts";
 import { pages } from "./pages.ts";
 import { shell } from "./shell.ts";
 import { tenants } from "./tenants.ts";
@@ -24,4 +25,4 @@ import { trpc } from "./trpc.ts";
 import { usage } from "./usage.ts";
 import { users } from "./users.ts";
 
-export const tr: Messages = { alerts, apiKeys, audit, callLog, cluster, common, endpoints, exportFiles, heads, kvkk, kvkkController, kvkkTexts, login, metrics, models, overview, pages, shell, tenants, titles, trpc, usage, users };
+export const tr: Messages = { alerts, apiKeys, audit, callLog, cluster, common, endpoints, exportFiles, heads, kvkk, kvkkController, kvkkTexts, login, metrics, models, overview, pages, planner, shell, tenants, titles, trpc, usage, users };

@@ -12,6 +12,7 @@ export const pages = {
   tenants: { label: "Kiracılar", what: "kiracı listesi" },
   usage: { label: "Kullanım ve maliyet", what: "kullanım ve maliyet" },
   costs: { label: "Maliyetler", what: "maliyetler" },
+  planner: { label: "Kapasite planlayıcı", what: "kapasite planlayıcı" },
   apiKeys: { label: "API anahtarları", what: "API anahtarları" },
   users: { label: "Kullanıcılar ve roller", what: "kullanıcılar ve roller" },
   audit: { label: "Denetim kaydı", what: "denetim kaydı" },

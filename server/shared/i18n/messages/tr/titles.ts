@@ -8,6 +8,7 @@ export const titles = {
   callLog: "Çağrı kaydı",
   cluster: "Küme",
   costs: "Maliyetler",
+  capacityPlanner: "Kapasite planlayıcı",
   dataSubjectsApplications: "İlgili kişi başvuruları",
   endpoint: "Uç nokta",
   endpoints: "Uç noktalar",

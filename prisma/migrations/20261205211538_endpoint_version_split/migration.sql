@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "EndpointVersion" ADD COLUMN     "pipelineParallel" INTEGER,
+ADD COLUMN     "tensorParallel" INTEGER;
