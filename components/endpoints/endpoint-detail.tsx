@@ -10,6 +10,7 @@ import { Empty } from "@/components/ui/field";
 import { PANEL_QUERY, queryGate } from "@/components/ui/query-state";
 import { TrafficPanel } from "./traffic-panel";
 import { CanaryPlan } from "./canary-plan";
+import { PredictedPanel } from "@/components/planner/predicted-panel";
 import { DeployForm } from "./deploy-form";
 import { RolloutHistory } from "./rollout-history";
 import { ReplicasPanel } from "./replicas-panel";
@@ -21,7 +22,7 @@ import { EndpointSettings } from "./endpoint-settings";
 import { AlertTable } from "@/components/alerts/alert-table";
 import { RoutingPanel } from "./routing-panel";
 
-export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean }) {
+export function EndpointDetail({ id, canWrite, canPlan }: { id: string; canWrite: boolean; canPlan: boolean }) {
   const trpc = useTRPC();
   const t = useTranslations("endpoints.detail");
   const fmt = useFormat();
@@ -71,6 +72,7 @@ export function EndpointDetail({ id, canWrite }: { id: string; canWrite: boolean
       <EndpointSla endpoint={e} canWrite={canWrite} />
       <AlertTable endpointId={e.id} title={t("alertHistory")} />
       <EndpointCharts endpointId={e.id} />
+      {canPlan && <PredictedPanel endpointId={e.id} />}
       <TrafficPanel endpoint={e} canWrite={canWrite} planRunning={planRunning} />
       <RoutingPanel endpoint={e} canWrite={canWrite} />
       <CanaryPlan endpoint={e} canWrite={canWrite} />

@@ -70,6 +70,13 @@ export const endpointQueries = {
     `sum by (kule_version) (rate(nv_inference_${phase}_duration_us{${ep(endpoint)}}[${w}])) / sum by (kule_version) (rate(nv_inference_request_success{${ep(endpoint)}}[${w}]))`,
 } as const;
 
+/** The live load and latency of an endpoint, for the capacity planner's predicted-against-measured check (server/planner/live-check.ts). */
+export const liveLoadQueries = {
+  requests: (endpoint: string, w: string) => `sum(rate(kule_gateway_requests_total{${gw(endpoint)},status=~"2.."}[${w}]))`,
+  /** Mean sequences each vLLM replica of the endpoint runs at once: the batch its steps serve. */
+  batch: (endpoint: string) => `avg(vllm:num_requests_running{${ep(endpoint)}})`,
+} as const;
+
 const tn = (tenant: string) => `tenant=${labelValue(tenant)}`;
 
 /**

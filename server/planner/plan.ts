@@ -38,6 +38,15 @@ export const P99_OVER_MEAN = { tpot: 1.2, ttft: 2 } as const;
 /** vLLM's default --max-num-seqs: no engine batches more sequences than this. */
 export const MAX_BATCH = 256;
 
+/**
+ * TTFT p99 of a replica taking `rpsPerReplica` calls a second: its prefill and first step, the
+ * wait stretched by the share of its time spent prefilling (prefills queue for the GPU, M/D/1-like).
+ */
+export function ttftP99Ms(prefillMs: number, stepMs: number, rpsPerReplica: number): number {
+  const busy = Math.min(0.95, (rpsPerReplica * prefillMs) / 1000);
+  return (prefillMs + stepMs) * (1 + busy / (2 * (1 - busy))) * P99_OVER_MEAN.ttft;
+}
+
 export interface Candidate {
   gpu: string;
   device: string;
@@ -87,11 +96,7 @@ function evaluate(m: Memory, w: Workload, fleet: Fleet, device: Device, deviceBy
   const step1 = decodeStepMs(w, device, split, 1, context);
   if (batch === 0) return { ...base, ...empty, kvSequences, prefillMs: pre, tpotP99Ms: step1 * P99_OVER_MEAN.tpot, refused: kvSequences === 0 ? `the KV cache holds no sequence of ${seq} tokens beside the weights` : `a decode step takes ${step1.toFixed(1)} ms even for one sequence; TPOT p99 would be ${(step1 * P99_OVER_MEAN.tpot).toFixed(1)} ms against ${slo.tpotP99Ms} ms` };
   const step = decodeStepMs(w, device, split, batch, context);
-  const ttftAt = (replicas: number, rps: number) => {
-    // Prefills queue for the GPU: the share of its time spent prefilling stretches the wait (M/D/1-like).
-    const busy = Math.min(0.95, ((rps / replicas) * pre) / 1000);
-    return (pre + step) * (1 + busy / (2 * (1 - busy))) * P99_OVER_MEAN.ttft;
-  };
+  const ttftAt = (replicas: number, rps: number) => ttftP99Ms(pre, step, rps / replicas);
   if (ttftAt(1e9, 0) > slo.ttftP99Ms) return { ...base, ...empty, kvSequences, batch, prefillMs: pre, ttftP99Ms: ttftAt(1e9, 0), tpotP99Ms: step * P99_OVER_MEAN.tpot, refused: `prefill of ${f.promptTokens} tokens takes ${pre.toFixed(0)} ms; TTFT p99 would be ${ttftAt(1e9, 0).toFixed(0)} ms against ${slo.ttftP99Ms} ms` };
   // Calls in flight = arrivals × time in the system (Little); the batch each replica runs is its share
   // of them, and the step time follows the batch: a few rounds settle both.

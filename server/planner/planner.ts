@@ -13,13 +13,19 @@ import { translateServerMessage } from "../shared/i18n/server-messages.ts";
 
 const BYTES_PER_PARAM = { fp32: 4, bf16: 2, fp16: 2, fp8: 1, int8: 1, int4: 0.5 } as const;
 
+/** A registered version's memory as the planner sizes it: its card, without the served context (the forecast says that). */
+export const versionMemory = (mv: Parameters<typeof modelMemory>[0]): ModelMemory => ({ ...modelMemory(mv, "llm"), kvTokens: undefined });
+
+/** What the roofline reads of a model: parameters, weight bytes, FP8 or not, KV bytes a token. */
+export const workloadOf = (memory: ModelMemory, fp8: boolean) => ({ parameterCount: memory.parameterCount, weightBytes: memory.weightBytes, fp8, kvBytesPerToken: kvBytesPerToken(memory.parameterCount, memory.attention) });
+
 /** The model as the planner sizes it: from a registered version or a card. */
 async function modelOf(db: PrismaClient | DbTx, input: PlanInput) {
   if (input.modelVersionId) {
     const mv = await db.modelVersion.findUnique({ where: { id: input.modelVersionId }, include: { model: true } });
     if (!mv) throw new NotFoundError("Model version");
     if (mv.model.task !== "llm") throw new InvalidInputError("modelVersionId", `the planner sizes language models; ${mv.model.name} is a ${mv.model.task} model`);
-    const memory = { ...modelMemory(mv, "llm"), kvTokens: undefined } satisfies ModelMemory;
+    const memory = versionMemory(mv);
     const endpoints = await db.endpoint.findMany({ where: { modelId: mv.modelId, retiredAt: null }, select: { id: true, name: true } });
     return { label: `${mv.model.name} ${mv.version} (${mv.precision})`, memory, fp8: mv.precision === "fp8", cardKnown: !!memory.attention, endpoints, modelVersionId: mv.id };
   }
@@ -89,7 +95,7 @@ export async function planCapacity({ db, locale }: ActorContext & { locale?: Loc
   const model = await modelOf(db, input);
   const { fleets, unknown } = await fleetsOf(db);
   const forecast = { ...input.forecast, hourly: input.forecast.hourly ?? Array<number>(24).fill(1) };
-  const workload = { parameterCount: model.memory.parameterCount, weightBytes: model.memory.weightBytes, fp8: model.fp8, kvBytesPerToken: kvBytesPerToken(model.memory.parameterCount, model.memory.attention) };
+  const workload = workloadOf(model.memory, model.fp8);
   const candidates = planCandidates({ ...model.memory, attention: model.memory.attention ?? null }, workload, fleets, forecast, input.slo, input.energy);
   const best = candidates.filter((c) => !c.refused).slice(0, 3);
   const tr = (text: string) => (locale && locale !== "en" ? translateServerMessage(locale, text) : text);

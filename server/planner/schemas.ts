@@ -35,3 +35,6 @@ export const planInput = z
   .refine((i) => !!i.modelVersionId !== !!i.card, { path: ["modelVersionId"], message: "choose a model version or describe a model card, not both" });
 
 export type PlanInput = z.infer<typeof planInput>;
+
+/** An endpoint whose live load the planner's prediction is checked against. */
+export const liveCheckInput = z.object({ endpointId: id }).strict();

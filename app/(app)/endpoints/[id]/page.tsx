@@ -11,7 +11,7 @@ export default async function Page({ params }: { params: Promise<{ id: string }>
   const actor = await requireActor();
   return (
     <Guarded page="endpoints">
-      <EndpointDetail id={id} canWrite={can(actor.role, "endpoint:write")} />
+      <EndpointDetail id={id} canWrite={can(actor.role, "endpoint:write")} canPlan={can(actor.role, "capacity:plan")} />
     </Guarded>
   );
 }

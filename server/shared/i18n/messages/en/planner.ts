@@ -40,4 +40,20 @@ export const planner = {
   assumptions: "Prefill is compute-bound: 2 × parameters × prompt tokens at {prefill}% of the datasheet's FLOP/s; a decode step streams the weights (÷ GPUs) and the batch's KV cache at {decode}% of HBM bandwidth, plus the tensor-parallel all-reduce and a hop per pipeline stage. A p99 is {tpotFactor}× the mean step and {ttftFactor}× the mean first token; replicas follow Little's law, plus one for a failure.",
   sources: "Datasheets: {sources}",
   unknownGpus: "Not planned (no datasheet): {gpus}",
+  live: {
+    title: "Predicted against measured",
+    load: "{version} on {gpu} ({split}) at {rps} calls/s, {prompt} prompt and {answer} answer tokens a call, {batch} sequences a replica at once, {replicas} replica(s), over the last {window}",
+    colMetric: "Figure",
+    colPredicted: "Planner",
+    colMeasured: "Prometheus",
+    colError: "Error",
+    metric: { ttftP99Ms: "TTFT p99", tpotP99Ms: "TPOT p99", tokensPerSPerReplica: "Output tokens/s per replica" },
+    caveat: "Tokens/s: the planner's figure is what a replica can make at this batch; at a light load it makes only what it is asked for, so the two meet only near saturation.",
+    why: {
+      no_replicas: "No replica of the serving version is ready: once one is, the planner's prediction for its load is compared with what Prometheus measures.",
+      no_traffic: "No calls in the last 5 minutes: send some (the demo's load generator, or your tenants) and the planner's prediction is compared with what Prometheus measures.",
+      unknown_gpu: "The planner has no datasheet for {gpu}: add it to server/planner/hardware.ts to compare.",
+      metrics: "Prometheus does not answer: the comparison needs its figures.",
+    },
+  },
 };

@@ -41,4 +41,20 @@ export const planner: Messages["planner"] = {
   assumptions: "Ön doldurma hesaplama sınırlıdır: 2 × parametre × istem tokenı, veri sayfasındaki FLOP/sn'nin %{prefill}'i ile; bir çözme adımı ağırlıkları (÷ GPU) ve toplu işin KV önbelleğini HBM bant genişliğinin %{decode}'i ile okur, artı tensör paralel all-reduce ve her boru hattı aşaması için bir sıçrama. Bir p99, ortalama adımın {tpotFactor} katı ve ortalama ilk tokenın {ttftFactor} katıdır; replikalar Little yasasını izler, artı bir arıza için bir tane.",
   sources: "Veri sayfaları: {sources}",
   unknownGpus: "Planlanmadı (veri sayfası yok): {gpus}",
+  live: {
+    title: "Öngörülen ve ölçülen",
+    load: "{gpu} üzerinde {version} ({split}), saniyede {rps} çağrı, çağrı başına {prompt} istem ve {answer} yanıt tokenı, replika başına aynı anda {batch} dizi, {replicas} replika, son {window} içinde",
+    colMetric: "Değer",
+    colPredicted: "Planlayıcı",
+    colMeasured: "Prometheus",
+    colError: "Hata",
+    metric: { ttftP99Ms: "TTFT p99 (ilk token)", tpotP99Ms: "TPOT p99 (token başına)", tokensPerSPerReplica: "Replika başına çıktı tokenı/sn" },
+    caveat: "Token/sn: planlayıcının değeri bir replikanın bu toplu iş boyunda üretebileceğidir; hafif yükte yalnızca istenen kadarını üretir, bu yüzden ikisi ancak doygunluğa yakın buluşur.",
+    why: {
+      no_replicas: "Sunan sürümün hazır replikası yok: biri hazır olunca planlayıcının yükü için öngörüsü Prometheus'un ölçtüğüyle karşılaştırılır.",
+      no_traffic: "Son 5 dakikada çağrı yok: biraz gönderin (demonun yük üreteci ya da kiracılarınız), planlayıcının öngörüsü Prometheus'un ölçtüğüyle karşılaştırılır.",
+      unknown_gpu: "Planlayıcının {gpu} için veri sayfası yok: karşılaştırmak için server/planner/hardware.ts dosyasına ekleyin.",
+      metrics: "Prometheus yanıt vermiyor: karşılaştırma onun değerlerine ihtiyaç duyar.",
+    },
+  },
 };
