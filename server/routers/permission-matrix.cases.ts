@@ -209,6 +209,7 @@ export const MATRIX: Record<string, Case> = {
     allowed: ["admin", "operator"],
   },
   "planner.plan": { input: () => ({ card: { parameterCount: 8e9, precision: "bf16", layers: 32, kvHeads: 8, headDim: 128 }, forecast: { peakRps: 2, promptTokens: 500, answerTokens: 200 }, slo: { ttftP99Ms: 2000, tpotP99Ms: 100 } }), allowed: ["admin", "operator"] },
+  "planner.live": { input: (f) => ({ endpointId: f.endpointId }), allowed: ["admin", "operator"] },
   "rollout.fit": { input: (f) => ({ endpointId: f.cpuEndpointId, modelVersionId: f.cpuModelVersionId }), allowed: ["admin", "operator"] },
   "rollout.promote": { input: async (f) => ({ ...(await f.twoReady().then((e) => ({ endpointId: e.endpointId, endpointVersionId: e.canaryId, expectedRevision: e.revision }))) }), allowed: ["admin", "operator"] },
   "rollout.blueGreen": { input: async (f) => await f.twoReady().then((e) => ({ endpointId: e.endpointId, endpointVersionId: e.canaryId, expectedRevision: e.revision })), allowed: ["admin", "operator"] },
