@@ -112,7 +112,13 @@ export class ReplicaWorkloads {
     }
     const group = [...book.wanted.values()].find((w) => w.workload === workload && !w.stopping);
     if (!group || !isLws(workload)) return;
-    const { stageHosts } = podPlacement(group.device, () => this.d.nodes(), this.d.reading(), "vllm");
+    let stageHosts: string[];
+    try {
+      ({ stageHosts } = podPlacement(group.device, () => this.d.nodes(), this.d.reading(), "vllm"));
+    } catch (e) {
+      // A stage's node left the topology: its worker waits behind the gate, and the leader's engine reports the group down.
+      return this.d.onError(e);
+    }
     for (const pod of waiting.filter((p) => workerIndex(p) > 0)) {
       const host = stageHosts[workerIndex(pod)];
       if (host) this.bind(pod, host, { [KULE.workerOf]: group.id }, () => {});
