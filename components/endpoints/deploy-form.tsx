@@ -30,7 +30,8 @@ export function DeployForm({ endpoint }: { endpoint: Endpoint }) {
   const t = useTranslations("endpoints.deploy");
   const { gb } = useUnits();
   const model = useQuery(trpc.model.get.queryOptions({ id: endpoint.model.id }));
-  const layout = readDeployLayout(new URLSearchParams(useSearchParams()?.toString() ?? ""));
+  const params = useSearchParams();
+  const layout = params ? readDeployLayout(params) : null;
   const [versionId, setVersionId] = useState(layout?.modelVersionId ?? "");
   const [replicas, setReplicas] = useState(layout?.replicas ?? 1);
   // The planner's split holds for the version it was planned for; choosing another drops it.

@@ -1,32 +1,26 @@
+import { deployLayout, type DeployLayout } from "@/server/shared/deploy-layout";
+
 /**
  * The link from a capacity plan to an endpoint's deploy form, pre-filled with the chosen layout,
- * and its reading back on the endpoint page: one owner for the query's names and bounds (the
- * deploy input's, server/rollouts/schemas.ts).
+ * and its reading back on the endpoint page. The bounds are the deploy input's own
+ * (server/shared/deploy-layout.ts): a link the deploy would refuse fills nothing.
  */
-export interface DeployLayout {
-  modelVersionId: string;
-  replicas: number;
-  parallelism: { tensor: number; pipeline: number };
-}
-
-const BOUNDS = { replicas: [1, 16], tensor: [1, 8], pipeline: [1, 16] } as const;
+export type { DeployLayout };
 
 export function deployHref(endpointId: string, l: DeployLayout): string {
   const q = new URLSearchParams({ deploy: l.modelVersionId, replicas: String(l.replicas), tp: String(l.parallelism.tensor), pp: String(l.parallelism.pipeline) });
   return `/endpoints/${endpointId}?${q}#deploy`;
 }
 
-const whole = (v: string | null, [min, max]: readonly [number, number]) => {
-  const n = Number(v);
-  return v !== null && Number.isInteger(n) && n >= min && n <= max ? n : null;
-};
+// An absent or blank parameter is NaN, which the schema's number refuses.
+const numberOf = (v: string | null) => (v === null || v.trim() === "" ? Number.NaN : Number(v));
 
-/** The layout a link carries, or null when it carries none (or numbers out of the deploy input's bounds). */
-export function readDeployLayout(q: URLSearchParams): DeployLayout | null {
-  const modelVersionId = q.get("deploy");
-  const replicas = whole(q.get("replicas"), BOUNDS.replicas);
-  const tensor = whole(q.get("tp"), BOUNDS.tensor);
-  const pipeline = whole(q.get("pp"), BOUNDS.pipeline);
-  if (!modelVersionId || replicas === null || tensor === null || pipeline === null) return null;
-  return { modelVersionId, replicas, parallelism: { tensor, pipeline } };
+/** The layout a link carries, or null when it carries none (or one the deploy input would refuse). */
+export function readDeployLayout(q: Pick<URLSearchParams, "get">): DeployLayout | null {
+  const read = deployLayout.safeParse({
+    modelVersionId: q.get("deploy") ?? undefined,
+    replicas: numberOf(q.get("replicas")),
+    parallelism: { tensor: numberOf(q.get("tp")), pipeline: numberOf(q.get("pp")) },
+  });
+  return read.success ? read.data : null;
 }

@@ -26,7 +26,8 @@ export interface Measured {
   outputTokensPerS: number;
 }
 
-const errorPct = (predicted: number, measured: number | null) => (measured ? Math.round((predicted / measured - 1) * 1000) / 10 : null);
+/** A prediction's error against what was measured, in percent to one decimal; null when nothing was measured. */
+export const errorPct = (predicted: number, measured: number | null) => (measured ? Math.round((predicted / measured - 1) * 1000) / 10 : null);
 
 /**
  * What the planner predicts for the load an endpoint carries now, beside what Prometheus measured

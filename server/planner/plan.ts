@@ -1,7 +1,7 @@
 import { fitsDevice, gib, memoryNeed, parallelismText, usableBytes, type ModelMemory } from "../shared/memory-rule.ts";
 import { candidateSplits } from "../shared/parallelism.ts";
 import { migComputeSlices, migInstanceMemoryBytes, migProfiles, supportsMig } from "../cluster/mig.ts";
-import { decodeStepMs, gpuPowerW, prefillMs, wholeGpu, type Device, type Split, type Workload } from "./roofline.ts";
+import { decodeStepMs, gpuPowerW, kvBytesPerGpu, prefillMs, sequencesHeld, wholeGpu, type Device, type Split, type Workload } from "./roofline.ts";
 import type { GpuSpec } from "./hardware.ts";
 
 /**
@@ -83,11 +83,10 @@ function evaluate(m: Memory, w: Workload, fleet: Fleet, device: Device, deviceBy
   // Room for one full sequence at least: what the engine needs to start.
   const need = memoryNeed({ ...m, kvTokens: seq }, split);
   const weightBytesPerGpu = w.weightBytes / n;
-  const kvBytesPerGpu = Math.max(0, usableBytes(deviceBytes) - weightBytesPerGpu);
-  const base = { gpu: fleet.modelName, device: deviceLabel, split, gpusPerReplica: n, needBytesPerGpu: need.bytes, weightBytesPerGpu, kvBytesPerGpu, overheadBytesPerGpu: deviceBytes - usableBytes(deviceBytes) };
+  const base = { gpu: fleet.modelName, device: deviceLabel, split, gpusPerReplica: n, needBytesPerGpu: need.bytes, weightBytesPerGpu, kvBytesPerGpu: kvBytesPerGpu(w, deviceBytes, split), overheadBytesPerGpu: deviceBytes - usableBytes(deviceBytes) };
   const empty = { kvSequences: 0, batch: 0, prefillMs: 0, ttftP99Ms: 0, tpotP99Ms: 0, inFlightAtPeak: 0, tokensPerSPerReplica: 0, replicas: 0, gpus: 0, gpuHoursPerDay: { autoscaled: 0, fixed: 0 }, kwhPerDay: 0, costPerDay: null, costPer1MTokens: null, costPer1MTokensFixed: null };
   if (!fitsDevice(deviceBytes, need.bytes)) return { ...base, ...empty, refused: `${gib(need.bytes)} per GPU (weights and one sequence of ${seq} tokens) is more than the ${gib(usableBytes(deviceBytes))} usable of a ${deviceLabel}` };
-  const kvSequences = Math.floor((n * kvBytesPerGpu) / (w.kvBytesPerToken * seq));
+  const kvSequences = sequencesHeld(w, deviceBytes, split, seq);
   const context = f.promptTokens + f.answerTokens / 2;
   const pre = prefillMs(w, device, split, Math.max(1, Math.round(f.promptTokens * (1 - f.prefixShare))));
   // The largest batch the KV cache holds whose step keeps the TPOT budget at p99.

@@ -1,3 +1,4 @@
+import { usableBytes } from "../shared/memory-rule.ts";
 import { EFFICIENCY, type GpuSpec } from "./hardware.ts";
 
 /**
@@ -36,6 +37,16 @@ export interface Device {
 export const wholeGpu = (spec: GpuSpec): Device => ({ spec, computeShare: 1, bandwidthShare: 1 });
 
 const gpus = (p: Split) => p.tensor * p.pipeline;
+
+/** KV-cache bytes each GPU of the split keeps beside its share of the weights (the memory rule's usable part). */
+export function kvBytesPerGpu(w: Workload, deviceBytes: number, p: Split): number {
+  return Math.max(0, usableBytes(deviceBytes) - w.weightBytes / gpus(p));
+}
+
+/** Whole sequences of `seqTokens` the split's KV cache holds at once: the largest batch memory allows. */
+export function sequencesHeld(w: Workload, deviceBytes: number, p: Split, seqTokens: number): number {
+  return Math.floor((gpus(p) * kvBytesPerGpu(w, deviceBytes, p)) / (w.kvBytesPerToken * seqTokens));
+}
 
 /** Peak FLOP/s the workload runs at on one device. */
 function flops(w: Workload, d: Device): number {

@@ -1,5 +1,4 @@
-import { usableBytes } from "../shared/memory-rule.ts";
-import { decodeStepMs, prefillMs, type Device, type Split, type Workload } from "./roofline.ts";
+import { decodeStepMs, prefillMs, sequencesHeld, type Device, type Split, type Workload } from "./roofline.ts";
 
 /**
  * A replica at maximum load (an offline benchmark: requests queued without pause), by the
@@ -10,9 +9,7 @@ import { decodeStepMs, prefillMs, type Device, type Split, type Workload } from 
  *   batch × osl / (batch × prefill + osl × step(batch))
  */
 export function maxLoadThroughput(w: Workload, d: Device, split: Split, deviceBytes: number, isl: number, osl: number, batchCap: number) {
-  const gpus = split.tensor * split.pipeline;
-  const kvBytes = gpus * Math.max(0, usableBytes(deviceBytes) - w.weightBytes / gpus);
-  const batch = Math.max(0, Math.min(batchCap, Math.floor(kvBytes / (w.kvBytesPerToken * (isl + osl)))));
+  const batch = Math.max(0, Math.min(batchCap, sequencesHeld(w, deviceBytes, split, isl + osl)));
   if (batch === 0) return { batch, stepMs: 0, prefillMs: 0, tokensPerS: 0 };
   const step = decodeStepMs(w, d, split, batch, isl + osl / 2);
   const pre = prefillMs(w, d, split, isl);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { id } from "../schemas/common.ts";
+import { replicaCount, splitInput } from "../shared/deploy-layout.ts";
 
 /** The revision of the endpoint the caller's view was based on: a stale view is refused. */
 const expectedRevision = z.number().int("a whole number");
@@ -14,18 +15,10 @@ export const setWeightsInput = z
   })
   .refine((v) => v.weights.reduce((s, w) => s + w.weight, 0) === 100, { path: ["weights"], message: "weights must sum to 100" });
 
-/** A split chosen at deploy (the capacity planner's layout): tensor parallel within a node × pipeline stages over nodes. */
-export const splitInput = z
-  .object({
-    tensor: z.number().int("a whole number").min(1, "1 to 8 GPUs of a node").max(8, "1 to 8 GPUs of a node"),
-    pipeline: z.number().int("a whole number").min(1, "1 to 16 stages").max(16, "1 to 16 stages"),
-  })
-  .strict();
-
 export const deployInput = z.object({
   endpointId: id,
   modelVersionId: id,
-  replicas: z.number().int("a whole number").min(1, "at least 1 replica").max(16, "at most 16 replicas"),
+  replicas: replicaCount,
   /** Absent: the model version's stated split, or the smallest one the pool's GPUs hold. */
   parallelism: splitInput.optional(),
   expectedRevision,

@@ -43,17 +43,23 @@ export function podPlacement(device: Device, nodes: () => Iterable<NodeObj>, rea
   return { host: gpu.host, stageHosts: [gpu.host], shape: { kind: "mig", profile: inst.profile } };
 }
 
-function groupPlacement(device: Extract<Device, { kind: "group" }>, nodes: () => Iterable<NodeObj>, reading: NodeReading, engine: string): PodPlacement {
+/** Each stage's node, in stage order, for a group whose GPUs are all on known nodes (refused where a stage spans nodes). */
+export function groupStageHosts(device: Extract<Device, { kind: "group" }>, nodes: () => Iterable<NodeObj>, reading: NodeReading): string[] {
   const { tensorParallel: tp, pipelineParallel: pp } = device;
   if (device.gpuUuids.length !== tp * pp) throw new InvalidInputError("device", `A TP ${tp} × PP ${pp} group holds ${tp * pp} GPUs; ${device.gpuUuids.length} were named`);
   const gpus = device.gpuUuids.map((u) => gpuAt(u, nodes(), reading));
   const mig = gpus.find((g) => g.migEnabled);
   if (mig) throw new ConflictError(`GPU ${mig.index} of ${mig.host} is in MIG mode: NCCL cannot join a MIG instance to a group`);
-  const stageHosts = Array.from({ length: pp }, (_, s) => {
+  return Array.from({ length: pp }, (_, s) => {
     const stage = gpus.slice(s * tp, (s + 1) * tp);
     if (stage.some((g) => g.host !== stage[0]!.host)) throw new InvalidInputError("device", `Stage ${s + 1} of the group spans ${[...new Set(stage.map((g) => g.host))].join(" and ")}: tensor parallelism stays within one node`);
     return stage[0]!.host;
   });
+}
+
+function groupPlacement(device: Extract<Device, { kind: "group" }>, nodes: () => Iterable<NodeObj>, reading: NodeReading, engine: string): PodPlacement {
+  const { tensorParallel: tp, pipelineParallel: pp } = device;
+  const stageHosts = groupStageHosts(device, nodes, reading);
   if (pp === 1) return { host: stageHosts[0]!, stageHosts, shape: { kind: "gpus", count: tp } };
   if (engine !== "vllm") throw new InvalidInputError("device", `Pipelines across nodes run on vLLM (over Ray in a LeaderWorkerSet); this version's engine is ${engine}`);
   return { host: stageHosts[0]!, stageHosts, shape: { kind: "lws", nodes: pp, gpusPerNode: tp } };

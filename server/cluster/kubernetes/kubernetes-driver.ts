@@ -19,7 +19,8 @@ import { STAND_IN_CLUSTER, type KubernetesSettings } from "./settings.ts";
  * - discovery from Node objects (pools by a node label, regions by `topology.kubernetes.io/region`,
  *   GPUs and MIG instances from GPU feature discovery's labels and the device plugin's resources);
  * - replicas as pods of a Deployment (or KServe InferenceService) per endpoint version, in a
- *   namespace Kule owns (replica-workloads.ts); the gateway calls each ready pod;
+ *   namespace Kule owns (replica-workloads.ts); a pipeline across nodes as a LeaderWorkerSet of
+ *   its own per replica (leader-worker-set.ts); the gateway calls each ready (leader) pod;
  * - MIG through the operator's MIG manager (mig-writer.ts); cordon through `spec.unschedulable`;
  * - everything it reports comes from LIST + WATCH of Nodes, Pods, workloads and the mig-parted
  *   ConfigMap (reflector.ts): no polling.

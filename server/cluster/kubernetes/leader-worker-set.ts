@@ -1,6 +1,6 @@
 import type { ReplicaSpec } from "../driver.ts";
 import { KULE, LWS } from "./kube-types.ts";
-import { deviceResource, imageOf, podTemplate, SHM, templateHash, workloadLabels, workloadName, type Shape, type WorkloadOptions } from "./workload.ts";
+import { imageOf, podResources, podTemplate, SHM, templateHash, workloadLabels, workloadName, type Shape, type WorkloadOptions } from "./workload.ts";
 
 type LwsShape = Extract<Shape, { kind: "lws" }>;
 
@@ -31,7 +31,7 @@ export function leaderWorkerSetManifest(spec: ReplicaSpec, shape: LwsShape, o: W
     command: WORKER_COMMAND,
     volumeMounts: [SHM.mount],
     terminationMessagePolicy: "FallbackToLogsOnError",
-    resources: { requests: { cpu: "4", memory: "32Gi", ...deviceResource(shape) }, limits: { memory: "64Gi", ...deviceResource(shape) } },
+    resources: podResources(shape),
   };
   const worker = { metadata: structuredClone(base.metadata), spec: { ...structuredClone(base.spec), containers: [engine] } };
   const template = { leaderTemplate: leader, workerTemplate: worker };

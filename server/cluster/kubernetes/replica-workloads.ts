@@ -6,8 +6,8 @@ import type { Reflector } from "./reflector.ts";
 import type { ReplicaBook } from "./replica-book.ts";
 import { nodePool, nodeRegion, nodeStatus, type NodeReading } from "./node-topology.ts";
 import type { KubernetesSettings } from "./settings.ts";
-import { deploymentManifest, engineOf, inferenceServiceManifest, serviceManifest, SERVING_PORT, withoutCount, workloadName, type Shape } from "./workload.ts";
-import { podPlacement } from "./device-shape.ts";
+import { deploymentManifest, engineOf, inferenceServiceManifest, isLeaderWorkerSet, serviceManifest, SERVING_PORT, withoutCount, workloadName, type Shape } from "./workload.ts";
+import { groupStageHosts, podPlacement } from "./device-shape.ts";
 import { leaderWorkerSetManifest, workerIndex } from "./leader-worker-set.ts";
 
 export interface WorkloadDeps {
@@ -25,7 +25,6 @@ export interface WorkloadDeps {
 
 const keyOf = (p: PodObj) => `${p.metadata?.namespace}/${p.metadata?.name}`;
 const podRef = (p: PodObj) => ({ apiVersion: "v1", kind: "Pod", metadata: { name: p.metadata?.name, namespace: p.metadata?.namespace } });
-const isLws = (workload: string) => /-pp\d+x\d+$/.test(workload);
 
 /**
  * Replicas as pods of one workload per endpoint version: starting one scales the workload up by
@@ -86,7 +85,7 @@ export class ReplicaWorkloads {
     if (pod && !pod.metadata?.deletionTimestamp) {
       await client.mergePatch(podRef(pod), { metadata: { annotations: { [DELETION_COST]: String(-(2 ** 31)), [KULE.drainMs]: String(drainMs) } } }).catch(ignoreGone);
     }
-    if (isLws(w.workload)) await client.delete({ apiVersion: LWS.apiVersion, kind: LWS.kind, metadata: { name: w.workload, namespace: this.d.settings.namespace } }).catch(ignoreGone);
+    if (isLeaderWorkerSet(w.workload)) await client.delete({ apiVersion: LWS.apiVersion, kind: LWS.kind, metadata: { name: w.workload, namespace: this.d.settings.namespace } }).catch(ignoreGone);
     else await this.scale(w.workload, -1);
     if (!pod) return book.forget(id);
     // The ReplicaSet removes pods that are not ready before the cheapest ready one: if it chose another, remove this one too.
@@ -111,10 +110,10 @@ export class ReplicaWorkloads {
       this.bind(leaders[i]!, w.host, { [KULE.replica]: w.id, [KULE.device]: JSON.stringify(w.device) }, () => this.adoptingReplicas.delete(w.id));
     }
     const group = [...book.wanted.values()].find((w) => w.workload === workload && !w.stopping);
-    if (!group || !isLws(workload)) return;
+    if (group?.device.kind !== "group" || !isLeaderWorkerSet(workload)) return;
     let stageHosts: string[];
     try {
-      ({ stageHosts } = podPlacement(group.device, () => this.d.nodes(), this.d.reading(), "vllm"));
+      stageHosts = groupStageHosts(group.device, () => this.d.nodes(), this.d.reading());
     } catch (e) {
       // A stage's node left the topology: its worker waits behind the gate, and the leader's engine reports the group down.
       return this.d.onError(e);

@@ -37,6 +37,9 @@ const IMAGES = {
 
 const dns = (s: string) => s.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "");
 
+/** Whether a workload name is a LeaderWorkerSet's: its shape suffix, as `shapeName` writes it. */
+export const isLeaderWorkerSet = (workload: string) => /-pp\d+x\d+$/.test(workload);
+
 export function shapeName(shape: Shape): string {
   if (shape.kind === "mig") return `mig-${dns(shape.profile.replace(".", "-"))}`;
   if (shape.kind === "gpus") return `gpu${shape.count}`;
@@ -98,6 +101,13 @@ export function deviceResource(shape: Shape): Record<string, string> {
   return n ? { [GPU.resource]: String(n) } : {};
 }
 
+/** What one serving container of the shape asks for: its device and the host memory and CPU an engine needs beside it. */
+export function podResources(shape: Shape) {
+  if (shape.kind === "cpu") return { requests: { cpu: "4", memory: "16Gi" }, limits: { memory: "16Gi" } };
+  const device = deviceResource(shape);
+  return { requests: { cpu: "4", memory: "32Gi", ...device }, limits: { memory: "64Gi", ...device } };
+}
+
 /** NCCL passes tensors between a node's GPUs through /dev/shm, which a container gets only 64 MiB of by default. */
 export const SHM = { volume: { name: "dshm", emptyDir: { medium: "Memory", sizeLimit: "16Gi" } }, mount: { name: "dshm", mountPath: "/dev/shm" } };
 
@@ -113,7 +123,6 @@ export function servingContainer(spec: ReplicaSpec, shape: Shape, port: number) 
   const engine = engineOf(spec);
   const weights = spec.artifactUri ?? `models/${spec.servedModelName}`;
   const vllm = engine === "vllm";
-  const resource = deviceResource(shape);
   return {
     name: "engine",
     image: imageOf(engine),
@@ -125,7 +134,7 @@ export function servingContainer(spec: ReplicaSpec, shape: Shape, port: number) 
     readinessProbe: { httpGet: { path: vllm ? "/health" : "/v2/health/ready", port }, periodSeconds: 5, failureThreshold: 3 },
     // The last lines of a crash become the container's termination message, which Kule shows.
     terminationMessagePolicy: "FallbackToLogsOnError",
-    resources: shape.kind === "cpu" ? { requests: { cpu: "4", memory: "16Gi" }, limits: { memory: "16Gi" } } : { requests: { cpu: "4", memory: "32Gi", ...resource }, limits: { memory: "64Gi", ...resource } },
+    resources: podResources(shape),
   };
 }
 
