@@ -112,8 +112,8 @@ const ENDPOINTS: EndpointSpec[] = [
     pool: "llm-h100",
     engine: ServingEngine.vllm,
     sloAvailabilityPct: "99.9",
-    // The simulator's TP 4 group decodes a 70B step in ~38 ms (latency-model.ts groupLatency):
-    // 96 tokens take ~3.7 s, so its p99 budget is wider than the 8B chat's.
+    // The simulator's TP 4 group decodes a 70B bf16 step in ~15 ms (sim/engine-physics.ts), more under
+    // load: its p99 budget is wider than the 8B chat's.
     sloP99LatencyMs: 8000,
     sloTtftMs: 1500,
   },

@@ -100,6 +100,8 @@ export class SimCluster {
         gpuUuids: members.map((m) => m.gpu.uuid),
         hostnames: [...new Set(members.map((m) => m.node.hostname))],
         parallelism,
+        gpuModel: gpu?.modelName ?? null,
+        deviceShare: gpu ? memoryBytes / gpu.memoryBytes : 1,
         nvlink: members.length > 1 && members.every((m) => m.gpu.nvlinkDomain !== null && m.gpu.nvlinkDomain === members[0]!.gpu.nvlinkDomain),
         listen: opts.listen,
       },

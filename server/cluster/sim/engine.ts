@@ -43,6 +43,8 @@ interface Live {
   lastTokenAt: number;
   generated: number;
   preemptions: number;
+  /** When, in the engine's own time, its next token is done; timers firing late do not move it. */
+  due: number;
   timer: NodeJS.Timeout | null;
   resolve: (r: SequenceResult) => void;
 }
@@ -101,7 +103,7 @@ export class BatchingEngine {
 
   submit(seq: Sequence): Promise<SequenceResult> {
     return new Promise((resolve) => {
-      const live: Live = { seq, enqueuedAt: performance.now(), startedAt: 0, firstTokenAt: 0, lastTokenAt: 0, generated: 0, preemptions: 0, timer: null, resolve };
+      const live: Live = { seq, enqueuedAt: performance.now(), startedAt: 0, firstTokenAt: 0, lastTokenAt: 0, generated: 0, preemptions: 0, due: 0, timer: null, resolve };
       if (this.running.size < this.params.maxBatch && this.waiting.length === 0) this.start(live);
       else this.waiting.push(live);
     });
@@ -112,14 +114,24 @@ export class BatchingEngine {
     this.hold(live, 1);
     // Prefill computes the uncached prompt tokens; a preempted sequence recomputes its prompt and the tokens it had generated.
     const computed = live.preemptions ? live.seq.promptTokens + live.generated : live.seq.promptTokens - Math.min(live.seq.cachedTokens ?? 0, live.seq.promptTokens);
-    const delay = ttftMs(this.params, computed, this.running.size - 1);
     if (this.params.scale === 0) return this.runInstantly(live);
-    live.timer = setTimeout(() => this.step(live), delay);
+    this.schedule(live, performance.now() + ttftMs(this.params, computed, this.running.size - 1));
+  }
+
+  /**
+   * Tokens are stamped with the time the model says they are done, and each next one is due a
+   * step after the last was due: a timer that fires late (Node's are ms-grained, and this machine
+   * is shared) delays the delivery, not the engine's clock, so its TTFT and inter-token figures
+   * are the latency model's and not the host's.
+   */
+  private schedule(live: Live, due: number) {
+    live.due = due;
+    live.timer = setTimeout(() => this.step(live), Math.max(0, due - performance.now()));
   }
 
   /** With the latency model off (benchmarks), everything happens in one tick. */
   private runInstantly(live: Live) {
-    live.firstTokenAt = performance.now();
+    live.firstTokenAt = live.lastTokenAt = performance.now();
     for (let i = 0; i < live.seq.maxTokens; i++) live.seq.onToken?.(i);
     live.generated = live.seq.maxTokens;
     this.finish(live, false);
@@ -145,19 +157,20 @@ export class BatchingEngine {
     live.timer = null;
     if (live.seq.signal?.aborted) return this.finish(live, true);
     while (this.running.size > 1 && this.overCapacity()) if (this.preemptNewest() === live) return;
-    const now = performance.now();
+    const now = live.due;
     if (live.generated === 0) live.firstTokenAt = now;
     else this.observer?.interval(now - live.lastTokenAt);
     live.lastTokenAt = now;
     live.seq.onToken?.(live.generated);
     live.generated++;
     if (live.generated >= live.seq.maxTokens) return this.finish(live, false);
-    live.timer = setTimeout(() => this.step(live), tpotMs(this.params, this.running.size));
+    this.schedule(live, now + tpotMs(this.params, this.running.size, this.tokensInFlight));
   }
 
   private finish(live: Live, aborted: boolean) {
     if (this.running.has(live)) this.hold(live, -1);
-    const now = performance.now();
+    // A sequence that ran to its end ends at its last token, in the engine's time.
+    const now = aborted || live.generated === 0 ? performance.now() : live.lastTokenAt;
     const first = live.firstTokenAt || now;
     live.resolve({
       queueMs: live.startedAt - live.enqueuedAt,

@@ -1,7 +1,8 @@
 import type http from "node:http";
 import { BatchingEngine, type Sequence, type SequenceResult } from "./engine.ts";
 import { groupSize, usableBytes, type Parallelism } from "../../shared/memory-rule.ts";
-import { LLM_DEFAULTS, SINGLE_PASS_DEFAULTS, groupLatency, kvBytesPerToken, type LatencyParams } from "./latency-model.ts";
+import { LLM_DEFAULTS, SINGLE_PASS_DEFAULTS, kvBytesPerToken, type LatencyParams } from "./latency-model.ts";
+import { physicalLatency, simGpu } from "./engine-physics.ts";
 import { vllmMetrics } from "./vllm-metrics.ts";
 import { tritonMetrics, type GpuView } from "./triton-metrics.ts";
 import { KV_BLOCK_TOKENS, PrefixCache } from "./prefix-cache.ts";
@@ -21,6 +22,9 @@ export interface ReplicaPlacement {
   /** The nodes its GPUs are on (a pipeline spans several). */
   hostnames: string[];
   parallelism: Parallelism;
+  /** The GPU's model name (null on CPU) and the share of it the replica runs on: a MIG instance's memory share, else 1. */
+  gpuModel: string | null;
+  deviceShare: number;
   /** A group whose GPUs share one NVLink domain (its all-reduce is faster). */
   nvlink: boolean;
   /** Where its server listens; by default 127.0.0.1 on a free port (the Kubernetes bridge gives each pod its own loopback address). */
@@ -56,9 +60,8 @@ export class SimReplica {
     gpuView: () => GpuView,
     exporters: ExporterVersions,
   ) {
-    const p = placement.parallelism;
-    const base: LatencyParams = groupLatency({ ...(spec.task === "llm" ? LLM_DEFAULTS : SINGLE_PASS_DEFAULTS), scale: latencyScale }, { ...p, weightBytes: spec.weightBytes, nvlink: placement.nvlink });
     const bytesPerToken = kvBytesPerToken(spec.parameterCount, spec.attention);
+    const base = latencyOf(spec, placement, bytesPerToken, latencyScale);
     // A group's cache is the sum of what each GPU has left after its shard of the weights.
     const kvCapacity = this.kvCapacityBytes;
     this.engine = new BatchingEngine(base, { bytesPerToken, capacityBytes: kvCapacity });
@@ -181,4 +184,20 @@ export class SimReplica {
       await new Promise<void>((r) => s.close(() => r()));
     }
   }
+}
+
+/**
+ * An LLM on a GPU steps as its GPU and model make it (engine-physics.ts); single-pass models,
+ * and LLMs on CPU, keep the engine's nominal figures.
+ */
+function latencyOf(spec: ReplicaSpec, placement: ReplicaPlacement, kvBytesPerToken: number, scale: number): LatencyParams {
+  if (spec.task !== "llm") return { ...SINGLE_PASS_DEFAULTS, scale };
+  if (!placement.gpuModel) return { ...LLM_DEFAULTS, scale };
+  // Without a model card, a Llama-like depth: ~32 layers at 8B, growing with the cube root of size.
+  const layers = spec.attention?.layers ?? Math.max(16, Math.round(32 * Math.cbrt(spec.parameterCount / 8e9)));
+  return physicalLatency(
+    { parameterCount: spec.parameterCount, weightBytes: spec.weightBytes, kvBytesPerToken, layers },
+    { gpu: simGpu(placement.gpuModel), ...placement.parallelism, nvlink: placement.nvlink, share: placement.deviceShare },
+    scale,
+  );
 }
