@@ -16,7 +16,7 @@ import { referenceCluster } from "../server/cluster/sim/reference-cluster.ts";
 import { gpuUuid } from "../server/cluster/gpu-uuid.ts";
 import type { Device as ClusterDevice, ReplicaSpec } from "../server/cluster/driver.ts";
 import { specFor } from "../server/planner/hardware.ts";
-import { decodeStepMs, prefillMs, wholeGpu, type Workload } from "../server/planner/roofline.ts";
+import { decodeStepMs, firstTokenMs, wholeGpu, type Workload } from "../server/planner/roofline.ts";
 import { maxLoadThroughput } from "../server/planner/throughput.ts";
 import { errorPct as livePct } from "../server/planner/live-check.ts";
 import { kvBytesPerToken } from "../server/shared/memory-rule.ts";
@@ -31,6 +31,7 @@ const card = (params: number, layers: number, kvHeads: number, bytesPerParam: nu
   weightBytes: params * bytesPerParam,
   fp8: bytesPerParam === 1,
   kvBytesPerToken: (kvBytesPerToken(params, { layers, kvHeads, headDim: 128 }) / 2) * kvBytes,
+  layers,
 });
 // Llama 3.1 8B (32 layers), Llama 3.3 70B (80), Llama 3.1 405B (126): 8 KV heads of 128; FP8 weights and FP8 KV cache.
 const L8 = card(8.03e9, 32, 8, 1, 1);
@@ -64,24 +65,35 @@ function published() {
 const STREAMS = 8;
 const ANSWER_TOKENS = 64;
 
-/** Eight streams at once against a simulated replica: the mean gap between tokens and the mean first token. */
+/** A counter-like series of the replica's vLLM /metrics (the histogram's _sum or _count), summed over its labels. */
+async function scrape(url: string, series: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return text
+    .split("\n")
+    .filter((l) => l.startsWith(`${series}{`) || l.startsWith(`${series} `))
+    .reduce((s, l) => s + Number(l.slice(l.lastIndexOf(" ") + 1)), 0);
+}
+
+/**
+ * Eight streams at once against a simulated replica: the mean first token and the mean gap between
+ * tokens, as the engine's own histograms (vllm:time_to_first_token_seconds and
+ * vllm:inter_token_latency_seconds) saw them over the run, which is what Prometheus reads off a
+ * real vLLM. The client's clock would add HTTP and the openai client's parsing on two shared cores.
+ */
 async function measure(url: string, model: string) {
   const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "sim" });
   const one = async () => {
-    const t0 = performance.now();
-    const stamps: number[] = [];
     let prompt = 0;
     const stream = await client.chat.completions.create({ model, messages: [{ role: "user", content: "Kule'nin kapasite planlayıcısı için bir ölçüm: bu cümle yalnızca istemi biraz uzatmak için burada." }], max_tokens: ANSWER_TOKENS, stream: true, stream_options: { include_usage: true } });
-    for await (const chunk of stream) {
-      if (chunk.choices[0]?.delta?.content) stamps.push(performance.now());
-      if (chunk.usage) prompt = chunk.usage.prompt_tokens;
-    }
-    return { ttft: stamps[0]! - t0, tpot: (stamps.at(-1)! - stamps[0]!) / Math.max(1, stamps.length - 1), prompt };
+    for await (const chunk of stream) if (chunk.usage) prompt = chunk.usage.prompt_tokens;
+    return prompt;
   };
   await Promise.all(Array.from({ length: 2 }, one)); // warm-up
-  const runs = await Promise.all(Array.from({ length: STREAMS }, one));
-  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-  return { ttftMs: mean(runs.map((r) => r.ttft)), tpotMs: mean(runs.map((r) => r.tpot)), promptTokens: Math.round(mean(runs.map((r) => r.prompt))) };
+  const series = ["vllm:time_to_first_token_seconds_sum", "vllm:time_to_first_token_seconds_count", "vllm:inter_token_latency_seconds_sum", "vllm:inter_token_latency_seconds_count"];
+  const before = await Promise.all(series.map((s) => scrape(url, s)));
+  const prompts = await Promise.all(Array.from({ length: STREAMS }, one));
+  const [ttftSum, ttftCount, itlSum, itlCount] = (await Promise.all(series.map((s) => scrape(url, s)))).map((v, i) => v - before[i]!);
+  return { ttftMs: (ttftSum! / ttftCount!) * 1000, tpotMs: (itlSum! / itlCount!) * 1000, promptTokens: Math.round(prompts.reduce((s, p) => s + p, 0) / prompts.length) };
 }
 
 async function simulator() {
@@ -101,9 +113,9 @@ async function simulator() {
       const got = await measure(url!, m.spec.servedModelName);
       const split = { tensor: m.tp, pipeline: 1 };
       const step = decodeStepMs(m.w, wholeGpu(h100), split, STREAMS, got.promptTokens + ANSWER_TOKENS / 2);
-      const ttft = prefillMs(m.w, wholeGpu(h100), split, got.promptTokens) + step;
+      const ttft = firstTokenMs(m.w, wholeGpu(h100), split, got.promptTokens, STREAMS, got.promptTokens + ANSWER_TOKENS / 2);
       out.push({ name: `${m.name}: TPOT at ${STREAMS} streams (ms)`, measured: Math.round(got.tpotMs * 10) / 10, predicted: Math.round(step * 10) / 10, error_pct: errorPct(step, got.tpotMs) });
-      out.push({ name: `${m.name}: TTFT at ${STREAMS} streams, ${got.promptTokens}-token prompt (ms)`, measured: Math.round(got.ttftMs), predicted: Math.round(ttft), error_pct: errorPct(ttft, got.ttftMs) });
+      out.push({ name: `${m.name}: TTFT at ${STREAMS} streams, ${got.promptTokens}-token prompt (ms)`, measured: Math.round(got.ttftMs * 10) / 10, predicted: Math.round(ttft * 10) / 10, error_pct: errorPct(ttft, got.ttftMs) });
       await cluster.stopReplica(id);
     }
   } finally {
@@ -120,6 +132,6 @@ export async function benchPlanner() {
     simulator: sim,
     published_within_25_pct: pub.filter((c) => Math.abs(c.error_pct) <= 25).length,
     simulator_within_15_pct: sim.filter((c) => Math.abs(c.error_pct) <= 15).length,
-    note: "published: the roofline at maximum load (batch = what the KV cache holds beside the weights, FP8 KV), against TensorRT-LLM's published figures; simulator: the planner against the simulator's own engine model at eight streams.",
+    note: "published: the roofline at maximum load (batch = what the KV cache holds beside the weights, FP8 KV), against TensorRT-LLM's published figures; simulator: the planner against the simulator's engine (server/cluster/sim/engine-physics.ts, written apart from the planner) at eight streams, as its own vLLM histograms measured them.",
   });
 }

@@ -18,6 +18,8 @@ export interface GpuSpec {
   idleW: number;
   /** GPUs of a node share an NVLink/NVSwitch fabric (SXM boards); PCIe cards do not. */
   nvlink: boolean;
+  /** What one GPU sends its peers per second, one way: NVLink through NVSwitch, else PCIe. */
+  linkBytesPerS: number;
   source: string;
 }
 
@@ -35,6 +37,7 @@ export const GPU_SPECS: GpuSpec[] = [
     maxW: 700,
     idleW: 75,
     nvlink: true,
+    linkBytesPerS: 450e9,
     source: "NVIDIA H200 Tensor Core GPU datasheet (SXM): 141 GB HBM3e at 4.8 TB/s; 989 TFLOPS bf16, 1,979 TFLOPS FP8 dense; 700 W",
   },
   {
@@ -47,6 +50,7 @@ export const GPU_SPECS: GpuSpec[] = [
     maxW: 700,
     idleW: 72,
     nvlink: true,
+    linkBytesPerS: 450e9,
     source: "NVIDIA H100 Tensor Core GPU datasheet (SXM5): 80 GB HBM3 at 3.35 TB/s; 989 TFLOPS bf16, 1,979 TFLOPS FP8 dense; 700 W",
   },
   {
@@ -59,6 +63,7 @@ export const GPU_SPECS: GpuSpec[] = [
     maxW: 400,
     idleW: 55,
     nvlink: true,
+    linkBytesPerS: 300e9,
     source: "NVIDIA A100 Tensor Core GPU datasheet (SXM4 80GB): HBM2e at 2,039 GB/s; 312 TFLOPS bf16 dense; 400 W",
   },
   {
@@ -71,6 +76,7 @@ export const GPU_SPECS: GpuSpec[] = [
     maxW: 350,
     idleW: 36,
     nvlink: false,
+    linkBytesPerS: 32e9,
     source: "NVIDIA L40S datasheet: 48 GB GDDR6 at 864 GB/s; 362 TFLOPS bf16, 733 TFLOPS FP8 dense; 350 W; PCIe, no NVLink",
   },
 ];
@@ -85,19 +91,23 @@ export function specFor(modelName: string): GpuSpec | null {
  * - `prefillCompute`: model FLOPs utilization of prefill, which is compute-bound. Pope et al.
  *   ("Efficiently Scaling Transformer Inference", MLSys 2023) reach 76% MFU on large prefills;
  *   serving engines with mixed batches sit lower, so 0.5.
+ * - `decodeCompute`: the same for a decode step's GEMMs, which have one row per sequence of the
+ *   batch (hundreds, not prefill's thousands of tokens) and so keep the tensor cores less busy;
+ *   it matters only where a large batch makes decode compute-bound (405B at TP 8), so 0.35.
  * - `decodeBandwidth`: the share of peak memory bandwidth a decode step streams weights and KV at;
  *   memory-bound kernels reach 70–85% of HBM peak (NVIDIA's STREAM-like figures), so 0.75.
  * - `stepOverheadMs`: scheduling, sampling and kernel launches per decode step, which bandwidth does
  *   not explain (visible at batch 1 as the gap to the roofline), ~1 ms.
- * - `allReducePerGpu`: each extra tensor-parallel GPU adds this share of a step in all-reduces
- *   (two per layer, Megatron-LM's split); over PCIe three times as much.
+ * - `allReduceLatencyMs`: NCCL's fixed cost of one small all-reduce (nccl-tests' latency at a few
+ *   hundred KiB: ~12 µs over NVSwitch, ~30 µs over PCIe), paid twice per layer under tensor
+ *   parallelism before the bytes.
  * - `pipelineHopMs`: activations handed to the next node per step and per prefill (InfiniBand).
  */
 export const EFFICIENCY = {
   prefillCompute: 0.5,
+  decodeCompute: 0.35,
   decodeBandwidth: 0.75,
   stepOverheadMs: 1,
-  allReducePerGpu: 0.1,
-  pcieAllReduceFactor: 3,
+  allReduceLatencyMs: { nvlink: 0.012, pcie: 0.03 },
   pipelineHopMs: 1,
 } as const;

@@ -4,7 +4,7 @@ import { specFor } from "./hardware.ts";
 
 const h100 = specFor("NVIDIA H100 80GB HBM3")!;
 // Llama 3.1 8B in bf16: 16 GB of weights, 128 KiB of KV a token.
-const llama8b = { parameterCount: 8e9, weightBytes: 16e9, fp8: false, kvBytesPerToken: 131072 };
+const llama8b = { parameterCount: 8e9, weightBytes: 16e9, fp8: false, kvBytesPerToken: 131072, layers: 32 };
 
 describe("the planner's prediction for a live load, beside what was measured", () => {
   it("predicts TPOT from the batch the replicas run and puts the error beside it", () => {

@@ -4,7 +4,7 @@ import type { PrometheusClient, PromVector } from "../metrics/prometheus-client.
 import { isMetricsUnavailable } from "../metrics/prometheus-client.ts";
 import { endpointQueries, liveLoadQueries } from "../metrics/promql.ts";
 import { specFor } from "./hardware.ts";
-import { decodeStepMs, prefillMs, wholeGpu, type Workload } from "./roofline.ts";
+import { decodeStepMs, firstTokenMs, prefillMs, wholeGpu, type Workload } from "./roofline.ts";
 import { P99_OVER_MEAN, ttftP99Ms } from "./plan.ts";
 import { versionMemory, workloadOf } from "./planner.ts";
 
@@ -38,7 +38,8 @@ export function compareLive(w: Workload, gpu: NonNullable<ReturnType<typeof spec
   const device = wholeGpu(gpu);
   const batch = Math.max(1, load.batch);
   const step = decodeStepMs(w, device, split, batch, load.promptTokens + load.answerTokens / 2);
-  const ttft = ttftP99Ms(prefillMs(w, device, split, load.promptTokens), step, load.requestsPerS / Math.max(1, load.replicas));
+  const first = firstTokenMs(w, device, split, load.promptTokens, batch, load.promptTokens + load.answerTokens / 2);
+  const ttft = ttftP99Ms(first, prefillMs(w, device, split, load.promptTokens), load.requestsPerS / Math.max(1, load.replicas));
   const tpot = step * P99_OVER_MEAN.tpot;
   const tokens = (batch * 1000) / step;
   const perReplica = measured.outputTokensPerS / Math.max(1, load.replicas);

@@ -12,7 +12,7 @@ const energy = { pricePerKwh: 3.5, pue: 1.3 };
 
 function plan70b(peakRps: number, hourly = flat) {
   const memory = { weightBytes: 141.2e9, parameterCount: 70.6e9, task: "llm", attention: llama70b };
-  const work = { parameterCount: 70.6e9, weightBytes: 141.2e9, fp8: false, kvBytesPerToken: kvBytesPerToken(70.6e9, llama70b) };
+  const work = { parameterCount: 70.6e9, weightBytes: 141.2e9, fp8: false, kvBytesPerToken: kvBytesPerToken(70.6e9, llama70b), layers: 80 };
   return planCandidates(memory, work, FLEET, { peakRps, hourly, promptTokens: 1000, answerTokens: 250, prefixShare: 0 }, { ttftP99Ms: 2000, tpotP99Ms: 50 }, energy);
 }
 
@@ -31,7 +31,7 @@ describe("the capacity plan", () => {
   it("says which limit each refusal hits", () => {
     const all = plan70b(10);
     expect(all.find((c) => c.device === "NVIDIA L40S")!.refused).toBe("131.9 GiB per GPU (weights and one sequence of 1250 tokens) is more than the 43.2 GiB usable of a NVIDIA L40S");
-    expect(all.find((c) => c.device === "NVIDIA L40S × 4 (TP 4)")!.refused).toMatch(/^a decode step takes 104\.\d ms even for one sequence; TPOT p99 would be 125\.\d ms against 50 ms$/);
+    expect(all.find((c) => c.device === "NVIDIA L40S × 4 (TP 4)")!.refused).toMatch(/^a decode step takes 60\.\d ms even for one sequence; TPOT p99 would be 72\.\d ms against 50 ms$/);
     // Refusals come after every candidate that meets the SLOs.
     const firstRefused = all.findIndex((c) => c.refused);
     expect(all.slice(firstRefused).every((c) => c.refused)).toBe(true);
@@ -47,7 +47,7 @@ describe("the capacity plan", () => {
 
   it("offers MIG instances for a small model, costed as their share of the GPU", () => {
     const memory = { weightBytes: 8.03e9, parameterCount: 8.03e9, task: "llm", attention: llama8b };
-    const work = { parameterCount: 8.03e9, weightBytes: 8.03e9, fp8: true, kvBytesPerToken: kvBytesPerToken(8.03e9, llama8b) };
+    const work = { parameterCount: 8.03e9, weightBytes: 8.03e9, fp8: true, kvBytesPerToken: kvBytesPerToken(8.03e9, llama8b), layers: 32 };
     const all = planCandidates(memory, work, FLEET, { peakRps: 0.5, hourly: flat, promptTokens: 300, answerTokens: 100, prefixShare: 0.5 }, { ttftP99Ms: 1000, tpotP99Ms: 60 }, energy);
     const mig = all.find((c) => c.device === "NVIDIA H100 80GB HBM3 MIG 2g.20gb");
     expect(mig).toMatchObject({ refused: null });

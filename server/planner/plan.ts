@@ -1,7 +1,7 @@
 import { fitsDevice, gib, memoryNeed, parallelismText, usableBytes, type ModelMemory } from "../shared/memory-rule.ts";
 import { candidateSplits } from "../shared/parallelism.ts";
 import { migComputeSlices, migInstanceMemoryBytes, migProfiles, supportsMig } from "../cluster/mig.ts";
-import { decodeStepMs, gpuPowerW, kvBytesPerGpu, prefillMs, sequencesHeld, wholeGpu, type Device, type Split, type Workload } from "./roofline.ts";
+import { decodeStepMs, firstTokenMs, gpuPowerW, kvBytesPerGpu, prefillMs, sequencesHeld, wholeGpu, type Device, type Split, type Workload } from "./roofline.ts";
 import type { GpuSpec } from "./hardware.ts";
 
 /**
@@ -39,12 +39,13 @@ export const P99_OVER_MEAN = { tpot: 1.2, ttft: 2 } as const;
 export const MAX_BATCH = 256;
 
 /**
- * TTFT p99 of a replica taking `rpsPerReplica` calls a second: its prefill and first step, the
- * wait stretched by the share of its time spent prefilling (prefills queue for the GPU, M/D/1-like).
+ * TTFT p99 of a replica taking `rpsPerReplica` calls a second: the step that prefills the prompt
+ * and yields its first token, the wait stretched by the share of the replica's time spent
+ * prefilling (prefills queue for the GPU, M/D/1-like).
  */
-export function ttftP99Ms(prefillMs: number, stepMs: number, rpsPerReplica: number): number {
+export function ttftP99Ms(firstTokenMs: number, prefillMs: number, rpsPerReplica: number): number {
   const busy = Math.min(0.95, (rpsPerReplica * prefillMs) / 1000);
-  return (prefillMs + stepMs) * (1 + busy / (2 * (1 - busy))) * P99_OVER_MEAN.ttft;
+  return firstTokenMs * (1 + busy / (2 * (1 - busy))) * P99_OVER_MEAN.ttft;
 }
 
 export interface Candidate {
@@ -88,14 +89,16 @@ function evaluate(m: Memory, w: Workload, fleet: Fleet, device: Device, deviceBy
   if (!fitsDevice(deviceBytes, need.bytes)) return { ...base, ...empty, refused: `${gib(need.bytes)} per GPU (weights and one sequence of ${seq} tokens) is more than the ${gib(usableBytes(deviceBytes))} usable of a ${deviceLabel}` };
   const kvSequences = sequencesHeld(w, deviceBytes, split, seq);
   const context = f.promptTokens + f.answerTokens / 2;
-  const pre = prefillMs(w, device, split, Math.max(1, Math.round(f.promptTokens * (1 - f.prefixShare))));
+  const uncached = Math.max(1, Math.round(f.promptTokens * (1 - f.prefixShare)));
+  const pre = prefillMs(w, device, split, uncached);
   // The largest batch the KV cache holds whose step keeps the TPOT budget at p99.
   let batch = Math.min(kvSequences, MAX_BATCH);
   while (batch > 0 && decodeStepMs(w, device, split, batch, context) * P99_OVER_MEAN.tpot > slo.tpotP99Ms) batch--;
   const step1 = decodeStepMs(w, device, split, 1, context);
   if (batch === 0) return { ...base, ...empty, kvSequences, prefillMs: pre, tpotP99Ms: step1 * P99_OVER_MEAN.tpot, refused: kvSequences === 0 ? `the KV cache holds no sequence of ${seq} tokens beside the weights` : `a decode step takes ${step1.toFixed(1)} ms even for one sequence; TPOT p99 would be ${(step1 * P99_OVER_MEAN.tpot).toFixed(1)} ms against ${slo.tpotP99Ms} ms` };
   const step = decodeStepMs(w, device, split, batch, context);
-  const ttftAt = (replicas: number, rps: number) => ttftP99Ms(pre, step, rps / replicas);
+  const first = firstTokenMs(w, device, split, uncached, batch, context);
+  const ttftAt = (replicas: number, rps: number) => ttftP99Ms(first, pre, rps / replicas);
   if (ttftAt(1e9, 0) > slo.ttftP99Ms) return { ...base, ...empty, kvSequences, batch, prefillMs: pre, ttftP99Ms: ttftAt(1e9, 0), tpotP99Ms: step * P99_OVER_MEAN.tpot, refused: `prefill of ${f.promptTokens} tokens takes ${pre.toFixed(0)} ms; TTFT p99 would be ${ttftAt(1e9, 0).toFixed(0)} ms against ${slo.ttftP99Ms} ms` };
   // Calls in flight = arrivals × time in the system (Little); the batch each replica runs is its share
   // of them, and the step time follows the batch: a few rounds settle both.

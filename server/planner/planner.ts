@@ -7,6 +7,7 @@ import { freeDevices, freeNodes, modelMemory } from "../cluster/placement.ts";
 import { chooseGroup } from "../cluster/group-placement.ts";
 import { EFFICIENCY, GPU_SPECS, specFor } from "./hardware.ts";
 import { MAX_BATCH, P99_OVER_MEAN, planCandidates, type Candidate, type Fleet } from "./plan.ts";
+import { layersOf } from "./roofline.ts";
 import type { PlanInput } from "./schemas.ts";
 import type { Locale } from "../shared/i18n/locales.ts";
 import { translateServerMessage } from "../shared/i18n/server-messages.ts";
@@ -17,7 +18,7 @@ const BYTES_PER_PARAM = { fp32: 4, bf16: 2, fp16: 2, fp8: 1, int8: 1, int4: 0.5 
 export const versionMemory = (mv: Parameters<typeof modelMemory>[0]): ModelMemory => ({ ...modelMemory(mv, "llm"), kvTokens: undefined });
 
 /** What the roofline reads of a model: parameters, weight bytes, FP8 or not, KV bytes a token. */
-export const workloadOf = (memory: ModelMemory, fp8: boolean) => ({ parameterCount: memory.parameterCount, weightBytes: memory.weightBytes, fp8, kvBytesPerToken: kvBytesPerToken(memory.parameterCount, memory.attention) });
+export const workloadOf = (memory: ModelMemory, fp8: boolean) => ({ parameterCount: memory.parameterCount, weightBytes: memory.weightBytes, fp8, kvBytesPerToken: kvBytesPerToken(memory.parameterCount, memory.attention), layers: layersOf(memory.parameterCount, memory.attention?.layers) });
 
 /** The model as the planner sizes it: from a registered version or a card. */
 async function modelOf(db: PrismaClient | DbTx, input: PlanInput) {
