@@ -8,7 +8,7 @@ export const BENCH_KEY = "kule_benchbenchbenchbenchbenchbenchbench00";
  * replica. The tenant and key have limits, as tenants do, set high enough never to refuse: every
  * call then pays for checking them (through Redis, for the gateway with workers).
  */
-export async function writeGatewayFixture(databaseUrl: string, upstreamUrl: string, visionUrl?: string) {
+export async function writeGatewayFixture(databaseUrl: string, upstreamUrl: string, visionUrl?: string, streamUrl?: string) {
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
   const key = apiKeyRecord(BENCH_KEY);
@@ -29,6 +29,12 @@ export async function writeGatewayFixture(databaseUrl: string, upstreamUrl: stri
       await c.query(`INSERT INTO "Endpoint" (id, name, slug, "modelId", engine, "nodePoolId", "sloAvailabilityPct", "sloP99LatencyMs", "updatedAt") VALUES ('e-vision', 'Vision', 'vision', 'm-vision', 'triton', 'p-bench', 99.9, 1000, now())`);
       await c.query(`INSERT INTO "EndpointVersion" (id, "endpointId", "modelVersionId", weight, state, "updatedAt") VALUES ('ev-vision', 'e-vision', 'mv-vision', 100, 'ready', now())`);
       await c.query(`INSERT INTO "Replica" (id, "endpointVersionId", driver, url, region, "regionVerifiedAt", "regionVerifiedByEmail", state, "updatedAt") VALUES ('r-vision', 'ev-vision', 'external', $1, 'tr-ist', now(), 'bench', 'ready', now())`, [visionUrl]);
+    }
+    // A streaming chat endpoint for the `stream` figures (bench/stream-upstream.ts), on the same model.
+    if (streamUrl) {
+      await c.query(`INSERT INTO "Endpoint" (id, name, slug, "modelId", engine, "nodePoolId", "sloAvailabilityPct", "sloP99LatencyMs", "updatedAt") VALUES ('e-stream', 'Stream', 'stream', 'm-bench', 'vllm', 'p-bench', 99.9, 60000, now())`);
+      await c.query(`INSERT INTO "EndpointVersion" (id, "endpointId", "modelVersionId", weight, state, "updatedAt") VALUES ('ev-stream', 'e-stream', 'mv-bench', 100, 'ready', now())`);
+      await c.query(`INSERT INTO "Replica" (id, "endpointVersionId", driver, url, region, "regionVerifiedAt", "regionVerifiedByEmail", state, "updatedAt") VALUES ('r-stream', 'ev-stream', 'external', $1, 'tr-ist', now(), 'bench', 'ready', now())`, [streamUrl]);
     }
   } finally {
     await c.end();

@@ -15,26 +15,29 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawn, execFileSync } from "node:child_process";
-import pg from "pg";
+import { execFileSync } from "node:child_process";
 import { cores, cpuMeter, median, startProcess, writeResult } from "./lib.ts";
 import { BENCH_KEY, writeGatewayFixture } from "./gateway-fixture.ts";
 import { resolveDatabaseUrl } from "../server/db/url.ts";
 import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts";
 import { deployMigrations } from "../scripts/migrate.ts";
-import { waitForHttp } from "../scripts/lib/proc.ts";
-import type { CallLogRow } from "../server/gateway/call-log.ts";
-import { CallLogThread } from "../server/gateway/call-log-thread.ts";
 import { crashRun } from "../server/test/crash-run.ts";
+import { ingest, loopDelayP99Ms, startGateway, startHaproxy } from "./gateway-targets.ts";
+import { streamFigures, streamRun } from "./gateway-stream.ts";
 import { spawnGateway } from "../server/test/gateway-process.ts";
 
+export { startGateway };
 export const RATE = 1000;
 // Many short rounds rather than a few long ones: a stall of the shared host (tens to hundreds of
 // ms, seen here in any target, HAProxy and the bare upstream included) ruins the p99 of whichever
 // round it lands in, and the median of nine rounds shrugs off four such rounds where that of five
 // shrugged off two.
-export const ROUNDS = 9;
+export const ROUNDS = Number(process.env.KULE_BENCH_ROUNDS ?? 9);
+/** Which load shapes to run (all by default): `KULE_BENCH_SHAPES=even` while iterating on the hot path. */
+const SHAPES = new Set((process.env.KULE_BENCH_SHAPES ?? "even,bursts,grpc,stream").split(","));
 export const SECONDS = 4;
+/** A stream round lasts its streams' 5 s: three rounds, not nine, and a p99 over ~50,000 gaps each. */
+const STREAM_ROUNDS = Math.min(ROUNDS, 3);
 /** The traced gateway's OTLP encoding: OpenTelemetry's default. */
 export const OTEL_PROTOCOL = "http/protobuf";
 const BODY = JSON.stringify({ model: "chat", messages: [{ role: "user", content: "Say hello." }], max_tokens: 8 });
@@ -48,6 +51,8 @@ interface Run {
   requests: number;
   /** CPU milliseconds per request of the target's processes, and of PostgreSQL meanwhile. */
   cpuMs?: number;
+  /** The gateway's event-loop delay over the round (its own kule_gateway_event_loop_delay_seconds), ms. */
+  loopP99Ms?: number;
   postgresCpuMs?: number;
 }
 
@@ -112,6 +117,7 @@ function shapeFigures(results: Record<string, Run[]>) {
       errors: runs.reduce((s, r) => s + r.errors, 0),
       cpu_ms_per_request: cpu((r) => r.cpuMs),
       postgres_cpu_ms_per_request: cpu((r) => r.postgresCpuMs),
+      ...(runs.some((r) => r.loopP99Ms !== undefined) ? { event_loop_delay_p99_ms: median(runs.map((r) => r.loopP99Ms ?? 0)) } : {}),
     };
   };
   const direct = summary("direct")!;
@@ -136,57 +142,10 @@ function shapeFigures(results: Record<string, Run[]>) {
     naive_node_proxy_added_p99_ms: added(nv, "p99_ms"),
     haproxy_added_p50_ms: hp ? added(hp, "p50_ms") : null,
     haproxy_added_p99_ms: hp ? added(hp, "p99_ms") : null,
+    // #35's targets: the one-process gateway within 1.5 × the bare Node proxy, in added p99 and in CPU.
+    one_process_over_naive_added_p99: +(one.paired_added_p99_ms / Math.max(0.01, nv.paired_added_p99_ms)).toFixed(2),
+    one_process_over_naive_cpu: +(one.cpu_ms_per_request / nv.cpu_ms_per_request).toFixed(2),
   };
-}
-
-async function startHaproxy(upstream: string): Promise<{ url: string; pid: number; stop: () => void } | null> {
-  try {
-    execFileSync("haproxy", ["-v"], { stdio: "ignore" });
-  } catch {
-    console.log("haproxy is not installed (apt-get install -y haproxy): the HAProxy baseline is skipped.");
-    return null;
-  }
-  const u = new URL(upstream);
-  const port = 18000 + Math.floor(Math.random() * 1000);
-  const cfgFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kule-haproxy-")), "haproxy.cfg");
-  fs.writeFileSync(
-    cfgFile,
-    `global\n  maxconn 4096\ndefaults\n  mode http\n  timeout connect 2s\n  timeout client 30s\n  timeout server 30s\n  option http-keep-alive\nfrontend fe\n  bind 127.0.0.1:${port}\n  default_backend be\nbackend be\n  http-reuse always\n  server up ${u.hostname}:${u.port}\n`,
-  );
-  const child = spawn("haproxy", ["-f", cfgFile, "-db"], { stdio: "ignore" });
-  await new Promise((r) => setTimeout(r, 500));
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill("SIGTERM") };
-}
-
-/** `npm run gateway` (server/gateway/main.ts) on a free port, ready once /healthz answers. */
-export async function startGateway(databaseUrl: string, extra: Record<string, string>) {
-  const port = 19000 + 2 * Math.floor(Math.random() * 500);
-  const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/gateway/main.ts"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, KULE_GATEWAY_PORT: String(port), KULE_GATEWAY_GRPC_PORT: String(port + 1), KULE_GATEWAY_SPOOL_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "kule-bench-spool-")), REDIS_URL: "", ...extra },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/healthz`, 30_000);
-  return { url, grpc: `127.0.0.1:${port + 1}`, pid: child.pid!, stop: () => child.kill("SIGTERM") };
-}
-
-/** Rows pushed as fast as a loop can, through the gateway's own call-log path (its thread), until all are stored. */
-async function ingest(databaseUrl: string) {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-  const writer = new CallLogThread({ databaseUrl, spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-ingest-")) });
-  const n = 200_000;
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) {
-    const now = Date.now();
-    const row: CallLogRow = { requestId: `ingest-${i}`, tenantId: "t-bench", apiKeyId: "k-bench", endpointId: "e-bench", endpointVersionId: "ev-bench", replica: "r-bench", region: "tr-ist", clientIp: "127.0.0.1", startedAt: now, endedAt: now, ttftMs: 3, status: 200, errorClass: null, promptTokens: 5, completionTokens: 8 };
-    writer.push(row);
-    if (i % 5000 === 0) await new Promise((r) => setImmediate(r));
-  }
-  await writer.close();
-  const seconds = (performance.now() - t0) / 1000;
-  const stored = Number((await pool.query(`SELECT count(*) FROM "CallLog" WHERE "requestId" LIKE 'ingest-%'`)).rows[0].count);
-  await pool.end();
-  return { rowsPerSecond: Math.round(n / seconds), lost: n - stored };
 }
 
 export async function benchGateway() {
@@ -198,12 +157,13 @@ export async function benchGateway() {
     if ((e as { code?: string }).code === "ENOENT") throw new Error("The gateway benchmark needs Debian's hey: apt-get install -y hey");
   }
   const upstream = await startProcess<{ url: string; visionUrl: string; visionGrpc: string }>("bench/sim-server.ts");
-  const stops: (() => void)[] = [];
+  const streamUp = await startProcess<{ url: string }>("bench/stream-upstream.ts");
+  const stops: (() => void)[] = [() => streamUp.child.kill("SIGTERM")];
   const haproxy = await startHaproxy(upstream.info.url);
   const redisUrl = process.env.REDIS_URL || "redis://127.0.0.1:6379";
   try {
     await deployMigrations(databaseUrl);
-    await writeGatewayFixture(databaseUrl, upstream.info.url, upstream.info.visionUrl);
+    await writeGatewayFixture(databaseUrl, upstream.info.url, upstream.info.visionUrl, streamUp.info.url);
     const naive = await startProcess<{ url: string }>("bench/naive-proxy.ts", { BENCH_UPSTREAM_URL: upstream.info.url });
     stops.push(() => naive.child.kill("SIGTERM"));
     // With Redis, `npm run gateway` runs a worker process per core; without it, one process.
@@ -218,40 +178,58 @@ export async function benchGateway() {
     stops.push(traced.stop);
     const auth = { authorization: `Bearer ${BENCH_KEY}` };
     // `pid`: the process (and its children) whose CPU a round is charged to; none when direct.
-    const targets: { name: string; url: string; headers: Record<string, string>; pid?: number }[] = [
+    const targets: { name: string; url: string; headers: Record<string, string>; pid?: number; admin?: string }[] = [
       { name: "direct", url: `${upstream.info.url}/v1/chat/completions`, headers: {} },
       ...(haproxy ? [{ name: "haproxy", url: `${haproxy.url}/v1/chat/completions`, headers: {}, pid: haproxy.pid }] : []),
       { name: "naive", url: `${naive.info.url}/v1/chat/completions`, headers: {}, pid: naive.child.pid! },
       { name: "gateway", url: `${workers.url}/v1/chat/completions`, headers: auth, pid: workers.pid },
-      { name: "gateway_one_process", url: `${single.url}/v1/chat/completions`, headers: auth, pid: single.pid },
+      { name: "gateway_one_process", url: `${single.url}/v1/chat/completions`, headers: auth, pid: single.pid, admin: single.admin },
       { name: "gateway_one_process_traced", url: `${traced.url}/v1/chat/completions`, headers: auth, pid: traced.pid },
     ];
-    const measure = <T>(shape: string, generate: (url: string, headers: Record<string, string>) => Run, summarize: (results: Record<string, Run[]>) => T, list = targets) => {
+    const measure = async <T>(shape: string, generate: (url: string, headers: Record<string, string>) => Run, summarize: (results: Record<string, Run[]>) => T, list = targets, rounds = ROUNDS) => {
       for (const t of list) generate(t.url, t.headers); // warm-up: connections, JIT
       const results: Record<string, Run[]> = {};
-      for (let round = 0; round < ROUNDS; round++) {
+      for (let round = 0; round < rounds; round++) {
         for (const t of list) {
           // The target's CPU per request is steadier than its p99 on a shared machine, and says
           // what its p99 pays for; PostgreSQL's is the call log's share.
           const meter = cpuMeter({ postgres: { comm: "postgres" }, ...(t.pid ? { target: { root: t.pid } } : {}) });
+          if (t.admin) await loopDelayP99Ms(t.admin);
           const before = meter.read();
           const r = generate(t.url, t.headers);
           const cpu = meter.since(before);
+          if (t.admin) r.loopP99Ms = await loopDelayP99Ms(t.admin);
           r.cpuMs = +(((cpu.target ?? 0) * 1000) / r.requests).toFixed(3);
           r.postgresCpuMs = +((cpu.postgres! * 1000) / r.requests).toFixed(3);
           (results[t.name] ??= []).push(r);
-          console.log(`${shape} round ${round + 1} ${t.name}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.rps)} req/s, ${r.errors} errors, CPU ${r.cpuMs} ms/request (+${r.postgresCpuMs} PostgreSQL)`);
+          console.log(`${shape} round ${round + 1} ${t.name}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.rps)} req/s, ${r.errors} errors, CPU ${r.cpuMs} ms/request (+${r.postgresCpuMs} PostgreSQL)${r.loopP99Ms !== undefined ? `, event loop p99 ${r.loopP99Ms} ms` : ""}`);
         }
       }
       return summarize(results);
     };
-    const even = measure("even", evenRate, shapeFigures);
-    const bursts = measure("bursts", heyBursts, shapeFigures);
-    const grpc = measure("grpc", grpcRate, grpcFigures, [
+    const even = await measure("even", evenRate, shapeFigures);
+    const bursts = SHAPES.has("bursts") ? await measure("bursts", heyBursts, shapeFigures) : null;
+    const grpc = !SHAPES.has("grpc") ? null : await measure("grpc", grpcRate, grpcFigures, [
       { name: "direct", url: upstream.info.visionGrpc, headers: {} },
       { name: "gateway", url: workers.grpc, headers: auth, pid: workers.pid },
       { name: "gateway_one_process", url: single.grpc, headers: auth, pid: single.pid },
     ]);
+    let stream = null;
+    if (SHAPES.has("stream")) {
+      // The bare proxies get a second instance each, in front of the streaming upstream.
+      const naiveStream = await startProcess<{ url: string }>("bench/naive-proxy.ts", { BENCH_UPSTREAM_URL: streamUp.info.url, BENCH_UPSTREAM_CONNECTIONS: "256" });
+      stops.push(() => naiveStream.child.kill("SIGTERM"));
+      const haproxyStream = await startHaproxy(streamUp.info.url, { noDelay: true });
+      if (haproxyStream) stops.push(haproxyStream.stop);
+      const path = "/v1/chat/completions";
+      stream = await measure("stream", streamRun, streamFigures, [
+        { name: "direct", url: `${streamUp.info.url}${path}`, headers: {} },
+        ...(haproxyStream ? [{ name: "haproxy", url: `${haproxyStream.url}${path}`, headers: {}, pid: haproxyStream.pid }] : []),
+        { name: "naive", url: `${naiveStream.info.url}${path}`, headers: {}, pid: naiveStream.child.pid! },
+        { name: "gateway", url: `${workers.url}${path}`, headers: auth, pid: workers.pid },
+        { name: "gateway_one_process", url: `${single.url}${path}`, headers: auth, pid: single.pid },
+      ], STREAM_ROUNDS);
+    }
     const otlp = (await (await fetch(`${sink.info.url}/counts`)).json()) as { spans: number; metricPoints: number };
     const ingestResult = await ingest(databaseUrl);
     // SIGKILL a one-process gateway at 1,000 req/s, start it again on its spool: every answered call must have one row.
@@ -265,6 +243,9 @@ export async function benchGateway() {
       seconds_per_round: SECONDS,
       ...even,
       target_added_p99_ms: 2,
+      target_over_naive: 1.5,
+      gateway_event_loop_delay_p99_ms: even.gateway_one_process.event_loop_delay_p99_ms ?? null,
+      target_event_loop_delay_p99_ms: 5,
       ingest_rows_per_second: ingestResult.rowsPerSecond,
       lost_rows: ingestResult.lost,
       crash_answered_calls: crash.answered,
@@ -280,6 +261,7 @@ export async function benchGateway() {
       otel_protocol: OTEL_PROTOCOL,
       bursts,
       grpc,
+      stream,
       note:
         "Top level: requests evenly spaced at 1,000/s by bench/open-loop.ts in its own process (open loop: a slow answer delays no other send; a plain-socket client, so the generator's own CPU disturbs the targets as little as it can). `bursts`: Debian's hey with 50 workers × 20 req/s, whose tickers line up, so 50 requests arrive at once every 50 ms. Targets alternate each round; medians of the rounds. `gateway` is `npm run gateway` with Redis: one worker process per core. `gateway_one_process_traced`: one process tracing every call (sample ratio 1) and exporting its GenAI metrics every 5 s over OTLP/HTTP to a sink in its own process; otel_cpu_ratio is its CPU per request over `gateway_one_process`'s. cpu_ms_per_request: CPU of the target's processes (threads included) per request sent; postgres_cpu_ms_per_request: PostgreSQL's meanwhile (the gateway's call log). `grpc`: KServe v2 ModelInfer (a 1×64 UINT8 tensor) evenly spaced at the same rate by bench/grpc-open-loop.ts over one HTTP/2 channel, through the gateway's gRPC port (which sends it on as KServe v2 REST) against the vision replica's own gRPC port (`direct`).",
     });

@@ -59,7 +59,9 @@ async function main() {
   try {
     await deployMigrations(databaseUrl);
     await writeGatewayFixture(databaseUrl, upstream.info.url, upstream.info.visionUrl);
-    const gw = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--import", "tsx", "bench/gateway-server.ts"], { env: { ...process.env, BENCH_DATABASE_URL: databaseUrl }, stdio: ["ignore", "pipe", "inherit"] });
+    // Without the profiler (BENCH_NO_PROF=1), the run reports the gateway's event-loop stalls and GC only.
+    const prof = process.env.BENCH_NO_PROF ? [] : ["--cpu-prof", `--cpu-prof-dir=${dir}`];
+    const gw = spawn(process.execPath, [...prof, "--import", "tsx", "bench/gateway-server.ts"], { env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, BENCH_LOOP_REPORT: "1" }, stdio: ["ignore", "pipe", "inherit"] });
     const url = await new Promise<string>((r) => readline.createInterface({ input: gw.stdout! }).once("line", (l) => r((JSON.parse(l) as { url: string }).url)));
     const body = JSON.stringify({ model: "chat", messages: [{ role: "user", content: "Say hello." }], max_tokens: 8 });
     const load = (seconds: number) => execFileSync(process.execPath, ["--import", "tsx", "bench/open-loop.ts", JSON.stringify({ url: `${url}/v1/chat/completions`, rate: RATE, seconds, connections: 256, headers: { authorization: `Bearer ${BENCH_KEY}` }, body })], { encoding: "utf8" });
@@ -67,6 +69,7 @@ async function main() {
     console.log(load(SECONDS).trim());
     gw.kill("SIGTERM");
     await new Promise((r) => gw.once("exit", r));
+    if (!prof.length) return;
     // The main thread's profile is the largest; the call-log worker writes its own.
     const file = fs.readdirSync(dir).map((f) => path.join(dir, f)).sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0]!;
     const { busyMsPerCall, rows } = chargeToKule(JSON.parse(fs.readFileSync(file, "utf8")), RATE * (SECONDS + 3));

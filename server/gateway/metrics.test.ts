@@ -32,3 +32,18 @@ describe("the gateway's SLO counts", () => {
     expect(lines).toContain('kule_gateway_slo_requests_total{endpoint="chat",slo="latency",threshold_ms="300",result="good"} 2');
   });
 });
+
+describe("the gateway's event-loop delay", () => {
+  it("reports a stall of the loop since the last scrape, and starts again after each scrape", async () => {
+    const m = metrics();
+    const delay = async () => Number(/^kule_gateway_event_loop_delay_seconds\{quantile="1"\} (\S+)$/m.exec(await m.registry.metrics())![1]);
+    await new Promise((r) => setTimeout(r, 30));
+    await delay();
+    const until = performance.now() + 60;
+    while (performance.now() < until); // the loop held for 60 ms
+    await new Promise((r) => setTimeout(r, 30));
+    expect(await delay()).toBeGreaterThan(0.04);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await delay()).toBeLessThan(0.04);
+  });
+});

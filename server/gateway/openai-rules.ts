@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { InvalidInputError } from "../errors.ts";
 import type { EndpointConfig } from "./config.ts";
 import type { Kind } from "./request.ts";
+import { plainlyValid } from "./openai-plain.ts";
 import { chatBody, completionBody, embeddingBody } from "./openai-body.ts";
 
 type Issue = z.core.$ZodIssue & { input?: unknown };
@@ -70,10 +71,13 @@ function contextOf(e: EndpointConfig): number | null {
 
 /** Checks an OpenAI request body as OpenAI does, and max_tokens against the model's context; throws OpenAI's 400. */
 export function validateOpenAi(kind: Exclude<Kind, "infer">, body: unknown, endpoint: EndpointConfig) {
-  const parsed = BODIES[kind].safeParse(body, { reportInput: true });
-  if (!parsed.success) throw openAiIssue(parsed.error.issues[0] as Issue);
+  // The common body is checked by plain code; zod sees the rest, and builds every error.
+  if (!plainlyValid(kind, body)) {
+    const parsed = BODIES[kind].safeParse(body, { reportInput: true });
+    if (!parsed.success) throw openAiIssue(parsed.error.issues[0] as Issue);
+  }
   if (kind === "embeddings") return;
-  const b = parsed.data as { max_tokens?: number | null; max_completion_tokens?: number | null };
+  const b = body as { max_tokens?: number | null; max_completion_tokens?: number | null };
   const context = contextOf(endpoint);
   for (const f of ["max_completion_tokens", "max_tokens"] as const) {
     const asked = b[f];

@@ -168,10 +168,12 @@ async function firstByteWithin(up: UpstreamCall, stream: boolean, ms: number): P
 
 /**
  * SSE passes through chunk by chunk as it arrives (the upstream paused while the client is slow
- * to take it); only the usage event the client did not ask for is held back.
+ * to take it), as the bytes that came: a chunk is looked into only for the first token (TTFT) and
+ * for `"usage"`, and only the usage event the client did not ask for is cut out. Events a chunk
+ * splits wait for their end, so that event is never half sent.
  */
 async function pipeStream(up: UpstreamCall, res: http.ServerResponse, call: GatewayCall, clientWantsUsage: boolean, record: (call: GatewayCall) => void) {
-  let carry = "";
+  let carry: Buffer | null = null;
   const onDrain = () => up.resume();
   res.on("drain", onDrain);
   try {
@@ -182,20 +184,31 @@ async function pipeStream(up: UpstreamCall, res: http.ServerResponse, call: Gate
         if (chunk.includes('"usage"')) readSseUsage(chunk.toString("utf8"), call);
         return res.write(chunk);
       }
-      carry += chunk.toString("utf8");
-      let cut: number;
-      let out = "";
-      while ((cut = carry.indexOf("\n\n")) >= 0) {
-        const event = carry.slice(0, cut + 2);
-        carry = carry.slice(cut + 2);
-        if (event.includes('"usage"') && event.includes('"choices":[]')) readSseUsage(event, call);
-        else out += event;
-      }
-      return out ? res.write(out) : true;
+      const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+      const end = buf.lastIndexOf("\n\n") + 2;
+      carry = end < buf.length ? buf.subarray(end) : null;
+      if (end < 2) return true;
+      const events = end === buf.length ? buf : buf.subarray(0, end);
+      if (!events.includes('"usage"')) return res.write(events);
+      const rest = withoutUsageEvent(events.toString("utf8"), call);
+      return rest ? res.write(rest) : true;
     });
   } finally {
     res.off("drain", onDrain);
   }
   record(call);
-  res.end(carry);
+  res.end(carry ?? "");
+}
+
+/** The events but the usage-only one (`"choices":[]`), whose counts go to the call. */
+function withoutUsageEvent(text: string, call: GatewayCall): string {
+  let out = "";
+  for (let at = 0; at < text.length; ) {
+    const cut = text.indexOf("\n\n", at) + 2;
+    const event = text.slice(at, cut);
+    at = cut;
+    if (event.includes('"usage"') && event.includes('"choices":[]')) readSseUsage(event, call);
+    else out += event;
+  }
+  return out;
 }

@@ -136,7 +136,9 @@ export class Gateway {
   private upstream = (url: string): UpstreamPool => {
     let p = this.upstreams.get(url);
     if (!p) {
-      p = new UpstreamPool(url, { connections: 64, pipelining: 1, keepAliveTimeout: 60_000, connectTimeout: 2000 });
+      // A stream holds its connection while it lasts: as many as vLLM runs sequences at once
+      // (--max-num-seqs, 256 by default), or streams past 64 would queue here, not at the engine.
+      p = new UpstreamPool(url, { connections: 256, pipelining: 1, keepAliveTimeout: 60_000, connectTimeout: 2000 });
       this.upstreams.set(url, p);
     }
     return p;
