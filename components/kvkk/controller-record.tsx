@@ -67,7 +67,7 @@ export function OwnRetention({ retention }: { retention: View["retention"] }) {
   const toast = useToast();
   const { formErrorOf } = useErrorText();
   const [days, setDays] = useState(retention.days === null ? "" : String(retention.days));
-  const [method, setMethod] = useState<"delete" | "anonymize">(retention.method);
+  const [method, setMethod] = useState<"delete" | "anonymize">(retention.method === "anonymize" ? "anonymize" : "delete");
   const save = useMutation(
     trpc.kvkk.setOwnRetention.mutationOptions({
       meta: { handlesErrors: true },

@@ -16,6 +16,7 @@ export function SubjectRequest({ canDestroy }: { canDestroy: boolean }) {
   const t = useTranslations("kvkk.subject");
   const fmt = useFormat();
   const [user, setUser] = useState("");
+  const [ip, setIp] = useState("");
   const [reference, setReference] = useState("");
   const [tenantId, setTenantId] = useState("");
   const tenants = useQuery(trpc.kvkk.settings.queryOptions());
@@ -24,7 +25,8 @@ export function SubjectRequest({ canDestroy }: { canDestroy: boolean }) {
   const destroy = useMutation(
     trpc.kvkk.subject.destroy.mutationOptions({
       onSuccess: (r) => {
-        toast.success(t("destroyed", { rows: fmt.number(r.rowCount), id: r.id }));
+        if (r.held.length) return void toast.error(t("held", { reasons: r.held.join("; ") }));
+        toast.success(t("destroyed", { rows: fmt.number(r.rowCount), id: r.id ?? "" }));
         void qc.invalidateQueries({ queryKey: trpc.kvkk.destructions.queryKey() });
       },
     }),
@@ -39,11 +41,14 @@ export function SubjectRequest({ canDestroy }: { canDestroy: boolean }) {
         style={{ alignItems: "flex-end" }}
         onSubmit={(e) => {
           e.preventDefault();
-          find.mutate({ user, tenantId: tenantId || null, reference: reference || null });
+          find.mutate({ user: user || null, ip: ip || null, tenantId: tenantId || null, reference: reference || null });
         }}
       >
         <Field id="dsr-user" label={t("user")} errors={errs?.user}>
           <input id="dsr-user" value={user} onChange={(e) => setUser(e.target.value)} />
+        </Field>
+        <Field id="dsr-ip" label={t("ip")} errors={errs?.ip}>
+          <input id="dsr-ip" value={ip} onChange={(e) => setIp(e.target.value)} placeholder="203.0.113.7" size={16} />
         </Field>
         <Field id="dsr-tenant" label={t("tenant")} errors={errs?.tenantId}>
           <select id="dsr-tenant" value={tenantId} onChange={(e) => setTenantId(e.target.value)}>
@@ -62,6 +67,16 @@ export function SubjectRequest({ canDestroy }: { canDestroy: boolean }) {
           {t("find")}
         </button>
       </form>
+      {destroy.data?.keptUntil && (
+        <p className="muted" role="status" aria-label={t("keptAria")}>
+          {t("kept", { rows: fmt.number(destroy.data.unlinked + destroy.data.keptWhole), days: destroy.data.trafficLogMinDays ?? 0, until: fmt.date(destroy.data.keptUntil) })}
+        </p>
+      )}
+      {destroy.data && destroy.data.held.length > 0 && (
+        <p className="error" role="alert">
+          {t("held", { reasons: destroy.data.held.join("; ") })}
+        </p>
+      )}
       {r && (
         <div role="status">
           <p>

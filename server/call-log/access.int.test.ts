@@ -142,7 +142,7 @@ describe("data-subject requests", () => {
     expect(Number((await own.pool.query(`SELECT count(*) AS n FROM "CallLog"`)).rows[0].n)).toBe(before - 2);
     expect(Number((await own.pool.query(`SELECT count(*) AS n FROM "CallLog" WHERE "userHash" = $1 AND "tenantId" = $2`, [ayse, b])).rows[0].n)).toBe(1);
     expect(Number((await own.pool.query(`SELECT count(*) AS n FROM "CallLog" WHERE "userHash" = $1`, [hashSubject("mehmet@example.com.tr")])).rows[0].n)).toBe(1);
-    expect(await own.db.destructionRecord.findUniqueOrThrow({ where: { id: rec.id } })).toMatchObject({ reason: "subject_request", subjectHash: ayse, rowCount: 2, runByEmail: admin.email });
+    expect(await own.db.destructionRecord.findUniqueOrThrow({ where: { id: rec.id! } })).toMatchObject({ reason: "subject_request", subjectHash: ayse, rowCount: 2, runByEmail: admin.email });
     expect(await own.db.dataSubjectRequest.findUniqueOrThrow({ where: { id: found.requestId } })).toMatchObject({ destructionId: rec.id });
   });
 });
@@ -150,8 +150,8 @@ describe("data-subject requests", () => {
 describe("residency", () => {
   it("flags calls served abroad with no safeguard as incidents, and registers every transfer with its safeguard", async () => {
     const range = { from: new Date(Date.UTC(2026, 9, 1)), to: new Date(Date.UTC(2026, 10, 1)) };
-    // Tenant b's contract for "eu" was signed before its call; the Turkey-only tenant has none.
-    await own.caller(admin).kvkk.safeguards.create({ tenantId: b, destination: "eu", importer: "Rechen SE, Frankfurt", mechanism: "bcr", reference: "BCR-9", signedAt: new Date(Date.UTC(2026, 8, 1)) });
+    // Tenant b's contract for "de" (eu-fra lies in Germany) was signed before its call; the Turkey-only tenant has none.
+    await own.caller(admin).kvkk.safeguards.create({ tenantId: b, destination: "de", importer: "Rechen SE, Frankfurt", mechanism: "bcr", reference: "BCR-9", signedAt: new Date(Date.UTC(2026, 8, 1)) });
     const map = await own.caller(auditor).kvkk.residency(range);
     expect(map.incidents.map((c) => [c.tenantId, c.region, c.uncovered])).toEqual([[kv, "eu-fra", 1]]);
     expect(map.cells.filter((c) => c.tenantId === kv).map((c) => c.region).sort()).toEqual(["eu-fra", "tr-ank"]);

@@ -18,6 +18,8 @@ export const callLogFilter = z.object({
   subjectHash: z.string().regex(/^[0-9a-f]{64}$/, "a subject hash").nullish(),
   /** The same person's hash under each key version held (server/call-log/keys): rows of every version match. */
   subjectHashes: z.array(z.string().regex(/^[0-9a-f]{64}$/, "a subject hash")).max(32).nullish(),
+  /** The same person found by client IP: its blind index under each key version. A row is the person's by either. */
+  subjectIpIndexes: z.array(z.string().regex(/^[0-9a-f]{64}$/, "an IP index")).max(32).nullish(),
 });
 export type CallLogFilter = z.infer<typeof callLogFilter>;
 

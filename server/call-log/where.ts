@@ -13,7 +13,7 @@ const ts = (d: Date) => `${escapeLiteral(d.toISOString())}::timestamptz AT TIME 
 export function scopeFilter(actor: Actor, filter: CallLogFilter): CallLogFilter {
   const tenantId = searchTenant(actor, filter.tenantId);
   // A data subject is looked for in one tenant's (controller's) rows: never linked across tenants.
-  if ((filter.subjectHash || filter.subjectHashes?.length) && !tenantId) throw new InvalidInputError("tenantId", "the tenant to look in: one person is never searched across tenants");
+  if ((filter.subjectHash || filter.subjectHashes?.length || filter.subjectIpIndexes?.length) && !tenantId) throw new InvalidInputError("tenantId", "the tenant to look in: one person is never searched across tenants");
   return { ...filter, tenantId };
 }
 
@@ -33,7 +33,14 @@ export function whereSql(f: CallLogFilter, alias = "c"): string {
   if (f.clientIp) parts.push(`(${c("clientIp")} = ${lit(f.clientIp)} OR ${c("clientIpHash")} IN (${ipIndexesOf(f.clientIp).map(lit).join(", ")}))`);
   if (f.requestId) parts.push(`${c("requestId")} = ${lit(f.requestId)}`);
   if (f.subjectHash) parts.push(`${c("userHash")} = ${lit(f.subjectHash)}`);
-  if (f.subjectHashes) parts.push(f.subjectHashes.length ? `${c("userHash")} IN (${f.subjectHashes.map(lit).join(", ")})` : "FALSE");
+  if (f.subjectHashes || f.subjectIpIndexes) {
+    // A data subject's rows: by the `user` identifier's hash, or by the client IP's index.
+    const person = [
+      ...(f.subjectHashes?.length ? [`${c("userHash")} IN (${f.subjectHashes.map(lit).join(", ")})`] : []),
+      ...(f.subjectIpIndexes?.length ? [`${c("clientIpHash")} IN (${f.subjectIpIndexes.map(lit).join(", ")})`] : []),
+    ];
+    parts.push(person.length ? `(${person.join(" OR ")})` : "FALSE");
+  }
   if (f.from) parts.push(`${c("startedAt")} >= ${ts(f.from)}`);
   if (f.to) parts.push(`${c("startedAt")} < ${ts(f.to)}`);
   return parts.join(" AND ");

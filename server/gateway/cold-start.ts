@@ -103,7 +103,7 @@ export class ColdStartGate {
   }
 }
 
-function servable(e: EndpointConfig, tenant: Pick<TenantConfig, "kvkk" | "abroad">): boolean {
+function servable(e: EndpointConfig, tenant: Pick<TenantConfig, "kvkk" | "abroad" | "specialAbroad">): boolean {
   return e.versions.some((v) => v.weight > 0 && usableReplicas(v, tenant, e).length > 0);
 }
 

@@ -42,6 +42,8 @@ export interface TenantConfig {
   tpmLimit: number | null;
   /** Special categories of personal data (KVKK Art. 6): its rows go under the special ring's keys. */
   special: boolean;
+  /** An Art. 6(3) condition is recorded for transfers of special categories: its safeguards then cover a special endpoint's calls too. */
+  specialAbroad: boolean;
 }
 
 export interface EndpointConfig {
@@ -140,8 +142,8 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
       tpmLimit: k.tpmLimit,
     });
   }
-  for (const t of tenants.rows) cfg.tenants.set(t.id, { id: t.id, slug: t.slug, kvkk: t.kvkk, abroad: new Set(), active: t.status === "active", budgetBlocked: t.budget, creditBlocked: t.credit, rpmLimit: t.rpmLimit, tpmLimit: t.tpmLimit, special: t.special });
-  // Special categories go abroad only with the data subjects' explicit consent recorded (KVKK Art. 6, 9): a safeguard alone is not enough.
+  for (const t of tenants.rows) cfg.tenants.set(t.id, { id: t.id, slug: t.slug, kvkk: t.kvkk, abroad: new Set(), active: t.status === "active", budgetBlocked: t.budget, creditBlocked: t.credit, rpmLimit: t.rpmLimit, tpmLimit: t.tpmLimit, special: t.special, specialAbroad: t.abroadConsent });
+  // A special tenant's calls go abroad only under a safeguard plus a recorded Art. 6(3) condition (KVKK Art. 9 as amended by Law 7499).
   const mayGoAbroad = new Set(tenants.rows.filter((t) => !t.special || t.abroadConsent).map((t) => t.id));
   for (const s of safeguards.rows) if (mayGoAbroad.has(s.tenantId)) cfg.tenants.get(s.tenantId)?.abroad.add(s.destination);
   const versions = new Map<string, VersionConfig>();

@@ -54,7 +54,9 @@ export function chooseCallVersion(health: ReplicaHealth, call: GatewayCall, sess
   call.errorClass = anyReady ? "no_replica_in_region" : "no_ready_replica";
   throw new UnavailableError(
     anyReady
-      ? `No replica of ${e.slug} is ready in Turkey (${TURKEY_REGION_PREFIX}*), and no transfer safeguard recorded for this tenant covers where the ready ones are (KVKK Art. 9), so Kule will not send the call abroad. Try again shortly.`
+      ? e.special && !tenant.specialAbroad
+        ? `No replica of ${e.slug} is ready in Turkey (${TURKEY_REGION_PREFIX}*). ${e.slug} serves special categories of personal data (KVKK Art. 6), which go abroad only under a safeguard and an Art. 6(3) condition recorded for this tenant (Art. 9), so Kule will not send the call abroad. Try again shortly.`
+        : `No replica of ${e.slug} is ready in Turkey (${TURKEY_REGION_PREFIX}*), and no transfer safeguard recorded for this tenant covers where the ready ones are (KVKK Art. 9), so Kule will not send the call abroad. Try again shortly.`
       : `No replica of ${e.slug} is ready to serve right now. Try again shortly.`,
   );
 }

@@ -4,13 +4,18 @@ import { countryOf, inRegionRule, isInTurkey } from "../shared/regions.ts";
 /**
  * KVKK Art. 9, for every tenant: a call is served in Turkey, or in a country a recorded safeguard
  * covers for this tenant (never for a tenant whose contract keeps it in Turkey). An external
- * server with an unverified region label is in an unknown country, which nothing covers.
+ * server with an unverified region label is in an unknown country, which nothing covers, and so
+ * is a label that names no country (eu-xyz). Special categories of personal data (a special
+ * tenant's calls, or any call to a special endpoint) need an Art. 6(3) condition recorded for the
+ * tenant besides the safeguard (Art. 9 as amended by Law 7499); without it they stay in Turkey.
  */
-export function regionAllowed(replica: Pick<ReplicaConfig, "region" | "verified">, tenant: Pick<TenantConfig, "kvkk" | "abroad">, endpointConstraint: string | null): boolean {
-  if (!inRegionRule(replica.region, endpointConstraint)) return false;
+export function regionAllowed(replica: Pick<ReplicaConfig, "region" | "verified">, tenant: Pick<TenantConfig, "kvkk" | "abroad" | "specialAbroad">, e: Pick<EndpointConfig, "regionConstraint" | "special">): boolean {
+  if (!inRegionRule(replica.region, e.regionConstraint)) return false;
   if (!replica.verified) return false;
   if (isInTurkey(replica.region)) return true;
-  return !tenant.kvkk && tenant.abroad.has(countryOf(replica.region));
+  if (tenant.kvkk || (e.special && !tenant.specialAbroad)) return false;
+  const country = countryOf(replica.region);
+  return country !== null && tenant.abroad.has(country);
 }
 
 /** A stable number in [0, 100) from a session key, so one caller keeps to one version. */
@@ -73,6 +78,6 @@ export function pickReplica(replicas: ReplicaConfig[], outstanding: (id: string)
   return best;
 }
 
-export function usableReplicas(v: VersionConfig, tenant: Pick<TenantConfig, "kvkk" | "abroad">, e: EndpointConfig): ReplicaConfig[] {
-  return v.replicas.filter((r) => regionAllowed(r, tenant, e.regionConstraint));
+export function usableReplicas(v: VersionConfig, tenant: Pick<TenantConfig, "kvkk" | "abroad" | "specialAbroad">, e: EndpointConfig): ReplicaConfig[] {
+  return v.replicas.filter((r) => regionAllowed(r, tenant, e));
 }

@@ -57,7 +57,7 @@ describe("data subjects' applications (KVKK Art. 11, 13)", () => {
     expect(application.answer).toContain(destruction.id);
     expect(await testDb().callLog.count({ where: { userHash: hashSubject(person), tenantId: a.id } })).toBe(0);
     expect(await testDb().callLog.count({ where: { userHash: hashSubject(person), tenantId: b.id } })).toBe(1);
-    expect(await testDb().destructionRecord.findUniqueOrThrow({ where: { id: destruction.id } })).toMatchObject({ reason: "subject_request", tenantId: a.id, runByEmail: tenantA.email });
+    expect(await testDb().destructionRecord.findUniqueOrThrow({ where: { id: destruction.id! } })).toMatchObject({ reason: "subject_request", tenantId: a.id, runByEmail: tenantA.email });
   });
 
   it("the erasure answer is stored in the language chosen for it, the answerer's page's by default", async () => {

@@ -4,10 +4,10 @@ import { recordAudit } from "../audit/record.ts";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.ts";
 import { hashSubject, subjectHashes as hashesOf } from "../call-log/subject-hash.ts";
 import type { DbTx } from "../db/client.ts";
-import { destroySubject } from "./subject.ts";
+import { destroySubject } from "./erasure.ts";
 import type { Locale } from "../shared/i18n/locales.ts";
 import { translatorFor } from "../shared/i18n/translator.ts";
-import { formatNumber } from "../shared/i18n/format.ts";
+import { formatDate, formatNumber } from "../shared/i18n/format.ts";
 import type { ApplicationAnswerInput, ApplicationEraseInput, ApplicationOpenInput, ApplicationRefuseInput } from "./schemas.ts";
 
 /** KVKK Art. 13(2): an application is answered within 30 days of receipt. */
@@ -89,7 +89,14 @@ export async function eraseForApplication(ctx: ActorContext & { locale?: Locale 
   const fresh = await ctx.db.dataSubjectRequest.findUniqueOrThrow({ where: { id: app.id } });
   // The answer is sent to the applicant as stored: in the language chosen for it, else the answerer's.
   const locale = input.answerLocale ?? ctx.locale ?? "en";
-  const answer = translatorFor(locale)("kvkkTexts.erasureAnswer", { method: input.method, rows: formatNumber(locale, rec.rowCount), id: rec.id });
+  const t = translatorFor(locale);
+  // Under a legal hold nothing is erased: the application is refused with the reason (Art. 13(3)).
+  if (rec.held.length) {
+    const refused = await ctx.db.$transaction((tx) => close(tx, ctx, app.id, fresh.updatedAt, "kvkk.application.refuse", { status: "refused", refusalReason: t("kvkkTexts.erasureHeld") }));
+    return { application: refused, destruction: rec };
+  }
+  const kept = rec.unlinked || rec.keptWhole ? ` ${t("kvkkTexts.erasureKept", { unlinked: formatNumber(locale, rec.unlinked + rec.keptWhole), whole: rec.keptWhole, days: rec.trafficLogMinDays ?? 0, until: formatDate(locale, rec.keptUntil!) })}` : "";
+  const answer = t("kvkkTexts.erasureAnswer", { method: input.method, rows: formatNumber(locale, rec.rowCount), id: rec.id ?? "" }) + kept;
   const answered = await ctx.db.$transaction((tx) => close(tx, ctx, app.id, fresh.updatedAt, "kvkk.application.answer", { status: "answered", answer }));
   return { application: answered, destruction: rec };
 }

@@ -4,7 +4,7 @@ import type { Actor, ActorContext } from "../auth/actor.ts";
 import { pgPool } from "../db/pg-pool.ts";
 import { HOUR_MS } from "../audit/seal/digest.ts";
 import { tsLiteral } from "../audit/seal/hour-digests.ts";
-import { NOT_ANONYMOUS, removeRows, type Method } from "./remove-rows.ts";
+import { removeRows, type Method } from "./remove-rows.ts";
 import { rollUpTransfers } from "./transfer-register.ts";
 import { destroyAuditIps, destroyExports, destroySubjectRequests } from "./other-stores.ts";
 import { activeHolds, type Holds } from "./holds.ts";
@@ -69,7 +69,7 @@ async function specialEndpointRows(client: pg.PoolClient, o: { actor: Actor | nu
     for (const p of list) {
       if (p.cutoff.getTime() >= special.cutoff.getTime() || holds.tenants.has(p.tenantId)) continue;
       const where = `"tenantId" = ${lit(p.tenantId)} AND "endpointId" = ${lit(e.id)} AND "startedAt" < ${tsLiteral(special.cutoff)}${notHeld}`;
-      const due = await client.query(`SELECT 1 FROM "CallLog" WHERE ${where}${p.method === "anonymize" ? ` AND ${NOT_ANONYMOUS}` : ""} LIMIT 1`);
+      const due = await client.query(`SELECT 1 FROM "CallLog" WHERE ${where} LIMIT 1`);
       if (!due.rowCount) continue;
       const policy = { days: special.days, method: p.method, cutoff: special.cutoff.toISOString(), endpointId: e.id, specialCategory: e.category, tenantDays: p.days };
       records.push(await removeRows(client, { ...o, reason: "retention", method: p.method, where, tenantId: p.tenantId, policy, periodTo: special.cutoff }));
@@ -149,7 +149,7 @@ export async function runDestruction(pool: pg.Pool, opts: { actor: Actor | null;
         continue;
       }
       const where = `"tenantId" = ${lit(p.tenantId)} AND "startedAt" < ${tsLiteral(p.cutoff)}${notHeld}`;
-      const due = await client.query(`SELECT 1 FROM "CallLog" WHERE ${where}${p.method === "anonymize" ? ` AND ${NOT_ANONYMOUS}` : ""} LIMIT 1`);
+      const due = await client.query(`SELECT 1 FROM "CallLog" WHERE ${where} LIMIT 1`);
       if (!due.rowCount) continue;
       records.push(await removeRows(client, { actor: opts.actor, ip: opts.ip, reason: "retention", method: p.method, where, tenantId: p.tenantId, policy: { days: p.days, method: p.method, cutoff: p.cutoff.toISOString(), defaultDays, trafficLogMinDays: minDays }, periodTo: p.cutoff }));
     }

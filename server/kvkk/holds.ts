@@ -26,6 +26,17 @@ export async function activeHolds(client: pg.PoolClient): Promise<Holds> {
   };
 }
 
+/** The holds that keep one person's rows in one tenant: on everything, on the tenant, or on the person. Their reasons, oldest first. */
+export async function holdsOn(client: pg.PoolClient, tenantId: string, hashes: string[]): Promise<string[]> {
+  const r = await client.query<{ reason: string }>(
+    `SELECT reason FROM "LegalHold" WHERE "releasedAt" IS NULL
+        AND ((("tenantId" IS NULL OR "tenantId" = $1) AND "subjectHash" IS NULL) OR "subjectHashes" && $2::text[] OR "subjectHash" = ANY($2))
+      ORDER BY "createdAt"`,
+    [tenantId, hashes],
+  );
+  return r.rows.map((h) => h.reason);
+}
+
 export function listHolds({ db }: ActorContext) {
   return db.legalHold.findMany({ orderBy: { createdAt: "desc" }, take: 100 });
 }

@@ -40,14 +40,41 @@ export async function destroyAuditIps(client: pg.PoolClient, o: StoreRun) {
   return { id, rowCount };
 }
 
-/** Deletes export jobs older than the period, with their files (data and manifest). */
-export async function destroyExports(client: pg.PoolClient, o: StoreRun) {
-  const jobs = (await client.query<{ id: string; format: string; createdAt: Date }>(`SELECT id, format, "createdAt" AT TIME ZONE 'UTC' AS "createdAt" FROM "ExportJob" WHERE "createdAt" < $1${ts} AND state <> 'running' ORDER BY "createdAt"`, [o.cutoff])).rows;
-  if (!jobs.length) return null;
+type ExportJobRow = { id: string; format: string; createdAt: Date };
+
+/** Deletes the export jobs with their files (data and manifest); the caller records why. */
+async function deleteJobs(client: pg.PoolClient, jobs: ExportJobRow[]) {
   await client.query(`DELETE FROM "ExportJob" WHERE id = ANY($1)`, [jobs.map((j) => j.id)]);
   // The files go with the rows; should the transaction then fail, the next run finds the rows again and `force` skips the missing files.
   for (const j of jobs) for (const part of ["data", "manifest"] as const) await fs.rm(exportFile(j.id, j.format, part), { force: true });
+}
+
+/** Deletes export jobs older than the period, with their files. */
+export async function destroyExports(client: pg.PoolClient, o: StoreRun) {
+  const jobs = (await client.query<ExportJobRow>(`SELECT id, format, "createdAt" AT TIME ZONE 'UTC' AS "createdAt" FROM "ExportJob" WHERE "createdAt" < $1${ts} AND state <> 'running' ORDER BY "createdAt"`, [o.cutoff])).rows;
+  if (!jobs.length) return null;
+  await deleteJobs(client, jobs);
   const id = await recordDestruction(client, { store: "exports", actor: o.actor, ip: o.ip, reason: "retention", method: "delete", policy: { store: "exports", days: o.days, jobs: jobs.map((j) => j.id) }, tenantId: null, subjectHash: null, periodFrom: jobs[0]!.createdAt, periodTo: o.cutoff, rowCount: jobs.length, partitions: [], adjustments: [] });
+  return { id, rowCount: jobs.length };
+}
+
+/**
+ * A data subject's erasure reaches the copies: every finished export that could hold the tenant's
+ * rows (the tenant's own, or staff's of all tenants or of this one) is deleted with its files, and
+ * recorded. An export is a copy for a purpose already served; it can be made again without the person.
+ * The request's own export (the applicant's copy, Art. 11(1)(b)) stays until the exports' period.
+ */
+export async function destroyExportsOfTenant(client: pg.PoolClient, o: { actor: Actor | null; ip?: string | null; tenantId: string; subjectHash: string; requestId: string; keepJobId: string | null }) {
+  const jobs = (
+    await client.query<ExportJobRow>(
+      `SELECT id, format, "createdAt" AT TIME ZONE 'UTC' AS "createdAt" FROM "ExportJob"
+        WHERE state <> 'running' AND id IS DISTINCT FROM $2 AND ("tenantScope" = $1 OR ("tenantScope" IS NULL AND coalesce(filter->>'tenantId', $1) = $1)) ORDER BY "createdAt"`,
+      [o.tenantId, o.keepJobId],
+    )
+  ).rows;
+  if (!jobs.length) return null;
+  await deleteJobs(client, jobs);
+  const id = await recordDestruction(client, { store: "exports", actor: o.actor, ip: o.ip, reason: "subject_request", method: "delete", policy: { store: "exports", requestId: o.requestId, jobs: jobs.map((j) => j.id) }, tenantId: o.tenantId, subjectHash: o.subjectHash, periodFrom: jobs[0]!.createdAt, periodTo: new Date(), rowCount: jobs.length, partitions: [], adjustments: [] });
   return { id, rowCount: jobs.length };
 }
 

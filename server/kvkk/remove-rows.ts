@@ -5,30 +5,15 @@ import { hourDigests, tsLiteral } from "../audit/seal/hour-digests.ts";
 import { EMPTY_HOUR } from "../audit/seal/digest.ts";
 import { adjustmentsSha256, type Adjustment } from "../audit/seal/adjustments.ts";
 import { recordAuditSql } from "../audit/record.ts";
+import { ANONYMISATION_TECHNIQUE, foldRows } from "./fold.ts";
 
-export type Method = "delete" | "anonymize";
+export type Method = "delete" | "anonymize" | "unlink";
 
 /**
- * Anonymisation (the 2017 Regulation, Art. 10: data that can no longer be linked to a person,
- * even when matched with other data). Everything that links a row back goes: the request id the
- * tenant was given is replaced by a random one (kept unique for the primary key), the start is
- * coarsened to its hour and the duration to whole seconds, and client IP, key and subject hash
- * are removed. Tenant, endpoint, version, region, status and token counts stay for the cost pages.
- * The hour stays the same, so each row stays in its partition and its sealed hour.
+ * Unlinking (a data subject's erasure inside Law 5651's minimum for traffic logs): the person's
+ * identifier goes, the traffic fields stay until the minimum ends.
  */
-const ANONYMOUS_ID = "anon-";
-const ANONYMIZE_SET = `"requestId" = '${ANONYMOUS_ID}' || gen_random_uuid(),
-  "endedAt" = date_trunc('hour', "startedAt") + make_interval(secs => round(extract(epoch FROM "endedAt" - "startedAt"))),
-  "startedAt" = date_trunc('hour', "startedAt"),
-  "clientIp" = NULL, "clientIpEnc" = NULL, "clientIpHash" = NULL, "ipKeyVersion" = NULL, "apiKeyId" = NULL, "userHash" = NULL, "userHashKeyVersion" = NULL`;
-export const NOT_ANONYMOUS = `("clientIp" IS NOT NULL OR "clientIpEnc" IS NOT NULL OR "apiKeyId" IS NOT NULL OR "userHash" IS NOT NULL OR "requestId" NOT LIKE '${ANONYMOUS_ID}%')`;
-
-/** What a record says anonymisation did, so the record itself shows it was not pseudonymisation. */
-export const ANONYMISATION_TECHNIQUE = [
-  "request id replaced by a random one (the tenant's copy no longer matches)",
-  "start time coarsened to the hour, duration to whole seconds",
-  "client IP, API key and subject hash removed",
-];
+const UNLINK_SET = `"userHash" = NULL, "userHashKeyVersion" = NULL`;
 
 /** Hours already sealed: only their digests need adjusting (rows gone before sealing are never sealed). */
 async function sealedHours(client: pg.PoolClient): Promise<{ first: number; end: number } | null> {
@@ -64,7 +49,7 @@ export interface RemoveOpts {
 export async function removeRows(client: pg.PoolClient, o: RemoveOpts) {
   await client.query("SELECT pg_advisory_xact_lock(hashtext('kule_seal_call_log'))");
   const sealed = await sealedHours(client);
-  const target = o.method === "anonymize" ? `${o.where} AND ${NOT_ANONYMOUS}` : o.where;
+  const target = o.method === "unlink" ? `${o.where} AND "userHash" IS NOT NULL` : o.where;
   const touched = (
     await client.query<{ hour: Date; n: string }>(
       `SELECT date_trunc('hour', "startedAt") AT TIME ZONE 'UTC' AS hour, count(*) AS n FROM "CallLog" WHERE ${target} GROUP BY 1 ORDER BY 1`,
@@ -74,11 +59,12 @@ export async function removeRows(client: pg.PoolClient, o: RemoveOpts) {
   const periodFrom = touched[0]?.hour ?? null;
   const sealedTouched = touched.map((t) => t.hour).filter((h) => sealed && h >= sealed.first && h < sealed.end);
   const before = await hourDigests(client, "call_log", sealedTouched);
-  if (o.method === "delete") {
+  if (o.method === "unlink") {
+    await client.query(`UPDATE "CallLog" SET ${UNLINK_SET} WHERE ${target}`);
+  } else {
+    if (o.method === "anonymize") await foldRows(client, o.where, touched.map((t) => t.hour));
     for (const p of o.partitions ?? []) await client.query(`DROP TABLE "${p.replace(/"/g, "")}"`);
     await client.query(`DELETE FROM "CallLog" WHERE ${o.where}`);
-  } else {
-    await client.query(`UPDATE "CallLog" SET ${ANONYMIZE_SET} WHERE ${target}`);
   }
   const after = await hourDigests(client, "call_log", sealedTouched);
   const adjustments: Adjustment[] = sealedTouched.map((h) => {

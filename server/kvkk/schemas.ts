@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { exportFormat } from "../call-log/export/schemas.ts";
 import { LOCALES } from "../shared/i18n/locales.ts";
+import { isCountryCode } from "../shared/regions.ts";
 
 const tenantId = z.string().trim().min(1).max(100).regex(/^[\w-]+$/, "a tenant id");
 const requestId = z.string().trim().min(1).max(40).regex(/^\w+$/, "a request id");
@@ -8,13 +9,17 @@ export const destructionMethod = z.enum(["delete", "anonymize"]);
 /** The language a stored or sent KVKK text is drafted in; the reader's own when not chosen. */
 export const draftLocale = z.enum(LOCALES, { error: "en or tr" });
 
-export const subjectFindInput = z.object({
-  /** The `user` value the tenant sent in its calls (e-mail, customer number…); hashed, never stored. */
-  user: z.string().min(1, "the user identifier").max(256),
-  tenantId: tenantId.nullish(),
-  /** The tenant's or the Authority's reference for the request. */
-  reference: z.string().trim().max(200).nullish(),
-});
+export const subjectFindInput = z
+  .object({
+    /** The `user` value the tenant sent in its calls (e-mail, customer number…); hashed, never stored. */
+    user: z.string().min(1, "the user identifier").max(256).nullish(),
+    /** A client IP the person called from (its blind index is searched; the IP itself is not stored). */
+    ip: z.union([z.ipv4({ error: "an IPv4 or IPv6 address" }), z.ipv6({ error: "an IPv4 or IPv6 address" })]).nullish(),
+    tenantId: tenantId.nullish(),
+    /** The tenant's or the Authority's reference for the request. */
+    reference: z.string().trim().max(200).nullish(),
+  })
+  .refine((s) => s.user || s.ip, { path: ["user"], message: "the user identifier or a client IP the person used" });
 export type SubjectFindInput = z.infer<typeof subjectFindInput>;
 
 export const subjectExportInput = z.object({ requestId, format: exportFormat });
@@ -64,11 +69,12 @@ const notFuture = (what: string) => z.coerce.date({ error: `${what}, a date` }).
 export const safeguardCreateInput = z
   .object({
     tenantId,
-    /** A country as regions begin: "de" covers de-fra. */
+    /** A country (ISO 3166-1 alpha-2): "de" covers de-fra and eu-fra (server/shared/regions.ts). */
     destination: z
       .string()
       .trim()
-      .regex(/^[a-z]{2}$/, "a country as region labels begin, e.g. de for de-fra")
+      .regex(/^[a-z]{2}$/, "a country's ISO code, e.g. de for de-fra and eu-fra")
+      .refine(isCountryCode, "a country, not a group of countries: eu-fra is de (Germany)")
       .refine((d) => d !== "tr", "Turkey is not abroad: no safeguard is needed"),
     importer: z.string().trim().min(3, "the importer's name and address abroad").max(500),
     mechanism: z.enum(["adequacy", "standard_contract", "bcr"], { error: "adequacy, standard_contract or bcr (KVKK Art. 9)" }),

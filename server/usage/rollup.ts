@@ -1,35 +1,29 @@
 import type { PrismaClient } from "../db/generated/client.ts";
-import { bucketsSql } from "./histogram.ts";
+import { addSumsSql, callFactsSql, FACT_SUMS_SQL, SUM_COLUMNS } from "./call-facts.ts";
 import { dayOf, markDayDirty } from "./daily.ts";
-
-// What a call is charged and the price in force at its start are SQL functions of the database
-// (kule_call_charge, kule_price_at: migration limits_budgets_retire), shared with the live month
-// spend that enforces budgets, so the two can never disagree.
-const CHARGE_SQL = `kule_call_charge(c.status, c."endpointId", c."promptTokens", c."completionTokens", pp."inputPer1M", pp."outputPer1M", pp."perRequest")`;
-
-const LATENCY_MS = `(EXTRACT(EPOCH FROM (c."endedAt" - c."startedAt")) * 1000)`;
 
 /**
  * The roll-up of every call-log hour from $1 through $2 (hour starts, inclusive): one row per
- * hour × tenant × key × endpoint × version × request class. Each call's latency and charge are computed once, in
- * the inner query; the outer one only sums.
+ * hour × tenant × key × endpoint × version × request class.
  */
-const ROLLUP_SQL = `INSERT INTO "UsageHour" (hour, "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "requestClass", requests, errors, "promptTokens", "completionTokens", charged, currency, "latencySumMs", "ttftSumMs", "ttftCount", "latencyBuckets", "ttftBuckets")
-   SELECT c.hour, c."tenantId", c."apiKeyId", c."endpointId", c."versionId", c."requestClass",
-          count(*)::int, count(*) FILTER (WHERE c.status >= 500)::int,
-          sum(c."promptTokens"), sum(c."completionTokens"), sum(c.charge), min(c.currency),
-          round(sum(c.lat))::bigint, coalesce(sum(c."ttftMs"), 0)::bigint, count(c."ttftMs")::int,
-          ${bucketsSql("c.lat")}, ${bucketsSql(`c."ttftMs"`)}
-     FROM (
-       SELECT date_trunc('hour', c."startedAt") AS hour, c."tenantId", coalesce(c."apiKeyId", '') AS "apiKeyId", coalesce(c."endpointId", '') AS "endpointId", coalesce(c."endpointVersionId", '') AS "versionId", coalesce(c."requestClass", '') AS "requestClass",
-              c.status, c."promptTokens", c."completionTokens", c."ttftMs", ${LATENCY_MS} AS lat, ${CHARGE_SQL} AS charge, coalesce(pl.currency, 'TRY') AS currency
-         FROM "CallLog" c
-         JOIN "Tenant" t ON t.id = c."tenantId"
-         LEFT JOIN "PricePlan" pl ON pl.id = t."pricePlanId"
-         LEFT JOIN LATERAL kule_price_at(t."pricePlanId", c."endpointId", c."startedAt") pp ON true
-        WHERE c."startedAt" >= $1::timestamp AND c."startedAt" < $2::timestamp + interval '1 hour'
-     ) c
+const ROLLUP_SQL = `INSERT INTO "UsageHour" (hour, "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "requestClass", ${SUM_COLUMNS})
+   SELECT date_trunc('hour', f."startedAt"), f."tenantId", f."apiKeyId", f."endpointId", f."versionId", f."requestClass", ${FACT_SUMS_SQL}
+     FROM (${callFactsSql(`"startedAt" >= $1::timestamp AND "startedAt" < $2::timestamp + interval '1 hour'`)}) f
     GROUP BY 1, 2, 3, 4, 5, 6`;
+
+/**
+ * Anonymised calls of the same hours (folded per day at its first hour: server/kvkk/fold.ts), added
+ * to the hour's rows: as calls of no key and no request class.
+ */
+const FOLDS_SQL = `INSERT INTO "UsageHour" (hour, "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "requestClass", ${SUM_COLUMNS})
+   SELECT hour, "tenantId", '', "endpointId", "endpointVersionId", '', ${SUM_COLUMNS} FROM "CallLogFold" WHERE hour >= $1::timestamp AND hour <= $2::timestamp
+   ON CONFLICT (hour, "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "requestClass") DO UPDATE SET ${addSumsSql(`"UsageHour"`)}`;
+
+/** Recomputes the roll-up rows of hours $1 … $2 (whose old rows the caller deleted): calls, then folds. */
+async function insertHours(tx: { $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number> }, from: Date, to: Date) {
+  const n = await tx.$executeRawUnsafe(ROLLUP_SQL, from, to);
+  return n + (await tx.$executeRawUnsafe(FOLDS_SQL, from, to));
+}
 
 /**
  * Recomputes one hour of roll-ups whole from the call log, in one transaction: running it twice
@@ -45,7 +39,7 @@ export async function rollupHour(db: PrismaClient, hour: Date, generation?: bigi
       if (!lock?.mine) return null;
     }
     await tx.$executeRaw`DELETE FROM "UsageHour" WHERE hour = ${hour}`;
-    const inserted = await tx.$executeRawUnsafe(ROLLUP_SQL, hour, hour);
+    const inserted = await insertHours(tx, hour, hour);
     await markDayDirty(tx, hour);
     if (generation !== undefined) await tx.$executeRaw`DELETE FROM "UsageDirtyHour" WHERE hour = ${hour} AND generation = ${generation}`;
     return inserted;
@@ -82,7 +76,7 @@ export async function rollupHours(db: PrismaClient, from: Date, to: Date): Promi
     async (tx) => {
       await tx.$executeRaw`DELETE FROM "UsageDirtyHour" WHERE hour >= ${from} AND hour <= ${to}`;
       await tx.$executeRaw`DELETE FROM "UsageHour" WHERE hour >= ${from} AND hour <= ${to}`;
-      const inserted = await tx.$executeRawUnsafe(ROLLUP_SQL, from, to);
+      const inserted = await insertHours(tx, from, to);
       for (let d = dayOf(from).getTime(); d <= to.getTime(); d += 86_400_000) await markDayDirty(tx, new Date(d));
       return inserted;
     },

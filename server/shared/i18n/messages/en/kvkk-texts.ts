@@ -18,6 +18,8 @@ export const kvkkTexts = {
     contactDefault: "the platform's data protection contact",
   },
   erasureAnswer: "Your data in this service's call log was {method, select, delete {erased} other {anonymised}}: {rows} record(s), destruction record {id}.",
+  erasureHeld: "Your data in this service's call log cannot be erased now: it is kept under a legal hold, needed to establish, exercise or protect a right (a dispute, an investigation or an authority's request: KVKK Art. 5(2)(e)), and will be erased when the hold is released (Art. 13(3): this is the reason for the refusal).",
+  erasureKept: "{unlinked} record(s) less than {days} days old keep only the traffic data Law 5651 requires to be kept for {days} days (times, client IP, the service called), no longer linked to your identifier{whole, plural, =0 {} other { ({whole} record(s) found by your IP address are kept whole)}}; they are destroyed by {until}.",
   /** The policy's starting entries, word for word as the seed migration (20261204145300_kvkk_policy) stores them. */
   policy: {
     call_log: {

@@ -77,7 +77,7 @@ export const kvkk = {
     formAria: "New safeguard",
     choose: "Choose…",
     countryLabel: "Country (region prefix)",
-    countryHint: "de for de-fra",
+    countryHint: "ISO code: de for de-fra and eu-fra",
     importerLabel: "Importer (name, address)",
     reference: "Reference",
     signedOn: "Signed / approved on",
@@ -162,7 +162,8 @@ export const kvkk = {
   },
   methods: {
     delete: "erasure (Regulation Art. 8)",
-    anonymize: "anonymisation (Regulation Art. 10): request id replaced, times to the hour, IP, key and subject removed",
+    anonymize: "anonymisation (Regulation Art. 10): the calls folded into each day's totals per endpoint; no row of one call is left",
+    unlink: "the person's identifier erased, traffic fields kept until Law 5651's minimum",
   },
   subject: {
     aria: "Data subject request",
@@ -178,6 +179,10 @@ export const kvkk = {
     destroy: "Destroy these calls",
     exported: "Export started: see the call log's exports",
     destroyed: "{rows} rows destroyed; record {id}",
+    ip: "or a client IP the person called from",
+    held: "Nothing was erased: a legal hold keeps these calls ({reasons}). Release the hold first, or answer the applicant with the reason.",
+    kept: "{rows} call(s) younger than Law 5651's {days}-day minimum keep their traffic fields, no longer linked to the person; the periodic destruction removes them by {until}.",
+    keptAria: "Kept until the traffic-log minimum",
   },
   destructions: {
     aria: "Destruction records",

@@ -15,6 +15,8 @@ export const kvkkTexts = {
     contactDefault: "platformun kişisel verilerin korunması irtibat kişisi",
   },
   erasureAnswer: "Bu hizmetin çağrı kaydındaki kişisel verileriniz {method, select, delete {silindi} other {anonim hale getirildi}}: {rows} kayıt, imha kaydı {id}.",
+  erasureHeld: "Bu hizmetin çağrı kaydındaki kişisel verileriniz şu anda silinemez: bir hakkın tesisi, kullanılması veya korunması için gerekli bir saklama kararı (uyuşmazlık, soruşturma veya yetkili makam talebi: KVKK md. 5(2)(e)) nedeniyle saklanmaktadır ve saklama kaldırıldığında silinecektir (md. 13(3): ret gerekçesi budur).",
+  erasureKept: "{days} günden yeni {unlinked} kayıtta yalnızca 5651 sayılı Kanun'un {days} gün saklanmasını zorunlu kıldığı trafik bilgisi (zamanlar, istemci IP adresi, çağrılan hizmet) tutulur ve artık kimliğinizle ilişkilendirilmez{whole, plural, =0 {} other { (IP adresinizle bulunan {whole} kayıt bütün olarak saklanır)}}; bunlar en geç {until} tarihinde imha edilir.",
   policy: {
     call_log: {
       category: "Çağrı kaydı: istemci IP adresi, API anahtarı, ilgili kişi özeti (user alanının HMAC'i), zamanlar, token sayıları",

@@ -77,7 +77,7 @@ export const kvkk = {
     formAria: "Yeni güvence",
     choose: "Seçin…",
     countryLabel: "Ülke (bölge öneki)",
-    countryHint: "de-fra için de",
+    countryHint: "ISO kodu: de-fra ve eu-fra için de",
     importerLabel: "Alıcı (ad, adres)",
     reference: "Referans",
     signedOn: "İmza / onay tarihi",
@@ -162,7 +162,8 @@ export const kvkk = {
   },
   methods: {
     delete: "silme (Yönetmelik md. 8)",
-    anonymize: "anonim hale getirme (Yönetmelik md. 10): istek kimliği değiştirilir, zamanlar saate yuvarlanır, IP, anahtar ve ilgili kişi kaldırılır",
+    anonymize: "anonim hale getirme (Yönetmelik md. 10): çağrılar her günün uç nokta başına toplamlarına katılır; tek bir çağrının satırı kalmaz",
+    unlink: "kişinin tanımlayıcısı silinir, trafik alanları 5651 sayılı Kanun'un asgari süresine kadar saklanır",
   },
   subject: {
     aria: "İlgili kişi talebi",
@@ -178,6 +179,10 @@ export const kvkk = {
     destroy: "Bu çağrıları yok et",
     exported: "Dışa aktarma başladı: çağrı kaydının dışa aktarmalarına bakın",
     destroyed: "{rows} satır yok edildi; tutanak {id}",
+    ip: "veya kişinin bağlandığı bir istemci IP adresi",
+    held: "Hiçbir şey silinmedi: bir saklama kararı bu çağrıları koruyor ({reasons}). Önce saklamayı kaldırın veya başvurucuya gerekçeyle cevap verin.",
+    kept: "5651 sayılı Kanun'un {days} günlük asgari süresinden yeni {rows} çağrının trafik alanları saklanır, artık kişiyle ilişkilendirilmez; dönemsel imha bunları en geç {until} tarihinde kaldırır.",
+    keptAria: "Trafik kaydı asgari süresine kadar saklanan",
   },
   destructions: {
     aria: "İmha tutanakları",
