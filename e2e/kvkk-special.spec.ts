@@ -89,7 +89,7 @@ test("an admin marks a tenant as biometric data; the auditor sees its calls mask
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Your data (KVKK)" }).click();
   const registration = page.getByRole("region", { name: "Registration and agreement" });
   await expect(registration).toContainText("Special category: biometric");
-  await expect(registration).toContainText("kept in Turkey: no explicit consent to transfer abroad recorded");
+  await expect(registration).toContainText("kept in Turkey: no Art. 6(3) condition for a transfer abroad recorded");
   // Each legal sentence with the article it rests on beside it.
   await expect(page.getByRole("region", { name: "Your transfers abroad" }).getByRole("heading")).toHaveText("Transfers abroad KVKK Art. 9");
   const mine = await searchCalls(page, null);

@@ -18,8 +18,11 @@ describe("call-log filters as SQL", () => {
   });
 
   it("looks a person up under every key version given, and matches nothing for none", () => {
-    expect(whereSql({ subjectHashes: ["a".repeat(64), "b".repeat(64)] })).toBe(`TRUE AND c."userHash" IN ('${"a".repeat(64)}', '${"b".repeat(64)}')`);
+    expect(whereSql({ subjectHashes: ["a".repeat(64), "b".repeat(64)] })).toBe(`TRUE AND (c."userHash" IN ('${"a".repeat(64)}', '${"b".repeat(64)}'))`);
     expect(whereSql({ subjectHashes: [] })).toBe("TRUE AND FALSE");
+    // Found by the `user` identifier or by a client IP: a row is the person's by either.
+    expect(whereSql({ subjectHashes: ["a".repeat(64)], subjectIpIndexes: ["c".repeat(64)] })).toBe(`TRUE AND (c."userHash" IN ('${"a".repeat(64)}') OR c."clientIpHash" IN ('${"c".repeat(64)}'))`);
+    expect(() => scopeFilter(auditor, { subjectIpIndexes: ["c".repeat(64)] })).toThrow(/tenant/);
     expect(() => scopeFilter(auditor, { subjectHashes: ["a".repeat(64)] })).toThrow(/tenant/);
   });
 

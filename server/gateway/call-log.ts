@@ -34,9 +34,11 @@ export interface CallLogRow {
   routeReason?: string | null;
   requestClass?: string | null;
   fallbackChain?: string | null;
+  /** Regions also sent to (a retried attempt, a shadow copy), comma-joined; absent in older spools. */
+  otherRegions?: string | null;
 }
 
-const COLUMNS = ["requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "replica", "region", "clientIp", "startedAt", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash", "traceId", "routeReason", "requestClass", "fallbackChain", "clientIpEnc", "clientIpHash", "ipKeyVersion", "userHashKeyVersion"] as const;
+const COLUMNS = ["requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", "replica", "region", "clientIp", "startedAt", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash", "traceId", "routeReason", "requestClass", "fallbackChain", "clientIpEnc", "clientIpHash", "ipKeyVersion", "userHashKeyVersion", "otherRegions"] as const;
 
 /** COPY text format: tabs, newlines and backslashes escaped, \N for null. */
 function copyField(v: string | number | null): string {
@@ -46,7 +48,7 @@ function copyField(v: string | number | null): string {
 
 /** A row's values in COLUMNS order, times as ISO text. */
 function rowValues(r: CallLogRow): (string | number | null)[] {
-  return [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.endpointVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt).toISOString(), new Date(r.endedAt).toISOString(), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens, r.userHash ?? null, r.traceId ?? null, r.routeReason ?? null, r.requestClass ?? null, r.fallbackChain ?? null, r.clientIpEnc ?? null, r.clientIpHash ?? null, r.ipKeyVersion ?? null, r.userHashKeyVersion ?? null];
+  return [r.requestId, r.tenantId, r.apiKeyId, r.endpointId, r.endpointVersionId, r.replica, r.region, r.clientIp, new Date(r.startedAt).toISOString(), new Date(r.endedAt).toISOString(), r.ttftMs, r.status, r.errorClass, r.promptTokens, r.completionTokens, r.userHash ?? null, r.traceId ?? null, r.routeReason ?? null, r.requestClass ?? null, r.fallbackChain ?? null, r.clientIpEnc ?? null, r.clientIpHash ?? null, r.ipKeyVersion ?? null, r.userHashKeyVersion ?? null, r.otherRegions ?? null];
 }
 
 function copyLine(r: CallLogRow): string {

@@ -46,6 +46,21 @@ export interface GatewayCall {
   requestClass: string | null;
   /** Endpoints that failed before the one that answered, `slug:status` each (fallbacks.ts). */
   fallbacks: string[] | null;
+  /** Regions the call was also sent to: an earlier attempt's, a shadow copy's (KVKK Art. 9 counts each transfer). */
+  sentTo: string[] | null;
+}
+
+/** Notes that the call (or a copy of it) went to `region` besides wherever it is answered from. */
+export function sentTo(call: GatewayCall, region: string) {
+  if (!call.sentTo) call.sentTo = [region];
+  else if (!call.sentTo.includes(region)) call.sentTo.push(region);
+}
+
+/** The regions besides the answering one, comma-joined, or null: the row's `otherRegions`. */
+function otherRegions(call: GatewayCall): string | null {
+  if (!call.sentTo) return null;
+  const others = call.sentTo.filter((r) => r !== call.replica?.region);
+  return others.length ? others.join(",") : null;
 }
 
 export function newCall(api: Api, clientIp: string | null): GatewayCall {
@@ -73,6 +88,7 @@ export function newCall(api: Api, clientIp: string | null): GatewayCall {
     routeReason: null,
     requestClass: null,
     fallbacks: null,
+    sentTo: null,
   };
 }
 
@@ -105,5 +121,6 @@ export function callLogRow(call: GatewayCall): CallLogRow | null {
     routeReason: call.routeReason,
     requestClass: call.requestClass,
     fallbackChain: call.fallbacks ? call.fallbacks.join(">") : null,
+    otherRegions: otherRegions(call),
   };
 }

@@ -1,5 +1,5 @@
 import type { ReplicaConfig, VersionConfig } from "./config.ts";
-import type { GatewayCall } from "./call.ts";
+import { sentTo, type GatewayCall } from "./call.ts";
 import type { ReplicaHealth } from "./replica-health.ts";
 import { pickReplica, usableReplicas } from "./routing.ts";
 
@@ -139,6 +139,8 @@ export function replicaForCall(health: ReplicaHealth, call: GatewayCall, version
   const chosen = chooseReplica(e.replicaChoice, usableReplicas(version, call.tenant!, e), prefix, health.load, (id) => tried.has(id) || health.coolingDown(id));
   if (!chosen) return null;
   tried.add(chosen.replica.id);
+  // A replica tried before this one (a 503, a refused connection, a failed endpoint) received the call too.
+  if (call.replica) sentTo(call, call.replica.region);
   call.replica = chosen.replica;
   call.routeReason = chosen.reason;
   return chosen.replica;

@@ -1,5 +1,5 @@
 import type { Pool as UpstreamPool } from "undici";
-import type { GatewayCall } from "./call.ts";
+import { sentTo, type GatewayCall } from "./call.ts";
 import type { EndpointConfig, VersionConfig } from "./config.ts";
 import type { ReplicaHealth } from "./replica-health.ts";
 import { pickReplica, usableReplicas } from "./routing.ts";
@@ -42,6 +42,7 @@ export function sendShadow(deps: ShadowDeps, call: GatewayCall, v: VersionConfig
   const e = call.endpoint!;
   const replica = pickReplica(usableReplicas(v, call.tenant!, e), deps.health.load, deps.health.coolingDown);
   if (!replica) return deps.observe(e.slug, v.label, 0, 0, null);
+  sentTo(call, replica.region);
   const up = new UpstreamCall();
   const t0 = performance.now();
   let ttft: number | null = null;

@@ -7,15 +7,21 @@ import { countryOfSql, inTurkeySql } from "../shared/regions.ts";
 import type { ResidencyInput } from "./schemas.ts";
 import { insertFinding } from "./breaches.ts";
 
-/** The safeguard in force for a call row `c` served abroad (the newest signed before it, not revoked by then). */
-export const coveringSafeguardSql = (c: string) =>
+/** The safeguard in force for a call row `c` sent to `region` abroad (the newest signed before it, not revoked by then). */
+export const coveringSafeguardSql = (c: string, region = `${c}.region`) =>
   `SELECT g.id FROM "TransferSafeguard" g
-    WHERE g."tenantId" = ${c}."tenantId" AND g.destination = ${countryOfSql(`${c}.region`)}
+    WHERE g."tenantId" = ${c}."tenantId" AND g.destination = ${countryOfSql(region)}
       AND g."signedAt" <= ${c}."startedAt" AND (g."revokedAt" IS NULL OR g."revokedAt" > ${c}."startedAt")
     ORDER BY g."signedAt" DESC LIMIT 1`;
 
 /**
- * Copies the calls served outside Turkey that started before `upTo` (whole hours, past the
+ * Every region a call row `c` was sent to: where it was answered, and where a retried attempt or
+ * a shadow copy went (its `otherRegions`). Each is a transfer when abroad, answered or not.
+ */
+export const CALL_REGIONS_SQL = `SELECT c.region UNION SELECT unnest(string_to_array(c."otherRegions", ','))`;
+
+/**
+ * Copies the calls sent outside Turkey that started before `upTo` (whole hours, past the
  * call log's grace for late rows) into the transfer register, each hour once: the register then
  * outlives the call log's retention. Runs in the caller's transaction (the destruction run calls
  * it first, so nothing it destroys is missing from the register).
@@ -32,9 +38,9 @@ export async function rollUpTransfers(client: pg.PoolClient, now = new Date()): 
   if (upTo <= from) return 0;
   const r = await client.query(
     `INSERT INTO "TransferRecord" ("tenantId", hour, region, "safeguardId", calls, "firstAt", "lastAt")
-     SELECT c."tenantId", date_trunc('hour', c."startedAt"), c.region, s.id, count(*), min(c."startedAt"), max(c."startedAt")
-       FROM "CallLog" c LEFT JOIN LATERAL (${coveringSafeguardSql("c")}) s ON true
-      WHERE c.region IS NOT NULL AND NOT (${inTurkeySql("c.region")})
+     SELECT c."tenantId", date_trunc('hour', c."startedAt"), r.region, s.id, count(*), min(c."startedAt"), max(c."startedAt")
+       FROM "CallLog" c CROSS JOIN LATERAL (${CALL_REGIONS_SQL}) r LEFT JOIN LATERAL (${coveringSafeguardSql("c", "r.region")}) s ON true
+      WHERE r.region IS NOT NULL AND NOT (${inTurkeySql("r.region")})
         AND c."startedAt" >= $1::timestamptz AT TIME ZONE 'UTC' AND c."startedAt" < $2::timestamptz AT TIME ZONE 'UTC'
       GROUP BY 1, 2, 3, 4`,
     [from, upTo],

@@ -44,6 +44,10 @@ describe("transfer safeguards (KVKK Art. 9)", () => {
     expect(audit?.actorEmail).toBe(actors.admin.email);
   });
 
+  it("names a country, not a group of them: eu is refused, eu-fra's country is de", async () => {
+    expect(await fieldsOf(own.caller(actors.admin).kvkk.safeguards.create(contract({ destination: "eu" })))).toEqual(["destination"]);
+  });
+
   it("only an admin may record one: the operator, the auditor and a tenant are refused", async () => {
     for (const role of ["operator", "auditor", "tenant"] as Role[]) expect(await codeOf(own.caller(actors[role]).kvkk.safeguards.create(contract()))).toBe("FORBIDDEN");
   });
@@ -77,6 +81,9 @@ describe("the transfer register", () => {
       { tenantId: abroad, startedAt: at, region: "tr-ist" },
       { tenantId: uncovered, startedAt: at, region: "us-east" },
     ]);
+    // Answered in Istanbul after Frankfurt (eu-fra: Germany, under the same contract) answered 503: a transfer too.
+    const [retried] = await insertCalls(own.pool, [{ tenantId: abroad, startedAt: new Date(at.getTime() + 120_000), region: "tr-ist" }]);
+    await own.pool.query(`UPDATE "CallLog" SET "otherRegions" = 'eu-fra' WHERE "requestId" = $1`, [retried]);
     await own.pool.query(`INSERT INTO "TenantRetention" ("tenantId", days, method, "updatedAt") VALUES ($1, 1, 'delete', now()), ($2, 1, 'delete', now())`, [abroad, uncovered]);
     await runDestruction(own.pool, { actor: actors.admin, now: new Date("2026-12-07T12:00:00Z") });
     expect((await own.pool.query(`SELECT count(*)::int AS n FROM "CallLog" WHERE "tenantId" IN ($1, $2)`, [abroad, uncovered])).rows[0].n).toBe(0);
@@ -86,11 +93,12 @@ describe("the transfer register", () => {
     expect(reg.map((r) => [r.tenantId, r.region, r.calls, r.safeguard?.reference ?? null]).sort()).toEqual(
       [
         [abroad, "de-fra", 2, "SCC-2026-7"],
+        [abroad, "eu-fra", 1, "SCC-2026-7"],
         [uncovered, "us-east", 1, null],
       ].sort(),
     );
     // Read again: each hour is copied once, never counted twice.
-    expect((await own.caller(actors.admin).kvkk.transfers(range)).reduce((n, r) => n + r.calls, 0)).toBe(3);
+    expect((await own.caller(actors.admin).kvkk.transfers(range)).reduce((n, r) => n + r.calls, 0)).toBe(4);
   });
 
   it("is read by staff only: a tenant is refused", async () => {

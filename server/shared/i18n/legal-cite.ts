@@ -41,7 +41,7 @@ export function citeTitle(c: Cite, locale: Locale): string {
   const full = {
     kvkk: { en: "Law 6698 on the Protection of Personal Data", tr: "6698 sayılı Kişisel Verilerin Korunması Kanunu" },
     regulation: { en: "Regulation on Erasure, Destruction or Anonymisation of Personal Data (2017)", tr: "Kişisel Verilerin Silinmesi, Yok Edilmesi veya Anonim Hale Getirilmesi Hakkında Yönetmelik (2017)" },
-    law5651: { en: "Law 5651 on Internet publications", tr: "5651 sayılı İnternet Ortamında Yapılan Yayınların Düzenlenmesi Hakkında Kanun" },
+    law5651: { en: "Law 5651 on Regulating Publications on the Internet and Combating Crimes Committed by Means of Such Publications", tr: "5651 sayılı İnternet Ortamında Yapılan Yayınların Düzenlenmesi ve Bu Yayınlar Yoluyla İşlenen Suçlarla Mücadele Edilmesi Hakkında Kanun" },
   }[c.law][locale];
   if (c.law === "law5651" || !c.amendedBy7499) return full;
   return locale === "tr" ? `${full}, 7499 sayılı Kanunla değişik` : `${full}, as amended by Law 7499`;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MESSAGES } from "./messages.ts";
 import { LOCALES } from "./locales.ts";
-import { citedInText, formatCite, kvkkArt, regulationArt, boardDecision } from "./legal-cite.ts";
+import { citedInText, citeTitle, formatCite, kvkkArt, law5651, regulationArt, boardDecision } from "./legal-cite.ts";
 import { LEGAL_SENTENCES, LEGAL_TERMS, NOT_LEGAL_SENTENCES, RECORDS_PERIOD, TAGGED_KEYS, WRONG_TERMS, type LegalKey, type LegalSentence } from "./legal-sentences.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
@@ -88,6 +88,20 @@ describe("legal sentences and the articles they rest on", () => {
     const sources = ["components", "app"].flatMap((dir) => fs.readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true }).filter((f) => f.isFile() && f.name.endsWith(".tsx")).map((f) => fs.readFileSync(path.join(f.parentPath, f.name), "utf8"))).join("\n");
     const unshown = TAGGED_KEYS.filter((k) => !sources.includes(`<Legal id="${k}"`));
     expect(unshown).toEqual([]);
+  });
+
+  it("rests each corrected statement on what the law says (the KVKK second pass)", () => {
+    const cites = (k: LegalKey) => LEGAL_SENTENCES[k].cite.map((c) => formatCite(c, "en"));
+    // The special-category ceiling is Kule's own policy under the storage-limitation principle, not a rule of Art. 6.
+    expect(cites("kvkk.retention.specialCeiling")).toEqual(["KVKK Art. 4(2)(d)", "KVKK Art. 7"]);
+    // After Law 7499 special categories go abroad under a safeguard and an Art. 6(3) condition; consent is the incidental route.
+    expect(cites("kvkk.special.intro")).toEqual(["KVKK Art. 6(3)", "KVKK Art. 9(6)(a)"]);
+    // A processor's notice to its controller rests on the Board's decision and the contract, not Art. 12(5).
+    expect(cites("kvkkTexts.breachNotice.to")).toEqual(["Board decision 2019/10"]);
+    expect(text("en", "kvkkTexts.breachNotice.to")).not.toMatch(/12\(5\)/);
+    expect(citeTitle(law5651(), "tr")).toBe("5651 sayılı İnternet Ortamında Yapılan Yayınların Düzenlenmesi ve Bu Yayınlar Yoluyla İşlenen Suçlarla Mücadele Edilmesi Hakkında Kanun");
+    // Staff other than admins see special-category rows masked; the tenant's record says who does not.
+    expect(text("en", "kvkkController.specialValue")).toMatch(/except admins/);
   });
 
   it("writes a citation the way each language does", () => {

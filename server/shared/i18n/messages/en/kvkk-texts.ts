@@ -6,7 +6,7 @@
  */
 export const kvkkTexts = {
   breachNotice: {
-    to: "To {tenant}, as data controller (KVKK Art. 12(5)):",
+    to: "To {tenant}, as data controller (Board decision 2019/10 and our processing agreement):",
     aware: "We, as your data processor, became aware on {awareAt} of a possible personal-data breach: {title}.",
     period: "It concerns the period {from} to {to}: {calls} of your calls, from {subjects} distinct end users you identified with the user field (others unidentified).",
     periodRange: "It concerns the period {from} to {to}: {calls} of your calls, from between {subjects} and {subjectsAtMost} distinct end users you identified with the user field (others unidentified). The identifiers were kept as one-way hashes under {versions} key versions in the period: one person has one per version, so whether two of them are the same person cannot be told.",

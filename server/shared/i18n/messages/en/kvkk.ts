@@ -156,7 +156,7 @@ export const kvkk = {
     saved: "KVKK settings saved",
     tenantSaved: "Retention saved",
     ran: "Destruction done: {rows} rows in {records} record(s)",
-    specialCeiling: "Special categories of personal data (KVKK Art. 6): tenants marked special, and every tenant's calls to endpoints marked special, are kept at most {days} days; a longer retention is refused.",
+    specialCeiling: "Kule's policy for special categories of personal data (kept no longer than their purpose needs, KVKK Art. 4(2)(d) and Art. 7): tenants marked special, and every tenant's calls to endpoints marked special, are kept at most {days} days; a longer retention is refused.",
     specialEndpoints: "Endpoints marked special: {endpoints}.",
     capped: "{days} days (special-category ceiling)",
   },

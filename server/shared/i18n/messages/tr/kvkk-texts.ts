@@ -3,7 +3,7 @@ import type { Translation } from "../shape.ts";
 
 export const kvkkTexts = {
   breachNotice: {
-    to: "{tenant} (veri sorumlusu) dikkatine (KVKK md. 12(5)):",
+    to: "{tenant} (veri sorumlusu) dikkatine (Kurul kararı 2019/10 ve veri işleme sözleşmemiz):",
     aware: "Veri işleyeniniz olarak {awareAt} tarihinde olası bir kişisel veri ihlalinden haberdar olduk: {title}.",
     period: "İhlal {from} ile {to} arasındaki dönemi kapsamaktadır: user alanıyla tanımladığınız {subjects} farklı ilgili kişiye (diğerleri tanımlanmamıştır) ait {calls} çağrınız.",
     periodRange: "İhlal {from} ile {to} arasındaki dönemi kapsamaktadır: user alanıyla tanımladığınız en az {subjects}, en fazla {subjectsAtMost} farklı ilgili kişiye (diğerleri tanımlanmamıştır) ait {calls} çağrınız. Tanımlayıcılar bu dönemde {versions} anahtar sürümü altında tek yönlü özet olarak tutuldu: bir kişinin her sürümde bir özeti olduğundan, iki özetin aynı kişiye ait olup olmadığı anlaşılamaz.",

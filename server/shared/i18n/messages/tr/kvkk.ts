@@ -156,7 +156,7 @@ export const kvkk = {
     saved: "KVKK ayarları kaydedildi",
     tenantSaved: "Saklama süresi kaydedildi",
     ran: "İmha tamamlandı: {records} tutanakta {rows} satır",
-    specialCeiling: "Özel nitelikli kişisel veriler (KVKK md. 6): özel olarak işaretli kiracıların çağrıları ve her kiracının özel olarak işaretli uç noktalara yaptığı çağrılar en fazla {days} gün saklanır; daha uzun bir saklama süresi reddedilir.",
+    specialCeiling: "Kule'nin özel nitelikli kişisel veri politikası (amacın gerektirdiği süreden uzun tutulmaz, KVKK md. 4(2)(d) ve md. 7): özel olarak işaretli kiracıların çağrıları ve her kiracının özel olarak işaretli uç noktalara yaptığı çağrılar en fazla {days} gün saklanır; daha uzun bir saklama süresi reddedilir.",
     specialEndpoints: "Özel olarak işaretli uç noktalar: {endpoints}.",
     capped: "{days} gün (özel nitelikli veri üst sınırı)",
   },
