@@ -37,6 +37,8 @@ beforeAll(async () => {
   await own.db.auditEvent.create({ data: { action: "endpoint.weights.set", targetType: "endpoint", targetId: "ep-a", after: [{ version: "1.0", weight: 95 }, { version: "1.1", weight: 5 }], at: new Date(t0.getTime() - 3_600_000) } });
   await own.db.auditEvent.create({ data: { action: "endpoint.weights.set", targetType: "endpoint", targetId: "ep-a", after: [{ version: "1.1", weight: 100 }], at: new Date(t0.getTime() + 86_400_000) } });
   [auditor, admin, tenantA] = [await actorIn("auditor"), await actorIn("admin"), await actorIn("tenant", a)];
+  // Recorded before anything rolls the transfer register up (a subject's erasure below does): the register keeps the coverage it found then.
+  await own.caller(admin).kvkk.safeguards.create({ tenantId: b, destination: "de", importer: "Rechen SE, Frankfurt", mechanism: "bcr", reference: "BCR-9", signedAt: new Date(Date.UTC(2026, 8, 1)) });
 }, 120_000);
 afterAll(() => own?.close());
 
@@ -150,8 +152,7 @@ describe("data-subject requests", () => {
 describe("residency", () => {
   it("flags calls served abroad with no safeguard as incidents, and registers every transfer with its safeguard", async () => {
     const range = { from: new Date(Date.UTC(2026, 9, 1)), to: new Date(Date.UTC(2026, 10, 1)) };
-    // Tenant b's contract for "de" (eu-fra lies in Germany) was signed before its call; the Turkey-only tenant has none.
-    await own.caller(admin).kvkk.safeguards.create({ tenantId: b, destination: "de", importer: "Rechen SE, Frankfurt", mechanism: "bcr", reference: "BCR-9", signedAt: new Date(Date.UTC(2026, 8, 1)) });
+    // Tenant b's contract for "de" (eu-fra lies in Germany, beforeAll) was signed before its call; the Turkey-only tenant has none.
     const map = await own.caller(auditor).kvkk.residency(range);
     expect(map.incidents.map((c) => [c.tenantId, c.region, c.uncovered])).toEqual([[kv, "eu-fra", 1]]);
     expect(map.cells.filter((c) => c.tenantId === kv).map((c) => c.region).sort()).toEqual(["eu-fra", "tr-ank"]);

@@ -61,7 +61,7 @@ describe("breaches (KVKK Art. 12(5), Board decision 2019/10)", () => {
     const { notices } = await own.caller(actors.auditor).kvkk.breaches.get({ id: inc!.id, noticeLocale: "tr" });
     const toA = notices.find((n) => n.tenantId === a)!;
     expect(toA.locale).toBe("tr");
-    expect(toA.text).toContain("ege-health (veri sorumlusu) dikkatine (KVKK md. 12(5)):");
+    expect(toA.text).toContain("ege-health (veri sorumlusu) dikkatine (Kurul kararı 2019/10 ve veri işleme sözleşmemiz):");
     expect(toA.text).toContain("Veri işleyeniniz olarak");
     // What the chain check wrote into the incident (stored in English) reads in the notice's language too.
     expect(toA.text).toContain("Çağrı kaydı ");
