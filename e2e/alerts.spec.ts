@@ -4,8 +4,9 @@ import { signIn, unique } from "./helpers";
 const AM = `http://127.0.0.1:${Number(process.env.KULE_E2E_PORT ?? 3100) + 5}`;
 
 /** What Prometheus does when a rule fires (the Prometheus part is proved in server/alerts/alerts.int.test.ts). */
-async function fire(labels: Record<string, string>, endsAt?: Date) {
-  const alert = { labels, annotations: { summary: `${labels.endpoint}: latency error budget burning 14.4× too fast` }, startsAt: new Date().toISOString(), ...(endsAt ? { endsAt: endsAt.toISOString() } : {}) };
+// Prometheus re-sends an alert with the start it fired at; an end before that start is refused (400).
+async function fire(labels: Record<string, string>, startsAt: Date, endsAt?: Date) {
+  const alert = { labels, annotations: { summary: `${labels.endpoint}: latency error budget burning 14.4× too fast` }, startsAt: startsAt.toISOString(), ...(endsAt ? { endsAt: endsAt.toISOString() } : {}) };
   const res = await fetch(`${AM}/api/v2/alerts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify([alert]) });
   expect(res.ok).toBe(true);
 }
@@ -15,7 +16,8 @@ test("a burn-rate alert Alertmanager delivers shows on the overview and the endp
   test.setTimeout(90_000);
   await signIn(page, "operator");
   const labels = { alertname: "KuleSloBurnFast", severity: "page", endpoint: "chat", slo: "latency", long_window: "1h", short_window: "5m", run: unique() };
-  await fire(labels);
+  const startsAt = new Date();
+  await fire(labels, startsAt);
   const firing = page.getByRole("region", { name: "Firing alerts" });
   await expect(firing.getByTestId("alert-KuleSloBurnFast")).toContainText("Firing", { timeout: 20_000 });
   await expect(firing.getByTestId("alert-KuleSloBurnFast")).toContainText("latency · 1h & 5m");
@@ -24,7 +26,7 @@ test("a burn-rate alert Alertmanager delivers shows on the overview and the endp
   await expect(history.getByTestId("alert-KuleSloBurnFast")).toContainText("firing for");
   await expect(history.getByRole("link", { name: "charts then" })).toHaveAttribute("href", /\?range=15m#charts$/);
   // The rule stops firing: Prometheus sends it ended, Alertmanager delivers "resolved".
-  await fire(labels, new Date());
+  await fire(labels, startsAt, new Date());
   await expect(history.getByTestId("alert-KuleSloBurnFast").first()).toContainText("Resolved", { timeout: 50_000 });
 });
 

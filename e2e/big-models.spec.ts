@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signIn } from "./helpers";
+import { openEndpoint, signIn } from "./helpers";
 
 async function deploy(page: Page, version: string, replicas = 1) {
   const select = page.getByLabel("Version to deploy");
@@ -11,9 +11,7 @@ async function deploy(page: Page, version: string, replicas = 1) {
 test("an operator deploys the 70B as a TP 4 group, sees it over four GPUs, moves the slider, rolls back, and a 405B that does not fit is refused by name", async ({ page }) => {
   test.setTimeout(150_000);
   await signIn(page, "operator");
-  await page.getByRole("link", { name: "Endpoints" }).click();
-  await page.getByRole("link", { name: "Chat large (Llama 3.1 70B)" }).click();
-  await expect(page.getByRole("heading", { name: "Chat large (Llama 3.1 70B)" })).toBeVisible();
+  await openEndpoint(page, "Chat large (Llama 3.1 70B)");
 
   // Before anything starts, the form shows how 1.0 lays over the H100s: TP 2 does not fit, TP 4 does.
   const select = page.getByLabel("Version to deploy");

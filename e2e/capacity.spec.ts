@@ -1,11 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signIn } from "./helpers";
+import { openEndpoint, signIn } from "./helpers";
 
-async function openChat(page: Page) {
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Endpoints" }).click();
-  await page.getByRole("link", { name: "Chat (Llama 3.1 8B)" }).click();
-  await expect(page.getByRole("heading", { name: "Chat (Llama 3.1 8B)" })).toBeVisible();
-}
+const openChat = (page: Page) => openEndpoint(page, "Chat (Llama 3.1 8B)");
 
 test("an operator autoscales a version: a bad range is named on its field, the saved policy starts the warm floor and the decision is listed with its reason", async ({ page }) => {
   test.setTimeout(60_000);

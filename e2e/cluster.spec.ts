@@ -1,12 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { openEndpoint, signIn } from "./helpers";
 
 test("an operator starts a replica, watches it load and turn ready, then sees an injected XID fail it on the cluster page", async ({ page }) => {
   await signIn(page, "operator");
   await expect(page.getByRole("note").filter({ hasText: "This cluster is simulated" })).toBeVisible();
 
-  await page.getByRole("link", { name: "Endpoints" }).click();
-  await page.getByRole("link", { name: "Vision detect" }).click();
+  await openEndpoint(page, "Vision detect");
   const row = page.getByRole("row", { name: /8\.0/ }).filter({ has: page.getByRole("button", { name: "Start replica" }) });
   await row.getByRole("button", { name: "Start replica" }).click();
   const device = page.getByLabel("Device for 8.0");

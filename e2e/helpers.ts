@@ -21,3 +21,14 @@ export async function signIn(page: Page, who: Who) {
 }
 
 export const unique = () => Math.random().toString(36).slice(2, 8);
+
+/**
+ * Opens an endpoint from the Endpoints list. The overview names endpoints too (the SLA board and any
+ * firing alert), so the click waits until the list is the page shown, not the one being left.
+ */
+export async function openEndpoint(page: Page, name: string) {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Endpoints" }).click();
+  await page.waitForURL(/\/endpoints$/);
+  await page.getByRole("main").getByRole("link", { name, exact: true }).click();
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+}

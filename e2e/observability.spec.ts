@@ -1,5 +1,5 @@
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
-import { signIn } from "./helpers";
+import { openEndpoint, signIn } from "./helpers";
 
 const gatewayUrl = `http://127.0.0.1:${Number(process.env.KULE_E2E_PORT ?? 3100) + 3}`;
 
@@ -23,9 +23,7 @@ test("the endpoint page and the GPU page render live charts with data from Prome
   test.setTimeout(120_000);
   const secret = await tenantKey(page);
   await signIn(page, "operator");
-  await page.getByRole("link", { name: "Endpoints" }).click();
-  await page.getByRole("link", { name: "Chat (Llama 3.1 8B)" }).click();
-  await expect(page.getByRole("heading", { name: "Chat (Llama 3.1 8B)" })).toBeVisible();
+  await openEndpoint(page, "Chat (Llama 3.1 8B)");
   const url = page.url();
 
   // A ready replica serves the traffic (and its vLLM metrics feed queue, KV cache and batch fill).

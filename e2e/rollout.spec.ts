@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signIn } from "./helpers";
+import { openEndpoint, signIn } from "./helpers";
 
 const gatewayUrl = `http://127.0.0.1:${Number(process.env.KULE_E2E_PORT ?? 3100) + 3}`;
 
@@ -34,9 +34,7 @@ test("an operator deploys a canary, moves the slider, sees the served split foll
   test.setTimeout(120_000);
   const secret = await tenantKey(page);
   await signIn(page, "operator");
-  await page.getByRole("link", { name: "Endpoints" }).click();
-  await page.getByRole("link", { name: "Embeddings" }).click();
-  await expect(page.getByRole("heading", { name: "Embeddings" })).toBeVisible();
+  await openEndpoint(page, "Embeddings");
 
   // The live version gets a replica, then 1.1 is deployed beside it.
   for (const version of ["1.0", "1.1"]) {

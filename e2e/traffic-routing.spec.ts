@@ -1,11 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { openEndpoint, signIn } from "./helpers";
 
 test("an operator makes the chat endpoint prefix-aware with a fallback and a request class, is told what is wrong with a bad class name, and sees the routing saved", async ({ page }) => {
   await signIn(page, "operator");
-  await page.getByRole("link", { name: "Endpoints" }).click();
-  await page.getByRole("link", { name: "Chat (Llama 3.1 8B)" }).click();
-  await expect(page.getByRole("heading", { name: "Chat (Llama 3.1 8B)" })).toBeVisible();
+  await openEndpoint(page, "Chat (Llama 3.1 8B)");
   const panel = page.locator(".panel", { has: page.getByRole("heading", { name: "Routing", exact: true }) });
   await expect(panel).toContainText("Replica choice: least outstanding requests");
   await expect(panel).toContainText("none — a failing call fails");
