@@ -67,9 +67,10 @@ export async function destroySubject(ctx: ActorContext, input: SubjectDestroyInp
     answer.rowCount = rec.rowCount;
     if (keptUntilCut) {
       const young = `${person} AND "startedAt" >= ${tsLiteral(keptUntilCut)}`;
-      const last = (await client.query<{ last: Date | null }>(`SELECT max("startedAt") AT TIME ZONE 'UTC' AS last FROM "CallLog" WHERE ${young}`)).rows[0]!.last;
+      const y = (await client.query<{ n: string; last: Date | null }>(`SELECT count(*) AS n, max("startedAt") AT TIME ZONE 'UTC' AS last FROM "CallLog" WHERE ${young}`)).rows[0]!;
+      const { last } = y;
       if (last) {
-        const rows = await count(client, young);
+        const rows = Number(y.n);
         const un = await removeRows(client, { actor: ctx.actor, ip: ctx.ip, reason: "subject_request", method: "unlink", where: young, tenantId, subjectHash: req.subjectHash, policy: { ...policy, kept: "traffic fields, until Law 5651's minimum ends" }, periodTo: now });
         answer.unlinked = un.rowCount;
         answer.keptWhole = rows - un.rowCount;

@@ -15,26 +15,42 @@ export interface Holds {
   subjectHolds: number;
 }
 
+interface HoldRow {
+  tenantId: string | null;
+  subjectHash: string | null;
+  subjectHashes: string[];
+  reason: string;
+}
+
+/** What one hold keeps: everything, a tenant, or a person under every key version held when the hold was placed. */
+function scopeOf(h: HoldRow): { all: true } | { tenantId: string } | { hashes: string[] } {
+  if (h.subjectHash || h.subjectHashes.length) return { hashes: h.subjectHashes.length ? h.subjectHashes : [h.subjectHash!] };
+  return h.tenantId ? { tenantId: h.tenantId } : { all: true };
+}
+
+async function activeHoldRows(client: pg.PoolClient): Promise<HoldRow[]> {
+  const r = await client.query<HoldRow>(`SELECT "tenantId", "subjectHash", "subjectHashes", reason FROM "LegalHold" WHERE "releasedAt" IS NULL ORDER BY "createdAt"`);
+  return r.rows;
+}
+
 export async function activeHolds(client: pg.PoolClient): Promise<Holds> {
-  const r = await client.query<{ tenantId: string | null; subjectHash: string | null; subjectHashes: string[] }>(`SELECT "tenantId", "subjectHash", "subjectHashes" FROM "LegalHold" WHERE "releasedAt" IS NULL`);
+  const scopes = (await activeHoldRows(client)).map(scopeOf);
   return {
-    all: r.rows.some((h) => !h.tenantId && !h.subjectHash),
-    tenants: new Set(r.rows.flatMap((h) => (h.tenantId && !h.subjectHash ? [h.tenantId] : []))),
-    // A person's rows under every key version held when the hold was placed.
-    subjects: r.rows.flatMap((h) => (h.subjectHashes.length ? h.subjectHashes : h.subjectHash ? [h.subjectHash] : [])),
-    subjectHolds: r.rows.filter((h) => h.subjectHash).length,
+    all: scopes.some((s) => "all" in s),
+    tenants: new Set(scopes.flatMap((s) => ("tenantId" in s ? [s.tenantId] : []))),
+    subjects: scopes.flatMap((s) => ("hashes" in s ? s.hashes : [])),
+    subjectHolds: scopes.filter((s) => "hashes" in s).length,
   };
 }
 
 /** The holds that keep one person's rows in one tenant: on everything, on the tenant, or on the person. Their reasons, oldest first. */
 export async function holdsOn(client: pg.PoolClient, tenantId: string, hashes: string[]): Promise<string[]> {
-  const r = await client.query<{ reason: string }>(
-    `SELECT reason FROM "LegalHold" WHERE "releasedAt" IS NULL
-        AND ((("tenantId" IS NULL OR "tenantId" = $1) AND "subjectHash" IS NULL) OR "subjectHashes" && $2::text[] OR "subjectHash" = ANY($2))
-      ORDER BY "createdAt"`,
-    [tenantId, hashes],
-  );
-  return r.rows.map((h) => h.reason);
+  return (await activeHoldRows(client))
+    .filter((h) => {
+      const s = scopeOf(h);
+      return "all" in s || ("tenantId" in s ? s.tenantId === tenantId : s.hashes.some((x) => hashes.includes(x)));
+    })
+    .map((h) => h.reason);
 }
 
 export function listHolds({ db }: ActorContext) {

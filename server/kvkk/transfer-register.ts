@@ -18,7 +18,7 @@ export const coveringSafeguardSql = (c: string, region = `${c}.region`) =>
  * Every region a call row `c` was sent to: where it was answered, and where a retried attempt or
  * a shadow copy went (its `otherRegions`). Each is a transfer when abroad, answered or not.
  */
-export const CALL_REGIONS_SQL = `SELECT c.region UNION SELECT unnest(string_to_array(c."otherRegions", ','))`;
+export const CALL_REGIONS_SQL = `SELECT unnest(ARRAY[c.region] || coalesce(string_to_array(c."otherRegions", ','), '{}')) AS region`;
 
 /**
  * Copies the calls sent outside Turkey that started before `upTo` (whole hours, past the
