@@ -20,6 +20,8 @@ import { promtoolTestRules } from "./lib/prometheus.ts";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kule-test-"));
 const totals = { passed: 0, failed: 0 };
+/** The failed tests by name, repeated at the end: CI keeps only the tail of the output. */
+const failedTests: string[] = [];
 const only = process.argv[2]; // e.g. `npm test -- e2e` runs one stage
 const filter = process.argv.slice(3); // and `npm test -- e2e limits` only the spec files matching "limits"
 
@@ -29,6 +31,9 @@ function count(file: string, kind: "vitest" | "playwright") {
   if (kind === "vitest") {
     totals.passed += r.numPassedTests;
     totals.failed += r.numFailedTests;
+    for (const f of r.testResults ?? [])
+      for (const t of f.assertionResults ?? [])
+        if (t.status === "failed") failedTests.push(`${path.relative(process.cwd(), f.name)} › ${t.fullName}: ${(String(t.failureMessages?.[0] ?? "").split("\n")[0] ?? "").slice(0, 300)}`);
   } else {
     totals.passed += r.stats.expected;
     totals.failed += r.stats.unexpected + r.stats.flaky;
@@ -126,6 +131,7 @@ async function main() {
   await attempt("e2e", e2e);
   if (unhandled.length) console.error(`\nErrors outside any test (each fails the run):\n${unhandled.join("\n").slice(0, 4000)}`);
   await server.stop();
+  if (failedTests.length) console.error(`\nFailed tests:\n${failedTests.join("\n")}`);
   if (failedStages.length) console.error(`\nFailed stages: ${failedStages.join(", ")}`);
   console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
   if (failedStages.length || totals.failed > 0) process.exit(1);
