@@ -22,14 +22,17 @@ export function KeyLimits({ k }: { k: { rpmLimit: number | null; tpmLimit: numbe
   return <span>{t("cell", { rpm: n(k.rpmLimit), tpm: n(k.tpmLimit) })}</span>;
 }
 
-/** Sets one key's limits, within its tenant's (the server refuses more, naming the ceiling). */
-export function KeyLimitsForm({ k, onDone }: { k: { id: string; name: string; rpmLimit: number | null; tpmLimit: number | null }; onDone: () => void }) {
+type Priority = "interactive" | "standard" | "batch";
+
+/** Sets one key's limits within its tenant's, and its class under overload within its plan's (the server refuses more, naming the ceiling). */
+export function KeyLimitsForm({ k, onDone }: { k: { id: string; name: string; rpmLimit: number | null; tpmLimit: number | null; priority: Priority | null; mayRaisePriority: boolean }; onDone: () => void }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
   const t = useTranslations("apiKeys.limits");
   const { formErrorOf } = useErrorText();
-  const [f, setF] = useState({ rpm: k.rpmLimit?.toString() ?? "", tpm: k.tpmLimit?.toString() ?? "" });
+  const classes = useTranslations("usage.planLimits.classes");
+  const [f, setF] = useState({ rpm: k.rpmLimit?.toString() ?? "", tpm: k.tpmLimit?.toString() ?? "", priority: (k.priority ?? "") as Priority | "", mayRaise: k.mayRaisePriority });
   const set = useMutation(
     trpc.apiKey.setLimits.mutationOptions({
       meta: { handlesErrors: true },
@@ -47,7 +50,7 @@ export function KeyLimitsForm({ k, onDone }: { k: { id: string; name: string; rp
       aria-label={t("aria", { name: k.name })}
       onSubmit={(e) => {
         e.preventDefault();
-        set.mutate({ id: k.id, rpmLimit: limitOf(f.rpm), tpmLimit: limitOf(f.tpm) });
+        set.mutate({ id: k.id, rpmLimit: limitOf(f.rpm), tpmLimit: limitOf(f.tpm), priority: f.priority === "" ? null : (f.priority as Priority), mayRaisePriority: f.mayRaise });
       }}
     >
       {set.error && !Object.keys(errors).length && <div className="form-error">{formErrorOf(set.error)}</div>}
@@ -57,6 +60,19 @@ export function KeyLimitsForm({ k, onDone }: { k: { id: string; name: string; rp
       <Field id={`kl-tpm-${k.id}`} label={t("tpm")} hint={t("emptyHint")} errors={errors.tpmLimit}>
         <input id={`kl-tpm-${k.id}`} inputMode="numeric" value={f.tpm} onChange={(e) => setF({ ...f, tpm: e.target.value })} aria-invalid={!!errors.tpmLimit} />
       </Field>
+      <Field id={`kl-priority-${k.id}`} label={t("priority")} hint={t("priorityHint")} errors={errors.priority}>
+        <select id={`kl-priority-${k.id}`} value={f.priority} onChange={(e) => setF({ ...f, priority: e.target.value as Priority | "" })} aria-invalid={!!errors.priority}>
+          <option value="">{t("planClass")}</option>
+          {(["interactive", "standard", "batch"] as const).map((p) => (
+            <option key={p} value={p}>
+              {classes(p)}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <label>
+        <input type="checkbox" checked={f.mayRaise} onChange={(e) => setF({ ...f, mayRaise: e.target.checked })} /> {t("mayRaise")}
+      </label>
       <div className="actions">
         <button className="primary" type="submit" disabled={set.isPending}>
           {t("save")}

@@ -15,6 +15,7 @@ interface Endpoint {
   revision: number;
   retiredAt: Date | string | null;
   replicaChoice: "least_outstanding" | "prefix_aware";
+  privatePrefixCache: boolean;
   fallbackEndpointIds: string[];
   requestClasses: unknown;
   versions: { id: string; weight: number; state: string; shadowPercent: number; modelVersion: { version: string } }[];

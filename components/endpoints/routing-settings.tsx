@@ -15,6 +15,7 @@ interface Routed {
   name: string;
   revision: number;
   replicaChoice: "least_outstanding" | "prefix_aware";
+  privatePrefixCache: boolean;
   fallbackEndpointIds: string[];
   requestClasses: unknown;
 }
@@ -44,7 +45,7 @@ const toClass = (r: Row) => ({
 
 const KINDS: Kind[] = ["prompt_tokens_over", "header", "metadata"];
 
-/** How the endpoint routes: replica choice inside a version, fallback endpoints, request classes. Saved as one audited change. */
+/** How the endpoint routes: replica choice inside a version, private prefix caches, fallback endpoints, request classes. Saved as one audited change. */
 export function RoutingSettings({ endpoint: e, onDone }: { endpoint: Routed; onDone: () => void }) {
   const trpc = useTRPC();
   const t = useTranslations("endpoints.routing");
@@ -52,6 +53,7 @@ export function RoutingSettings({ endpoint: e, onDone }: { endpoint: Routed; onD
   const endpoints = useQuery(trpc.endpoint.list.queryOptions());
   const others = (endpoints.data ?? []).filter((o) => o.id !== e.id && !o.retiredAt);
   const [choice, setChoice] = useState(e.replicaChoice);
+  const [privateCache, setPrivateCache] = useState(e.privatePrefixCache);
   const [fallbacks, setFallbacks] = useState<string[]>(e.fallbackEndpointIds);
   const [rows, setRows] = useState<Row[]>(((e.requestClasses ?? []) as RequestClass[]).map(toRow));
   const update = useMutation(trpc.endpoint.update.mutationOptions(saved({ refresh: trpc.endpoint.get.queryKey({ id: e.id }), toast: () => t("saved", { name: e.name }), then: onDone })));
@@ -71,13 +73,16 @@ export function RoutingSettings({ endpoint: e, onDone }: { endpoint: Routed; onD
     <FormPanel
       title={t("formTitle", { name: e.name })}
       error={update.error}
-      onSubmit={() => update.mutate({ id: e.id, expectedRevision: e.revision, replicaChoice: choice, fallbackEndpointIds: fallbacks.filter(Boolean), requestClasses: rows.map(toClass) as RequestClass[] })}
+      onSubmit={() => update.mutate({ id: e.id, expectedRevision: e.revision, replicaChoice: choice, privatePrefixCache: privateCache, fallbackEndpointIds: fallbacks.filter(Boolean), requestClasses: rows.map(toClass) as RequestClass[] })}
     >
       <Field id="rs-choice" label={t("choiceLabel")} errors={errors.replicaChoice} hint={t("choiceHint")}>
         <select id="rs-choice" value={choice} onChange={(ev) => setChoice(ev.target.value as Routed["replicaChoice"])}>
           <option value="least_outstanding">{t("optionLeast")}</option>
           <option value="prefix_aware">{t("optionPrefix")}</option>
         </select>
+      </Field>
+      <Field id="rs-private" label={t("privateCacheLabel")} errors={errors.privatePrefixCache} hint={t("privateCacheHint")}>
+        <input id="rs-private" type="checkbox" checked={privateCache} onChange={(ev) => setPrivateCache(ev.target.checked)} />
       </Field>
       <Field id="rs-fallbacks" label={t("fallbacksLabel")} errors={errors.fallbackEndpointIds} hint={t("fallbacksHint")}>
         <div className="stack" id="rs-fallbacks">

@@ -32,7 +32,7 @@ export function LimitsSummary({ t }: { t: Tenant }) {
   );
 }
 
-/** An admin's edit of a tenant: plan, status, gateway limits and the platform's credit limit. */
+/** An admin's edit of a tenant: plan, status, gateway limits, the platform's credit limit and its private prefix cache. */
 export function TenantSettingsForm({ t, onDone }: { t: Tenant; onDone: () => void }) {
   const trpc = useTRPC();
   const saved = useSaveOptions();
@@ -47,6 +47,7 @@ export function TenantSettingsForm({ t, onDone }: { t: Tenant; onDone: () => voi
     tpmLimit: shown(t.tpmLimit),
     creditLimit: t.creditLimit?.toString() ?? "",
     verbisNumber: t.verbisNumber ?? "",
+    privatePrefixCache: t.privatePrefixCache === null ? "" : String(t.privatePrefixCache),
     processingAgreementRef: t.processingAgreementRef ?? "",
     processingAgreementSignedAt: t.processingAgreementSignedAt ? new Date(t.processingAgreementSignedAt).toISOString().slice(0, 10) : "",
   });
@@ -67,6 +68,7 @@ export function TenantSettingsForm({ t, onDone }: { t: Tenant; onDone: () => voi
           rpmLimit: limitOf(f.rpmLimit),
           tpmLimit: limitOf(f.tpmLimit),
           creditLimit: f.creditLimit.trim() === "" ? null : f.creditLimit,
+          privatePrefixCache: f.privatePrefixCache === "" ? null : f.privatePrefixCache === "true",
           verbisNumber: orNull(f.verbisNumber),
           processingAgreementRef: orNull(f.processingAgreementRef),
           processingAgreementSignedAt: f.processingAgreementSignedAt ? new Date(`${f.processingAgreementSignedAt}T00:00:00Z`) : null,
@@ -103,6 +105,13 @@ export function TenantSettingsForm({ t, onDone }: { t: Tenant; onDone: () => voi
         </Field>
         <Field id="ts-credit" label={tr("credit")} hint={tr("creditHint")} errors={errors.creditLimit}>
           <input id="ts-credit" inputMode="decimal" value={f.creditLimit} onChange={(e) => setF({ ...f, creditLimit: e.target.value })} aria-invalid={!!errors.creditLimit} />
+        </Field>
+        <Field id="ts-cache" label={tr("privateCache")} hint={tr("privateCacheHint")} errors={errors.privatePrefixCache}>
+          <select id="ts-cache" value={f.privatePrefixCache} onChange={(e) => setF({ ...f, privatePrefixCache: e.target.value })}>
+            <option value="">{tr("privateCacheDefault")}</option>
+            <option value="true">{tr("privateCacheOn")}</option>
+            <option value="false">{tr("privateCacheOff")}</option>
+          </select>
         </Field>
       </div>
       <div className="form-row">

@@ -4,14 +4,16 @@ import { recordAudit } from "../audit/record.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { newApiKeySecret } from "../auth/api-key-secret.ts";
 import type { DbTx } from "../db/client.ts";
+import type { PriorityClass } from "../db/generated/enums.ts";
+import { lowerOf } from "../gateway/overload/priority.ts";
 import type { CreateApiKeyInput, ListApiKeysInput, RevokeApiKeyInput, SetApiKeyLimitsInput } from "./schemas.ts";
 
 /**
  * A key's limits must fit within its tenant's (the tenant's own, else its plan's): a tenant user
  * splits its allowance between keys but cannot raise it. Refused naming the field and the ceiling.
  */
-async function checkKeyLimits(tx: DbTx, tenantId: string, limits: { rpmLimit?: number | null; tpmLimit?: number | null }) {
-  const t = await tx.tenant.findUnique({ where: { id: tenantId }, include: { pricePlan: { select: { rpmLimit: true, tpmLimit: true } } } });
+async function checkKeyLimits(tx: DbTx, tenantId: string, limits: { rpmLimit?: number | null; tpmLimit?: number | null; priority?: PriorityClass | null }) {
+  const t = await tx.tenant.findUnique({ where: { id: tenantId }, include: { pricePlan: { select: { rpmLimit: true, tpmLimit: true, priority: true } } } });
   if (!t) throw new NotFoundError("Tenant");
   for (const field of ["rpmLimit", "tpmLimit"] as const) {
     const ceiling = t[field] ?? t.pricePlan?.[field] ?? null;
@@ -20,6 +22,9 @@ async function checkKeyLimits(tx: DbTx, tenantId: string, limits: { rpmLimit?: n
       throw new InvalidInputError(field, `at most ${ceiling.toLocaleString("en")} ${field === "rpmLimit" ? "requests" : "tokens"} per minute, the tenant's own limit`);
     }
   }
+  // The overload class: a key may take a lower class than its plan's (a batch key), never a higher one.
+  const plan = t.pricePlan?.priority ?? "standard";
+  if (limits.priority && lowerOf(limits.priority, plan) !== limits.priority) throw new InvalidInputError("priority", `at most ${plan}, the class of the tenant's price plan`);
   return t;
 }
 
@@ -34,6 +39,8 @@ const publicFields = {
   lastUsedAt: true,
   rpmLimit: true,
   tpmLimit: true,
+  priority: true,
+  mayRaisePriority: true,
   createdAt: true,
   tenant: { select: { name: true, slug: true } },
 } as const;
@@ -88,13 +95,13 @@ export async function revokeApiKey(ctx: ActorContext, { id }: RevokeApiKeyInput)
   });
 }
 
-/** A key's own limits (its tenant's users, or an admin), within the tenant's; audited with before and after. */
+/** A key's own limits and overload class (its tenant's users, or an admin), within the tenant's and its plan's; audited with before and after. */
 export async function setApiKeyLimits(ctx: ActorContext, input: SetApiKeyLimitsInput) {
   return ctx.db.$transaction(async (tx) => {
     const before = await tx.apiKey.findFirst({ where: { id: input.id, ...tenantWhere(ctx.actor) }, select: publicFields });
     if (!before) throw new NotFoundError("API key");
     await checkKeyLimits(tx, before.tenantId, input);
-    const after = await tx.apiKey.update({ where: { id: before.id }, data: { rpmLimit: input.rpmLimit, tpmLimit: input.tpmLimit }, select: publicFields });
+    const after = await tx.apiKey.update({ where: { id: before.id }, data: { rpmLimit: input.rpmLimit, tpmLimit: input.tpmLimit, priority: input.priority, mayRaisePriority: input.mayRaisePriority }, select: publicFields });
     await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "apikey.limits.set", targetType: "api_key", targetId: before.id, before, after });
     return after;
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { displayName, id, perMinuteLimit } from "../schemas/common.ts";
+import { displayName, id, perMinuteLimit, priorityClass } from "../schemas/common.ts";
 
 export const listApiKeysInput = z.object({ tenantId: id.nullish() });
 
@@ -17,7 +17,15 @@ export const createApiKeyInput = z.object({
   tpmLimit: perMinuteLimit.optional(),
 });
 
-export const setApiKeyLimitsInput = z.object({ id, rpmLimit: perMinuteLimit, tpmLimit: perMinuteLimit });
+export const setApiKeyLimitsInput = z.object({
+  id,
+  rpmLimit: perMinuteLimit,
+  tpmLimit: perMinuteLimit,
+  /** The key's class in the overload queue, at most its plan's; null = the plan's. Omitted: unchanged. */
+  priority: priorityClass.nullable().optional(),
+  /** May raise its calls' class with the x-kule-priority header, up to the plan's. */
+  mayRaisePriority: z.boolean().optional(),
+});
 
 export const revokeApiKeyInput = z.object({ id });
 

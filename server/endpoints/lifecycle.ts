@@ -14,12 +14,13 @@ const editable = (e: EndpointDetail) => ({
   stickySessions: e.stickySessions,
   regionConstraint: e.regionConstraint,
   replicaChoice: e.replicaChoice,
+  privatePrefixCache: e.privatePrefixCache,
   fallbackEndpointIds: e.fallbackEndpointIds,
   requestClasses: e.requestClasses,
 });
 
 /**
- * An endpoint's name, stickiness, region rule and routing — replica choice, fallbacks, request
+ * An endpoint's name, stickiness, region rule and routing — replica choice, private prefix caches, fallbacks, request
  * classes — (its SLOs: update-slo.ts), guarded by its
  * revision like every change of its traffic; the gateways reload on the Endpoint NOTIFY.
  */

@@ -62,6 +62,8 @@ export const updateEndpointInput = z.object({
   stickySessions: z.boolean().optional(),
   regionConstraint: regionConstraint.optional(),
   replicaChoice: z.enum(ReplicaChoice).optional(),
+  /** Every tenant's prompts get a prefix cache of their own here (vLLM cache_salt). */
+  privatePrefixCache: z.boolean().optional(),
   /** Tried in this order on a 5xx, a 429 or no first byte in time. */
   fallbackEndpointIds: z.array(id).max(4, "at most 4 fallbacks").refine((ids) => new Set(ids).size === ids.length, "an endpoint only once").optional(),
   requestClasses: requestClasses.optional(),

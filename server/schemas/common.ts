@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LOCALES } from "../shared/i18n/locales.ts";
+import { PriorityClass } from "../db/generated/enums.ts";
 
 export const id = z.string().min(1, "required").max(64);
 
@@ -26,6 +27,9 @@ export const money = z
   .union([z.number(), z.string().trim()])
   .transform((v) => String(v))
   .refine((v) => /^\d{1,12}(\.\d{1,6})?$/.test(v), "an amount like 12.50 (up to 6 decimals)");
+
+/** A call's class in the gateway's overload queue (server/gateway/overload/priority.ts). */
+export const priorityClass = z.enum(PriorityClass);
 
 /** A per-minute gateway limit (requests or tokens); null removes it. */
 export const perMinuteLimit = z.number().int("a whole number").min(1, "at least 1 per minute").max(100_000_000, "at most 100,000,000 per minute").nullable();

@@ -25,6 +25,8 @@ export const updateTenantInput = z.object({
   tpmLimit: perMinuteLimit.optional(),
   /** The platform's credit limit for a month (a tenant cannot change it); null = none. */
   creditLimit: money.nullable().optional(),
+  /** Its cached prompt prefixes never reused for another tenant (vLLM cache_salt); null = on for special categories. */
+  privatePrefixCache: z.boolean().nullable().optional(),
   /** Its VERBIS registration number (KVKK Art. 16); null: exempt or not given. */
   verbisNumber: z.string().trim().regex(/^[0-9A-Za-z-]{4,40}$/, "letters, digits and dashes, 4 to 40 of them").nullable().optional(),
   /** The processing agreement (KVKK Art. 12(2)): its reference and when it was signed. */

@@ -47,12 +47,12 @@ export async function pricing({ db }: ActorContext) {
   };
 }
 
-/** A plan's default gateway limits, for its tenants without their own (audited; the gateways reload on the change). */
+/** A plan's gateway terms: default limits, overload class and fair-share weight (audited; the gateways reload on the change). */
 export async function setPlanLimits(ctx: ActorContext, input: SetPlanLimitsInput) {
   return ctx.db.$transaction(async (tx) => {
     const before = await tx.pricePlan.findUnique({ where: { id: input.planId } });
     if (!before) throw new NotFoundError("Price plan");
-    const after = await tx.pricePlan.update({ where: { id: before.id }, data: { rpmLimit: input.rpmLimit, tpmLimit: input.tpmLimit } });
+    const after = await tx.pricePlan.update({ where: { id: before.id }, data: { rpmLimit: input.rpmLimit, tpmLimit: input.tpmLimit, priority: input.priority, fairShareWeight: input.fairShareWeight } });
     await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "priceplan.limits.set", targetType: "priceplan", targetId: before.id, before, after });
     return after;
   });

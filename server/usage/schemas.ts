@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, locale, money, perMinuteLimit } from "../schemas/common.ts";
+import { id, locale, money, perMinuteLimit, priorityClass } from "../schemas/common.ts";
 
 export const USAGE_DAYS = [1, 7, 30, 90] as const;
 
@@ -46,8 +46,17 @@ export const setHardwareRateInput = z.object({
   effectiveFrom: z.coerce.date(),
 });
 
-/** A plan's default gateway limits for its tenants without their own; null = unlimited. */
-export const setPlanLimitsInput = z.object({ planId: id, rpmLimit: perMinuteLimit, tpmLimit: perMinuteLimit });
+/**
+ * A plan's gateway terms: default limits for its tenants without their own (null = unlimited), and
+ * under overload its tenants' class and their weight when a class's tokens are shared out.
+ */
+export const setPlanLimitsInput = z.object({
+  planId: id,
+  rpmLimit: perMinuteLimit,
+  tpmLimit: perMinuteLimit,
+  priority: priorityClass.optional(),
+  fairShareWeight: z.number().int("a whole number").min(1, "at least 1").max(1000, "at most 1000").optional(),
+});
 
 export type SetPlanLimitsInput = z.infer<typeof setPlanLimitsInput>;
 export type TenantUsageInput = z.infer<typeof tenantUsageInput>;

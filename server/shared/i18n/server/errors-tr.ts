@@ -117,6 +117,7 @@ export const ERROR_TEMPLATES_TR: [en: string, tr: string][] = [
   // Tenants, keys, prices.
   ["type the tenant's slug, {slug}, to confirm", "onaylamak için kiracının API adını, {slug}, yazın"],
   ["at most {n} {unit} per minute, the tenant's own limit", "dakikada en fazla {n} {unit}, kiracının kendi sınırı"],
+  ["at most {state}, the class of the tenant's price plan", "en fazla {state}, kiracının fiyat planının sınıfı"],
   ["a price cannot take effect in the past: calls already made keep the price they were made at", "bir fiyat geçmişte yürürlüğe giremez: yapılmış çağrılar yapıldıkları fiyatı korur"],
   ["a rate cannot change hours already over", "bir tarife geçmiş saatleri değiştiremez"],
   ["no GPU of this model is in the cluster", "kümede bu modelde GPU yok"],
@@ -180,5 +181,7 @@ export const WORDS_TR: Record<string, string> = {
   requests: "istek",
   tokens: "token",
   standard: "standart",
+  interactive: "etkileşimli",
+  batch: "toplu",
   special: "özel nitelikli",
 };

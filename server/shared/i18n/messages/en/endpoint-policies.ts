@@ -23,6 +23,8 @@ export const endpointPolicies = {
     choiceHint: "Prefix-aware sends calls that share a prompt’s beginning (system prompt, earlier turns) to the replica that has it cached; a busy replica passes them on by load.",
     optionLeast: "Least outstanding requests",
     optionPrefix: "Prefix-aware (cache affinity, bounded load)",
+    privateCacheLabel: "A private prefix cache for every tenant",
+    privateCacheHint: "Sets vLLM's cache_salt per tenant, so no tenant's cached prompt is reused for another (no timing side channel between controllers). Special-category tenants have it anyway. It costs the hit rate of prompts tenants share.",
     fallbacksLabel: "Fallback endpoints, in order",
     fallbacksHint: "Tried on a 5xx, a 429 or no first byte in 10 s — never after a byte reached the client, never outside this endpoint’s region rule or a key’s allowed endpoints.",
     fallbackN: "Fallback {n}",

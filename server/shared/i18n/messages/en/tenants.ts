@@ -60,6 +60,11 @@ export const tenants = {
     reached: "credit limit reached",
   },
   settings: {
+    privateCache: "Private prefix cache",
+    privateCacheHint: "vLLM cache_salt: its cached prompts are never reused for another tenant",
+    privateCacheDefault: "By default (on for special categories)",
+    privateCacheOn: "On",
+    privateCacheOff: "Off",
     verbis: "VERBIS number",
     verbisHint: "The tenant's registration in the Data Controllers' Registry (KVKK Art. 16); empty if exempt",
     agreement: "Processing agreement",

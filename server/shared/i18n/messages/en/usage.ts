@@ -167,5 +167,9 @@ export const usage = {
     save: "Save",
     cancel: "Cancel",
     saved: "Limits of {plan} saved: the gateways apply them at once",
+    terms: "Under overload: {priority} class, weight {weight}",
+    priority: "Class under overload",
+    weight: "Fair-share weight",
+    classes: { interactive: "interactive", standard: "standard", batch: "batch" },
   },
 };

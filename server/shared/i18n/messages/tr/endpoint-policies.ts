@@ -25,6 +25,8 @@ export const endpointPolicies = {
     choiceHint: "Önek duyarlı seçim, istemi aynı biçimde başlayan çağrıları (sistem istemi, önceki turlar) onu önbellekte tutan replikaya gönderir; meşgul bir replika onları yüke göre devreder.",
     optionLeast: "En az bekleyen istek",
     optionPrefix: "Önek duyarlı (önbellek yakınlığı, sınırlı yük)",
+    privateCacheLabel: "Her kiracıya kendi önek önbelleği",
+    privateCacheHint: "vLLM'in cache_salt değerini kiracı başına verir; hiçbir kiracının önbellekteki istemi başkası için kullanılmaz (veri sorumluları arasında zamanlama yan kanalı kalmaz). Özel nitelikli kiracılarda zaten açıktır. Bedeli, kiracıların paylaştığı istemlerin isabet oranıdır.",
     fallbacksLabel: "Yedek uç noktalar, sırayla",
     fallbacksHint: "5xx, 429 ya da 10 sn içinde ilk bayt gelmezse denenir — istemciye bir bayt ulaştıktan sonra asla; bu uç noktanın bölge kuralı ya da anahtarın izinli uç noktaları dışına asla.",
     fallbackN: "Yedek {n}",

@@ -62,6 +62,11 @@ export const tenants = {
     reached: "kredi limitine ulaşıldı",
   },
   settings: {
+    privateCache: "Kendi önek önbelleği",
+    privateCacheHint: "vLLM cache_salt: önbellekteki istemleri hiçbir zaman başka bir kiracı için kullanılmaz",
+    privateCacheDefault: "Varsayılan (özel nitelikli veride açık)",
+    privateCacheOn: "Açık",
+    privateCacheOff: "Kapalı",
     verbis: "VERBİS numarası",
     verbisHint: "Kiracının Veri Sorumluları Sicili kaydı (KVKK md. 16); muafsa boş bırakın",
     agreement: "Veri işleme sözleşmesi",

@@ -169,5 +169,9 @@ export const usage = {
     save: "Kaydet",
     cancel: "Vazgeç",
     saved: "{plan} planının sınırları kaydedildi: ağ geçitleri hemen uygular",
+    terms: "Aşırı yükte: {priority} sınıfı, ağırlık {weight}",
+    priority: "Aşırı yükteki sınıf",
+    weight: "Adil pay ağırlığı",
+    classes: { interactive: "etkileşimli", standard: "standart", batch: "toplu" },
   },
 } satisfies Translation<Messages["usage"]>;
