@@ -26,6 +26,8 @@ setInterval(() => {
 }, STEP_MS);
 
 const server = http.createServer(async (req, res) => {
+  // No /metrics here: the gateway's engine-load reader is told so, and asks again only now and then.
+  if (req.method !== "POST") return void res.writeHead(404).end();
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { max_tokens?: number; stream_options?: { include_usage?: boolean } };

@@ -1,7 +1,8 @@
 import type pg from "pg";
 import { UnavailableError } from "../errors.ts";
 import type { GatewayCall } from "./call.ts";
-import type { ConfigStore, EndpointConfig, TenantConfig, VersionConfig } from "./config.ts";
+import type { EndpointConfig, TenantConfig, VersionConfig } from "./config.ts";
+import type { ConfigStore } from "./config-store.ts";
 import { usableReplicas } from "./routing.ts";
 
 /** A wake is written at most this often per version (the autoscaler looks at it every tick). */

@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { ReplicaChoice } from "./replica-choice.ts";
 import type { RequestClass } from "../endpoints/schemas.ts";
+import { lowerOf, type Priority } from "./overload/priority.ts";
 import { CURRENT_KEYS_SQL, currentKeysOf, type CurrentKeys } from "../call-log/keys/registry.ts";
 
 /** Everything a gateway needs to answer a request, held in memory (no database round trip per request). */
@@ -23,6 +24,9 @@ export interface KeyConfig {
   revoked: boolean;
   rpmLimit: number | null;
   tpmLimit: number | null;
+  /** The overload queue's class of its calls (its own, else its tenant's plan's), and whether its header may raise it. */
+  priority: Priority;
+  mayRaisePriority: boolean;
 }
 
 export interface TenantConfig {
@@ -44,6 +48,13 @@ export interface TenantConfig {
   special: boolean;
   /** An Art. 6(3) condition is recorded for transfers of special categories: its safeguards then cover a special endpoint's calls too. */
   specialAbroad: boolean;
+  /** Its plan's class and weight in the overload queue (overload/scheduler.ts). */
+  priority: Priority;
+  weight: number;
+  /** Its prompts' cached prefixes are its own (vLLM cache_salt): by its setting, else on for special categories. */
+  privateCache: boolean;
+  /** The cache_salt its calls carry where its cache is private (its own, or the endpoint's setting): random per tenant. */
+  cacheSalt: string;
 }
 
 export interface EndpointConfig {
@@ -67,6 +78,8 @@ export interface EndpointConfig {
   versions: VersionConfig[];
   /** Special categories of personal data (KVKK Art. 6) whoever calls it. */
   special?: boolean;
+  /** Every tenant gets a prefix cache of its own here (vLLM cache_salt). */
+  privateCache?: boolean;
 }
 
 export interface VersionConfig {
@@ -95,20 +108,21 @@ export interface ReplicaConfig {
   verified: boolean;
 }
 
-/** Reads the whole configuration in seven queries. */
+/** Reads the whole configuration in seven queries; ConfigStore (config-store.ts) keeps it current. */
 export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayConfig> {
   const [keys, tenants, endpoints, replicas, safeguards, starting, keyVersions] = await Promise.all([
-    client.query<{ id: string; tenantId: string; secretHash: string; allowedEndpointIds: string[]; expiresAt: Date | null; revokedAt: Date | null; rpmLimit: number | null; tpmLimit: number | null }>(
-      `SELECT id, "tenantId", "secretHash", "allowedEndpointIds", "expiresAt", "revokedAt", "rpmLimit", "tpmLimit" FROM "ApiKey"`,
+    client.query<{ id: string; tenantId: string; secretHash: string; allowedEndpointIds: string[]; expiresAt: Date | null; revokedAt: Date | null; rpmLimit: number | null; tpmLimit: number | null; priority: Priority | null; mayRaisePriority: boolean }>(
+      `SELECT id, "tenantId", "secretHash", "allowedEndpointIds", "expiresAt", "revokedAt", "rpmLimit", "tpmLimit", priority, "mayRaisePriority" FROM "ApiKey"`,
     ),
-    client.query<{ id: string; slug: string; kvkk: boolean; status: string; rpmLimit: number | null; tpmLimit: number | null; budget: string | null; credit: string | null; special: boolean; abroadConsent: boolean }>(
+    client.query<{ id: string; slug: string; kvkk: boolean; status: string; rpmLimit: number | null; tpmLimit: number | null; budget: string | null; credit: string | null; special: boolean; abroadConsent: boolean; priority: Priority; weight: number; privateCache: boolean; cacheSalt: string }>(
       `SELECT t.id, t.slug, t.kvkk, t.status, t."specialCategory" IS NOT NULL AS special, t."specialAbroadConsentRef" IS NOT NULL AS "abroadConsent", coalesce(t."rpmLimit", p."rpmLimit") AS "rpmLimit", coalesce(t."tpmLimit", p."tpmLimit") AS "tpmLimit",
+              coalesce(p.priority, 'standard') AS priority, coalesce(p."fairShareWeight", 1) AS weight, coalesce(t."privatePrefixCache", t."specialCategory" IS NOT NULL) AS "privateCache", t."cacheSalt",
               CASE WHEN t."budgetBlockedAt" IS NOT NULL THEN t."monthlyBudget"::text || ' ' || coalesce(p.currency, 'TRY') END AS budget,
               CASE WHEN t."creditBlockedAt" IS NOT NULL THEN t."creditLimit"::text || ' ' || coalesce(p.currency, 'TRY') END AS credit
          FROM "Tenant" t LEFT JOIN "PricePlan" p ON p.id = t."pricePlanId"`,
     ),
-    client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; revision: number; sloP99LatencyMs: number; sloTtftMs: number | null; coldStartQueueLimit: number; coldStartTimeoutSeconds: number; replicaChoice: ReplicaChoice; fallbackEndpointIds: string[]; requestClasses: RequestClass[]; versionId: string | null; label: string | null; weight: number | null; shadowPercent: number | null; contextTokens: number | null; autoscaled: boolean | null; special: boolean }>(
-      `SELECT e.id, e.slug, m.task, e."specialCategory" IS NOT NULL AS special, e."stickySessions", e."regionConstraint", e.revision, e."sloP99LatencyMs", e."sloTtftMs", e."replicaChoice", e."fallbackEndpointIds", e."requestClasses", e."coldStartQueueLimit", e."coldStartTimeoutSeconds",
+    client.query<{ id: string; slug: string; task: string; stickySessions: boolean; regionConstraint: string | null; revision: number; sloP99LatencyMs: number; sloTtftMs: number | null; coldStartQueueLimit: number; coldStartTimeoutSeconds: number; privateCache: boolean; replicaChoice: ReplicaChoice; fallbackEndpointIds: string[]; requestClasses: RequestClass[]; versionId: string | null; label: string | null; weight: number | null; shadowPercent: number | null; contextTokens: number | null; autoscaled: boolean | null; special: boolean }>(
+      `SELECT e.id, e.slug, m.task, e."specialCategory" IS NOT NULL AS special, e."stickySessions", e."regionConstraint", e.revision, e."sloP99LatencyMs", e."sloTtftMs", e."replicaChoice", e."fallbackEndpointIds", e."requestClasses", e."coldStartQueueLimit", e."coldStartTimeoutSeconds", e."privatePrefixCache" AS "privateCache",
               ev.id AS "versionId", mv.version AS label, ev.weight, ev."shadowPercent", mv."contextTokens", ap.enabled AS autoscaled
          FROM "Endpoint" e JOIN "Model" m ON m.id = e."modelId"
          LEFT JOIN "EndpointVersion" ev ON ev."endpointId" = e.id AND ev.state <> 'retired'
@@ -131,6 +145,7 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
     client.query<{ ring: string; version: string; fingerprint: string }>(CURRENT_KEYS_SQL),
   ]);
   const cfg: GatewayConfig = { loadedAt: Date.now(), keysByHash: new Map(), tenants: new Map(), endpointsBySlug: new Map(), endpointsById: new Map(), keys: currentKeysOf(keyVersions.rows) };
+  for (const t of tenants.rows) cfg.tenants.set(t.id, { id: t.id, slug: t.slug, kvkk: t.kvkk, abroad: new Set(), active: t.status === "active", budgetBlocked: t.budget, creditBlocked: t.credit, rpmLimit: t.rpmLimit, tpmLimit: t.tpmLimit, special: t.special, specialAbroad: t.abroadConsent, priority: t.priority, weight: t.weight, privateCache: t.privateCache, cacheSalt: t.cacheSalt });
   for (const k of keys.rows) {
     cfg.keysByHash.set(k.secretHash, {
       id: k.id,
@@ -140,9 +155,11 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
       revoked: k.revokedAt !== null,
       rpmLimit: k.rpmLimit,
       tpmLimit: k.tpmLimit,
+      // Never above the plan's class, whatever the key's row says.
+      priority: lowerOf(k.priority ?? "interactive", cfg.tenants.get(k.tenantId)?.priority ?? "standard"),
+      mayRaisePriority: k.mayRaisePriority,
     });
   }
-  for (const t of tenants.rows) cfg.tenants.set(t.id, { id: t.id, slug: t.slug, kvkk: t.kvkk, abroad: new Set(), active: t.status === "active", budgetBlocked: t.budget, creditBlocked: t.credit, rpmLimit: t.rpmLimit, tpmLimit: t.tpmLimit, special: t.special, specialAbroad: t.abroadConsent });
   // A special tenant's calls go abroad only under a safeguard plus a recorded Art. 6(3) condition (KVKK Art. 9 as amended by Law 7499).
   const mayGoAbroad = new Set(tenants.rows.filter((t) => !t.special || t.abroadConsent).map((t) => t.id));
   for (const s of safeguards.rows) if (mayGoAbroad.has(s.tenantId)) cfg.tenants.get(s.tenantId)?.abroad.add(s.destination);
@@ -151,7 +168,7 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
     let e = cfg.endpointsBySlug.get(row.slug);
     if (!e) {
       e = { id: row.id, slug: row.slug, task: row.task, sticky: row.stickySessions, regionConstraint: row.regionConstraint, revision: row.revision, slo: { latencyMs: row.sloP99LatencyMs, ttftMs: row.sloTtftMs },
-        replicaChoice: row.replicaChoice, fallbackIds: row.fallbackEndpointIds ?? [], classes: row.requestClasses ?? [], coldStart: { queueLimit: row.coldStartQueueLimit, timeoutMs: row.coldStartTimeoutSeconds * 1000 }, versions: [], special: row.special };
+        replicaChoice: row.replicaChoice, fallbackIds: row.fallbackEndpointIds ?? [], classes: row.requestClasses ?? [], coldStart: { queueLimit: row.coldStartQueueLimit, timeoutMs: row.coldStartTimeoutSeconds * 1000 }, versions: [], special: row.special, privateCache: row.privateCache };
       cfg.endpointsBySlug.set(row.slug, e);
       cfg.endpointsById.set(row.id, e);
     }
@@ -178,112 +195,5 @@ export function carryRoutingState(prev: GatewayConfig, next: GatewayConfig) {
     const old = prev.endpointsBySlug.get(slug);
     if (!old || old.revision !== e.revision) continue;
     for (const v of e.versions) v.credit = old.versions.find((o) => o.id === v.id)?.credit ?? 0;
-  }
-}
-
-/**
- * Keeps a GatewayConfig current: loads it, then reloads on every NOTIFY on `kule_config` (the
- * database's triggers send one for each change of keys, tenants, endpoints, weights or replicas),
- * coalescing bursts, and every `fullRefreshMs` anyway in case a notification was lost. When the
- * database is away it keeps serving the last config it had.
- */
-export class ConfigStore {
-  current: GatewayConfig | null = null;
-  private listener: pg.Client | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private pending: NodeJS.Timeout | null = null;
-  private reloading: Promise<void> | null = null;
-  private again = false;
-  private closed = false;
-  private readonly reloadListeners: ((cfg: GatewayConfig) => void)[] = [];
-
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly databaseUrl: string,
-    private readonly opts = { fullRefreshMs: 30_000, coalesceMs: 10 },
-  ) {}
-
-  /** Runs `listener` with each configuration loaded from now on (the cold-start gate, the key guard). */
-  onReload(listener: (cfg: GatewayConfig) => void) {
-    this.reloadListeners.push(listener);
-  }
-
-  async start(): Promise<void> {
-    // A database slow to answer at start (a busy machine, a restart) is waited for a while: a
-    // gateway that gave up at once would need restarting by hand.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.reload();
-        break;
-      } catch (e) {
-        if (attempt >= 8 || this.closed) throw e;
-        await new Promise((r) => setTimeout(r, Math.min(4000, 250 * 2 ** attempt)));
-      }
-    }
-    await this.listen();
-    this.timer = setInterval(() => void this.reload().catch(() => {}), this.opts.fullRefreshMs);
-    this.timer.unref();
-  }
-
-  /** Seconds since the config was last loaded. */
-  get ageSeconds(): number {
-    return this.current ? (Date.now() - this.current.loadedAt) / 1000 : Infinity;
-  }
-
-  reload(): Promise<void> {
-    if (this.reloading) {
-      this.again = true;
-      return this.reloading;
-    }
-    this.reloading = (async () => {
-      try {
-        do {
-          this.again = false;
-          const next = await loadConfig(this.pool);
-          if (this.current) carryRoutingState(this.current, next);
-          this.current = next;
-          for (const listener of this.reloadListeners) listener(this.current);
-        } while (this.again);
-      } finally {
-        this.reloading = null;
-      }
-    })();
-    return this.reloading;
-  }
-
-  private async listen() {
-    if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.databaseUrl });
-    client.on("notification", () => {
-      this.pending ??= setTimeout(() => {
-        this.pending = null;
-        void this.reload().catch(() => {});
-      }, this.opts.coalesceMs);
-    });
-    // A dropped listener connection is re-made; a full reload covers what was missed meanwhile.
-    client.on("error", () => {});
-    const retry = () => {
-      if (!this.closed) setTimeout(() => void this.listen().then(() => this.reload()).catch(() => {}), 1000).unref();
-    };
-    client.on("end", () => {
-      if (this.listener !== client) return;
-      this.listener = null;
-      retry();
-    });
-    try {
-      await client.connect();
-      await client.query("LISTEN kule_config");
-      this.listener = client;
-    } catch {
-      await client.end().catch(() => {});
-      retry();
-    }
-  }
-
-  async close() {
-    this.closed = true;
-    if (this.timer) clearInterval(this.timer);
-    if (this.pending) clearTimeout(this.pending);
-    await this.listener?.end().catch(() => {});
   }
 }

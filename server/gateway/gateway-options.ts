@@ -30,6 +30,12 @@ export interface GatewayOptions {
   callLogFlushMs?: number;
   /** Set: the Open Inference Protocol's gRPC service is served on this port too (grpc/service.ts); 0 is any free port. */
   grpcPort?: number;
+  /** Gateway processes sharing the replicas (workers.ts): each holds back its share of what an engine takes at once. */
+  processes?: number;
+  /** The overload queue (overload/gate.ts); on by default, off only for the benchmark's first-come baseline. */
+  overloadQueue?: boolean;
+  /** How often the replicas' engines' /metrics are read for the overload queue (overload/engine-load.ts); 1 s by default. */
+  engineLoadEveryMs?: number;
   /** How long a replica may take to its first byte before an endpoint with fallbacks moves the call on (10 s by default). */
   fallbackFirstByteMs?: number;
 }

@@ -2,7 +2,8 @@ import type pg from "pg";
 import { allVersions, type Rings } from "../call-log/keys/rings.ts";
 import { registerRings } from "../call-log/keys/registry.ts";
 import { UnavailableError } from "../errors.ts";
-import type { ConfigStore, GatewayConfig } from "./config.ts";
+import type { GatewayConfig } from "./config.ts";
+import type { ConfigStore } from "./config-store.ts";
 import { keyState, type KeyState, type LogKeys } from "./key-check.ts";
 
 /**

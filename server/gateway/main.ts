@@ -45,6 +45,7 @@ async function serve(databaseUrl: string, opts: { slot: number | null; workers: 
     genAi: otlpUrl("metrics") ? GenAiMetrics.create({ url: otlpUrl("metrics"), serviceName: env.OTEL_SERVICE_NAME ?? "kule-gateway", intervalMs: env.OTEL_METRIC_EXPORT_INTERVAL }) : undefined,
     grpcPort: env.KULE_GATEWAY_GRPC_PORT,
     callLogFlushMs: callLogFlushMs(opts.workers),
+    processes: opts.workers,
     // How the key-version panel names this process: a worker serves the port its primary listens on.
     instance: `${os.hostname()}:${env.KULE_GATEWAY_PORT}:${process.pid}`,
   });

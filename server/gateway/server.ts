@@ -6,7 +6,8 @@ import { DomainError, httpStatusOf, isDomainError, NotFoundError, UnavailableErr
 import { processRings } from "../call-log/keys/rings.ts";
 import { KeyGuard } from "./key-guard.ts";
 import { protectRow, ringOfCall } from "./row-keys.ts";
-import { ConfigStore, type GatewayConfig } from "./config.ts";
+import type { GatewayConfig } from "./config.ts";
+import { ConfigStore } from "./config-store.ts";
 import { ColdStartGate } from "./cold-start.ts";
 import { MemoryLimiter, type Limiter } from "./limits.ts";
 import { CallLogThread } from "./call-log-thread.ts";
@@ -21,6 +22,10 @@ import { authenticate, endpointFor, keyMayCall } from "./authenticate.ts";
 import { chargeTokens, checkLimits } from "./call-limits.ts";
 import { ReplicaHealth } from "./replica-health.ts";
 import { routeByClass, serveCall } from "./endpoint-chain.ts";
+import { OverloadGate } from "./overload/gate.ts";
+import { admitCall } from "./admission.ts";
+import { overloadMetrics } from "./overload/metrics.ts";
+import { KeysLastUsed } from "./keys-last-used.ts";
 import { startAdminServer, type AdminOptions } from "./admin-server.ts";
 import { TrustedProxies } from "../http/client-ip.ts";
 import { genAiOperation } from "./tracing.ts";
@@ -41,12 +46,12 @@ export class Gateway {
   private readonly limiter: Limiter;
   private readonly health: ReplicaHealth;
   private readonly coldStart: ColdStartGate;
+  readonly overload: OverloadGate;
   private readonly trustedProxies: TrustedProxies;
   /** What the KServe v2 routes beside infer need; model routes log no endpoint, so they are never charged. */
   private readonly kserveDeps: KserveDeps;
   private readonly upstreams = new Map<string, UpstreamPool>();
-  private readonly lastUsed = new Map<string, number>();
-  private readonly lastUsedTimer: NodeJS.Timeout;
+  private readonly lastUsed: KeysLastUsed;
   /** Under which key versions calls are logged; until the config says, none (calls are refused). */
   readonly keys: KeyGuard;
   private inFlight = 0;
@@ -70,13 +75,13 @@ export class Gateway {
     this.callLog = new CallLogThread({ databaseUrl: opts.databaseUrl, spoolDir: opts.spoolDir, flushMs: opts.callLogFlushMs, connectTimeoutMs: opts.pool.options.connectionTimeoutMillis || 1000 });
     this.limiter = opts.limiter ?? new MemoryLimiter();
     this.health = new ReplicaHealth(opts.cooldown);
+    this.overload = new OverloadGate(() => this.config.current, { inFlight: this.health.load, fetchText: (url) => this.engineMetrics(url), processes: opts.processes ?? 1, everyMs: opts.engineLoadEveryMs ?? 1000, enabled: opts.overloadQueue ?? true });
     this.trustedProxies = opts.trustedProxies ?? new TrustedProxies([]);
     this.kserveDeps = { config: () => this.config.current, endpointFor: (call, slug) => endpointFor(this.cfg, call.key!, slug), upstream: (url) => this.upstream(url), health: this.health, genAi: opts.genAi ?? null, record: this.record };
     this.keys = new KeyGuard(opts.pool, opts.rings ?? processRings(), this.config);
     this.metrics = gatewayMetrics({ inFlight: () => this.inFlight, callLog: this.callLog, configAge: () => this.config.ageSeconds, limitsShared: this.limiter.shared });
-    // `last used at` is kept in memory and written once every 30 s, not once per request.
-    this.lastUsedTimer = setInterval(() => void this.flushLastUsed(), 30_000);
-    this.lastUsedTimer.unref();
+    this.overload.observer = overloadMetrics(this.metrics.registry, this.overload, () => this.config.current);
+    this.lastUsed = new KeysLastUsed(opts.pool);
   }
 
   /**
@@ -87,6 +92,7 @@ export class Gateway {
   async listen(port: number | null, host = "127.0.0.1", admin: AdminOptions = { port: 0, host: "127.0.0.1", token: null }): Promise<string> {
     await this.keys.start(this.opts.instance ?? `${os.hostname()}:${port}:${process.pid}`);
     await this.config.start();
+    this.overload.start();
     this.admin = await startAdminServer(admin, { metrics: () => this.metricsText() });
     this.adminUrl = `http://${admin.host}:${(this.admin.address() as AddressInfo).port}`;
     this.server = http.createServer((req, res) => void this.handle(req, res));
@@ -114,14 +120,15 @@ export class Gateway {
   }
 
   async close() {
-    clearInterval(this.lastUsedTimer);
+    this.lastUsed.stop();
+    this.overload.stop();
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
     this.server?.closeAllConnections();
     await this.grpc?.close();
     this.admin?.closeAllConnections();
     await new Promise<void>((r) => (this.admin ? this.admin.close(() => r()) : r()));
     await this.callLog.close();
-    await this.flushLastUsed();
+    await this.lastUsed.flush();
     await this.config.close();
     await Promise.all([...this.upstreams.values()].map((p) => p.close()));
     await this.opts.tracing?.shutdown();
@@ -175,12 +182,13 @@ export class Gateway {
       if (route.kind === "infer") validateInfer(body);
       else validateOpenAi(route.kind, body, call.endpoint);
       await checkLimits(this.limiter, call);
-      if (!(await this.coldStart.hold(call, abortOnClose(res)))) {
-        call.status = 499;
-        call.errorClass = "client_closed";
-        return;
+      const admitted = await admitCall(this.coldStart, this.overload, call, body, req.headers, res);
+      if (!admitted) return;
+      try {
+        await serveCall({ upstream: this.upstream, health: this.health, genAi: this.opts.genAi ?? null, record: this.record, observe: this.metrics.observeShadow }, this.cfg, call, { req, res, kind: route.kind, body, raw, path }, this.opts.fallbackFirstByteMs ?? 10_000);
+      } finally {
+        this.overload.release(admitted, call);
       }
-      await serveCall({ upstream: this.upstream, health: this.health, genAi: this.opts.genAi ?? null, record: this.record, observe: this.metrics.observeShadow }, this.cfg, call, { req, res, kind: route.kind, body, raw, path }, this.opts.fallbackFirstByteMs ?? 10_000);
     } catch (e) {
       this.refuse(res, call, e);
     } finally {
@@ -188,6 +196,13 @@ export class Gateway {
       this.finish(call);
     }
   }
+
+  /** A replica's engine's /metrics page, over its pooled connections (null when it has none). */
+  private engineMetrics = async (url: string): Promise<string | null> => {
+    const r = await this.upstream(url).request({ path: "/metrics", method: "GET", headersTimeout: 1000, bodyTimeout: 1000 });
+    const text = await r.body.text();
+    return r.statusCode === 200 ? text : null;
+  };
 
   /** Answers a call that failed before (or instead of) a replica's answer. */
   private refuse(res: http.ServerResponse, call: GatewayCall, e: unknown) {
@@ -223,7 +238,7 @@ export class Gateway {
     const { key, tenant } = authenticate(this.cfg, authorization);
     call.key = key;
     call.tenant = tenant;
-    this.lastUsed.set(key.id, Date.now());
+    this.lastUsed.touch(key.id);
   }
 
   /** The gRPC listener's share of this gateway: the same keys, limits, routing, call log and metrics as HTTP. */
@@ -276,23 +291,4 @@ export class Gateway {
       this.metrics.observe({ endpoint: call.endpoint.slug, version: call.version?.label ?? "none", tenant: call.tenant?.slug ?? "unknown", status: call.status }, durationS, call.ttftMs === null ? null : call.ttftMs / 1000, call.promptTokens, call.completionTokens, call.endpoint.slo, overheadSeconds(call));
     }
   }
-
-  private async flushLastUsed() {
-    if (!this.lastUsed.size) return;
-    const entries = [...this.lastUsed];
-    this.lastUsed.clear();
-    const values = entries.map((_, i) => `($${i * 2 + 1}, $${i * 2 + 2}::timestamptz)`).join(",");
-    await this.opts.pool
-      .query(`UPDATE "ApiKey" k SET "lastUsedAt" = v.at FROM (VALUES ${values}) AS v(id, at) WHERE k.id = v.id AND (k."lastUsedAt" IS NULL OR k."lastUsedAt" < v.at)`, entries.flatMap(([id, at]) => [id, new Date(at)]))
-      .catch(() => entries.forEach(([id, at]) => this.lastUsed.set(id, Math.max(at, this.lastUsed.get(id) ?? 0))));
-  }
-}
-
-/** Aborted when the client goes away before its answer started (a call held for a cold start then leaves the queue). */
-function abortOnClose(res: http.ServerResponse): AbortSignal {
-  const ac = new AbortController();
-  res.once("close", () => {
-    if (!res.writableFinished) ac.abort();
-  });
-  return ac.signal;
 }

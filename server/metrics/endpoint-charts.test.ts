@@ -15,19 +15,19 @@ describe("endpoint charts", () => {
     const out = await chartsOf(client, { slug: "detect", metrics: "triton" }, { range: "15m" });
     if (!out.available) throw new Error(out.reason.key);
     const byId = Object.fromEntries(out.charts.map((c) => [c.id, c]));
-    expect(Object.keys(byId)).toEqual(["rps", "latency", "ttft", "overhead", "errors", "tokens", "triton-pending", "triton-time", "triton-failures"]);
+    expect(Object.keys(byId)).toEqual(["rps", "latency", "ttft", "overhead", "errors", "tokens", "overload-queue", "overload-shed", "overload-share", "triton-pending", "triton-time", "triton-failures"]);
     expect(byId.ttft!.note).toEqual({ key: "tritonNoFirstToken" });
     expect(byId.tokens!.note).toEqual({ key: "tritonNoTokens" });
     // No traffic yet on other panels is not explained away.
     expect(byId.latency!.note).toBeUndefined();
   });
-  it("cost a vLLM endpoint the same number of queries as before Triton's panels existed (13), plus the gateway overhead's two", async () => {
+  it("cost a vLLM endpoint the same number of queries as before Triton's panels existed (13), plus the gateway overhead's two and the overload queue's three", async () => {
     const { client, asked } = emptyPrometheus();
     const out = await chartsOf(client, { slug: "chat", metrics: "vllm" }, { range: "15m" });
-    expect(out.available && out.charts.map((c) => c.id)).toEqual(["rps", "latency", "ttft", "tpot", "overhead", "errors", "tokens", "queue", "prefix-cache", "kv", "batch"]);
+    expect(out.available && out.charts.map((c) => c.id)).toEqual(["rps", "latency", "ttft", "tpot", "overhead", "errors", "tokens", "overload-queue", "overload-shed", "overload-share", "queue", "prefix-cache", "kv", "batch"]);
     expect(out.available && out.charts.find((c) => c.id === "ttft")!.note).toBeUndefined();
     // …and one for the prefix-cache hit rate.
-    expect(asked).toHaveLength(16);
+    expect(asked).toHaveLength(19);
   });
   it("add the shadow panels, live beside shadow per version, only while a version takes shadow traffic", async () => {
     const { client, asked } = emptyPrometheus();

@@ -64,6 +64,10 @@ export const ENDPOINT_PANELS: EndpointPanel[] = [
     targets: [{ query: q.tokens, name: (l) => l.kind ?? "tokens", legend: "{{kind}}" }],
     emptyWhy: { triton: "tritonNoTokens" },
   },
+  // The gateway's overload queue (server/gateway/overload): what waits, what was refused, and who got what share.
+  { id: "overload-queue", unit: "requests", grafanaUnit: "short", targets: [{ query: (slug) => q.overloadQueue(slug), name: (l) => `${l.priority ?? "?"} · ${l.tenant ?? "?"}`, legend: "{{priority}} · {{tenant}}" }] },
+  { id: "overload-shed", unit: "req/s", grafanaUnit: "reqps", targets: [{ query: q.overloadShed, name: (l) => l.reason ?? "?", legend: "{{reason}}" }] },
+  { id: "overload-share", unit: "tok/s", grafanaUnit: "short", targets: [{ query: q.weightedShare, name: (l) => l.tenant ?? "?", legend: "{{tenant}}" }] },
   // vLLM endpoints: the engine's own view of each replica.
   { id: "queue", engine: "vllm", unit: "requests", grafanaUnit: "short", targets: [{ query: (slug) => q.queueDepth(slug), name: () => "waiting", legend: "waiting" }] },
   {

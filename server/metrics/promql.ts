@@ -29,6 +29,12 @@ export const endpointQueries = {
     `(sum(rate(kule_gateway_requests_total{${gw(endpoint)},status=~"5.."}[${w}])) or vector(0)) / sum(rate(kule_gateway_requests_total{${gw(endpoint)}}[${w}]))`,
   /** Input and output tokens/s. */
   tokens: (endpoint: string, w: string) => `sum by (kind) (rate(kule_gateway_tokens_total{${gw(endpoint)}}[${w}]))`,
+  /** Calls held in the gateway's overload queue, by priority class and tenant (server/gateway/overload). */
+  overloadQueue: (endpoint: string) => `sum by (priority, tenant) (kule_gateway_queue_depth{${gw(endpoint)}})`,
+  /** Calls the overload queue refused per second, by reason. */
+  overloadShed: (endpoint: string, w: string) => `sum by (reason) (rate(kule_gateway_shed_total{${gw(endpoint)}}[${w}]))`,
+  /** Each tenant's tokens/s divided by its fair-share weight: equal lines mean each got its weight's share. */
+  weightedShare: (endpoint: string, w: string) => `sum by (tenant) (rate(kule_gateway_weighted_tokens_total{${gw(endpoint)}}[${w}]))`,
   /** Requests waiting in the endpoint's vLLM engines' queues. */
   queueDepth: (endpoint: string) => `sum(vllm:num_requests_waiting{${ep(endpoint)}})`,
   /**
@@ -90,6 +96,10 @@ export const tenantQueries = {
   errorRate: (tenant: string, w: string) =>
     `(sum(rate(kule_gateway_requests_total{${tn(tenant)},status=~"5.."}[${w}])) or vector(0)) / sum(rate(kule_gateway_requests_total{${tn(tenant)}}[${w}]))`,
   tokens: (tenant: string, w: string) => `sum by (kind) (rate(kule_gateway_tokens_total{${tn(tenant)}}[${w}]))`,
+  /** The tenant's calls held in the gateway's overload queue, by endpoint. */
+  queued: (tenant: string) => `sum by (endpoint) (kule_gateway_queue_depth{${tn(tenant)}})`,
+  /** The tenant's calls refused under overload per second, by reason. */
+  shed: (tenant: string, w: string) => `sum by (reason) (rate(kule_gateway_shed_total{${tn(tenant)}}[${w}]))`,
 } as const;
 
 export const RANGES = { "15m": 15 * 60, "1h": 3600, "6h": 6 * 3600, "24h": 24 * 3600, "7d": 7 * 24 * 3600 } as const;

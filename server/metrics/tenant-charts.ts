@@ -23,6 +23,8 @@ export async function tenantCharts({ db, prometheus, actor }: { db: PrismaClient
       chart("ttft" satisfies TenantChartId, "ms", pcts(q.ttft)),
       chart("errors" satisfies TenantChartId, "%", [{ query: q.errorRate(t, w), name: () => "5xx", scale: 100 }]),
       chart("tokens" satisfies TenantChartId, "tok/s", [{ query: q.tokens(t, w), name: (l) => l.kind ?? "tokens" }]),
+      chart("queued" satisfies TenantChartId, "requests", [{ query: q.queued(t), name: (l) => l.endpoint ?? "?" }]),
+      chart("shed" satisfies TenantChartId, "req/s", [{ query: q.shed(t, w), name: (l) => l.reason ?? "?" }]),
     ]);
     return { available: true as const, range: input.range, step, charts };
   } catch (e) {

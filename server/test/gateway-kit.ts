@@ -66,7 +66,7 @@ export async function databaseProxy(): Promise<CuttableProxy> {
   return proxy;
 }
 
-export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter; trustedProxies?: TrustedProxies; admin?: AdminOptions; tracing?: GatewayTracing; genAi?: GenAiMetrics; grpcPort?: number; rings?: Rings; databaseUrl?: string } = {}) {
+export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter?: Limiter; trustedProxies?: TrustedProxies; admin?: AdminOptions; tracing?: GatewayTracing; genAi?: GenAiMetrics; grpcPort?: number; rings?: Rings; databaseUrl?: string; engineLoadEveryMs?: number } = {}) {
   const url = new URL(opts.databaseUrl ?? inject("databaseUrl"));
   if (opts.viaProxy) {
     url.hostname = "127.0.0.1";
@@ -74,7 +74,7 @@ export async function startTestGateway(opts: { viaProxy?: CuttableProxy; limiter
   }
   const pool = new pg.Pool({ connectionString: url.toString(), max: 4, connectionTimeoutMillis: 500 });
   pool.on("error", () => {});
-  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 }, limiter: opts.limiter, trustedProxies: opts.trustedProxies, tracing: opts.tracing, genAi: opts.genAi, grpcPort: opts.grpcPort, rings: opts.rings });
+  const gateway = new Gateway({ pool, databaseUrl: url.toString(), spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-spool-")), maxBodyBytes: 64 * 1024, cooldown: { failures: 3, ms: 2000 }, limiter: opts.limiter, trustedProxies: opts.trustedProxies, tracing: opts.tracing, genAi: opts.genAi, grpcPort: opts.grpcPort, rings: opts.rings, engineLoadEveryMs: opts.engineLoadEveryMs });
   const base = await gateway.listen(0, "127.0.0.1", opts.admin);
   return {
     gateway,

@@ -39,6 +39,9 @@ export const metrics = {
       "prefix-cache": "Prefix-cache hit rate (prompt tokens served from cache)",
       "shadow-latency": "Shadow vs live: P99 latency and TTFT by version",
       "shadow-errors": "Shadow vs live: error rate",
+      "overload-queue": "Overload queue at the gateway (by class · tenant)",
+      "overload-shed": "Calls refused under overload, by reason",
+      "overload-share": "Tokens/s per tenant ÷ its weight (equal = fair)",
     },
     tenant: {
       rps: "Your requests/s by endpoint",
@@ -46,6 +49,8 @@ export const metrics = {
       ttft: "Your time to first token",
       errors: "Your error rate",
       tokens: "Your input and output tokens/s",
+      queued: "Your calls queued under overload, by endpoint",
+      shed: "Your calls refused under overload, by reason",
     },
     gpu: {
       gr: "GR engine active",

@@ -38,6 +38,9 @@ export const metrics = {
       "prefix-cache": "Önek önbelleği isabet oranı (önbellekten sunulan istem tokenları)",
       "shadow-latency": "Gölge ve canlı: sürüme göre P99 gecikme ve TTFT",
       "shadow-errors": "Gölge ve canlı: hata oranı",
+      "overload-queue": "Ağ geçidindeki aşırı yük kuyruğu (sınıf · kiracı)",
+      "overload-shed": "Aşırı yükte reddedilen çağrılar, nedene göre",
+      "overload-share": "Kiracı başına token/sn ÷ ağırlığı (eşit = adil)",
     },
     tenant: {
       rps: "Uç noktaya göre istek/sn'niz",
@@ -45,6 +48,8 @@ export const metrics = {
       ttft: "İlk token süreniz",
       errors: "Hata oranınız",
       tokens: "Girdi ve çıktı token/sn'niz",
+      queued: "Aşırı yükte kuyruğa alınan çağrılarınız, uç noktaya göre",
+      shed: "Aşırı yükte reddedilen çağrılarınız, nedene göre",
     },
     gpu: {
       gr: "GR motoru etkin",
