@@ -11,6 +11,7 @@ import { attemptReplicas, RETRY, type AttemptDeps } from "./replica-attempts.ts"
 import { UpstreamCall } from "./upstream-call.ts";
 import { FIRST_TOKEN, readSseUsage, readUsage } from "./usage.ts";
 import { TURKEY_REGION_PREFIX } from "../shared/regions.ts";
+import { cacheSaltOf, saltedPrefix, upstreamJson } from "./tenant-cache.ts";
 
 export interface ProxyDeps extends AttemptDeps {
   upstream(url: string): UpstreamPool;
@@ -75,8 +76,11 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
   // Streams always ask the upstream for usage (the call log needs tokens); if the client did not ask, the usage event is dropped on the way out.
   const stream = kind !== "infer" && body.stream === true;
   const clientWantsUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+  // Prompts of chat and completions are what vLLM caches by prefix.
+  const salt = kind === "chat" || kind === "completions" ? cacheSaltOf(call) : null;
   // Otherwise the client's bytes go upstream untouched (no re-serialising on the hot path).
-  const upstreamBody = stream && !clientWantsUsage ? JSON.stringify({ ...body, stream_options: { ...(body.stream_options as object), include_usage: true } }) : p.raw;
+  const rewrite = (stream && !clientWantsUsage) || salt !== null || body.cache_salt !== undefined;
+  const upstreamBody = rewrite ? JSON.stringify(upstreamJson(body, salt, stream && !clientWantsUsage)) : p.raw;
 
   let upstreamCall: UpstreamCall | null = null;
   let clientGone = false;
@@ -85,7 +89,7 @@ export async function proxyCall(deps: ProxyDeps, call: GatewayCall, p: ProxyRequ
     clientGone = true;
     upstreamCall?.abort(clientGoneError());
   });
-  return attemptReplicas(deps, call, callPrefix(call, body), async (a): Promise<ProxyOutcome | typeof RETRY> => {
+  return attemptReplicas(deps, call, saltedPrefix(callPrefix(call, body), salt), async (a): Promise<ProxyOutcome | typeof RETRY> => {
     const replica = a.replica;
     const up = (upstreamCall = new UpstreamCall());
     try {

@@ -50,6 +50,15 @@ describe("the prefix cache", () => {
     expect(new PrefixCache().lookup("short prompt").cachedTokens).toBe(0);
   });
 
+  it("shares no block between prompts of different cache_salt, as vLLM salts the first block's hash", () => {
+    const cache = new PrefixCache();
+    const prompt = Array.from({ length: 40 }, (_, i) => `w${i}`).join(" ");
+    cache.lookup(prompt, "tenant-a");
+    expect(cache.lookup(prompt, "tenant-b").cachedTokens).toBe(0);
+    expect(cache.lookup(prompt).cachedTokens).toBe(0);
+    expect(cache.lookup(prompt, "tenant-a").cachedTokens).toBe(32);
+  });
+
   it("holds only as many blocks as the KV cache, forgetting the least recently used", () => {
     const cache = new PrefixCache(4); // 64 tokens
     const prompt = (tag: string) => Array.from({ length: 33 }, (_, i) => `${tag}${i}`).join(" "); // 2 full blocks each

@@ -20,11 +20,15 @@ export class PrefixCache {
 
   constructor(private readonly capacity = 50_000) {}
 
-  /** Tokens of `prompt` served from the cache; the prompt's blocks are cached from now on. */
-  lookup(prompt: string): { promptTokens: number; cachedTokens: number; blocks: string[] } {
+  /**
+   * Tokens of `prompt` served from the cache; the prompt's blocks are cached from now on. A
+   * `salt` (the request's cache_salt) goes into the first block's hash, and so into every later
+   * one's, as vLLM does: prompts with different salts share no block.
+   */
+  lookup(prompt: string, salt?: string): { promptTokens: number; cachedTokens: number; blocks: string[] } {
     const tokens = tokensOf(prompt);
     const blocks: string[] = [];
-    let hash = "";
+    let hash = salt === undefined ? "" : createHash("sha1").update("cache_salt\u0000").update(salt).digest("base64");
     let hits = 0;
     let stillHitting = true;
     for (let i = 0; i + BLOCK <= tokens.length; i += BLOCK) {

@@ -117,12 +117,15 @@ async function handle(r: SimReplica, req: http.IncomingMessage, res: http.Server
 }
 
 function modelCheck(r: SimReplica, res: http.ServerResponse, body: Record<string, unknown>): boolean {
-  if (typeof body.model !== "string" || !r.answersTo(body.model)) {
-    const e = openAiError(404, `The model \`${String(body.model)}\` does not exist.`, "NotFoundError", "model");
-    send(res, e.status, e.body);
-    return false;
-  }
-  return true;
+  const e =
+    typeof body.model !== "string" || !r.answersTo(body.model)
+      ? openAiError(404, `The model \`${String(body.model)}\` does not exist.`, "NotFoundError", "model")
+      : // vLLM's own check of the field (its protocol's request validators).
+        body.cache_salt != null && (typeof body.cache_salt !== "string" || !body.cache_salt)
+        ? openAiError(400, "Parameter 'cache_salt' must be a non-empty string if provided.", "BadRequestError", "cache_salt")
+        : null;
+  if (e) send(res, e.status, e.body);
+  return !e;
 }
 
 function maxTokensOf(body: Record<string, unknown>): number | string {
@@ -181,9 +184,8 @@ const COMPLETION: AnswerShape = {
 async function answer(r: SimReplica, res: http.ServerResponse, body: Record<string, unknown>, shape: AnswerShape, promptTokens: number, seedText: string, max: number) {
   if (injectedFailure(r, res)) return;
   // The prompt's leading blocks an earlier request already computed (vLLM's prefix caching).
-  const cached = r.prefixCache.lookup(seedText);
-  const cachedTokens = Math.min(promptTokens, cached.cachedTokens);
-  const blocks = cached.blocks;
+  const { cachedTokens: hit, blocks } = r.prefixCache.lookup(seedText, typeof body.cache_salt === "string" ? body.cache_salt : undefined);
+  const cachedTokens = Math.min(promptTokens, hit);
   const seed = seedOf(seedText);
   const { tokens, finish } = answerLength(seed, max);
   const pieces = generatePieces(tokens, seed);
