@@ -1,7 +1,8 @@
 /**
  * A gateway process for benchmarks: prints {"url"} once listening. With BENCH_LOOP_REPORT=1 it
  * also watches its own event loop (bench/profile-gateway.ts): every stall over 5 ms, and whether a
- * garbage collection overlapped it, reported as one JSON line on stderr at SIGTERM.
+ * garbage collection overlapped it, reported as one JSON line on stderr at SIGTERM. BENCH_OVERLOAD=fifo
+ * turns its overload queue off (bench/overload.ts's baseline).
  */
 import os from "node:os";
 import fs from "node:fs";
@@ -12,7 +13,7 @@ import { Gateway } from "../server/gateway/server.ts";
 
 const databaseUrl = process.env.BENCH_DATABASE_URL!;
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 8 });
-const gateway = new Gateway({ pool, databaseUrl, spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-bench-spool-")), maxBodyBytes: 1 << 20 });
+const gateway = new Gateway({ pool, databaseUrl, spoolDir: fs.mkdtempSync(path.join(os.tmpdir(), "kule-bench-spool-")), maxBodyBytes: 1 << 20, overloadQueue: process.env.BENCH_OVERLOAD !== "fifo" });
 const url = await gateway.listen(0);
 console.log(JSON.stringify({ url }));
 

@@ -7,8 +7,7 @@
  * Then fallbacks: calls to an endpoint whose only replica is SIGKILLed mid-run, with a fallback
  * endpoint; `fallback_failed_requests` counts calls the client saw fail.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import readline from "node:readline";
+import type { ChildProcess } from "node:child_process";
 import pg from "pg";
 import { cpuMeter, startProcess, writeResult } from "./lib.ts";
 import { BENCH_KEY } from "./gateway-fixture.ts";
@@ -17,6 +16,7 @@ import { resolveDatabaseUrl } from "../server/db/url.ts";
 import { createScratchDatabase, dropDatabase } from "../scripts/lib/database.ts";
 import { deployMigrations } from "../scripts/migrate.ts";
 import { writeRoutingFixture } from "./routing-fixture.ts";
+import { simMetric as metric, startSim, stopChild as stop } from "./sim-process.ts";
 
 const REPLICAS = ["r0", "r1", "r2", "r3"];
 const SECONDS = Number(process.env.BENCH_ROUTING_SECONDS ?? 60);
@@ -42,30 +42,12 @@ const POLICIES = ["round_robin", "least_outstanding", "prefix_aware"] as const;
 const RUN_POLICIES = process.env.BENCH_ROUTING_POLICIES?.split(",") ?? [...POLICIES];
 const auth = { authorization: `Bearer ${BENCH_KEY}` };
 
-async function metric(url: string, name: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  let sum = 0;
-  for (const m of text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "gm"))) sum += Number(m[1]);
-  return sum;
-}
-
-/** The simulator in one process of its own (node --import tsx, no tsx launcher in between), so a SIGKILL kills the replicas. */
-async function startSim(ids: string[], slug = "chat") {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/routing-sim.ts"], { env: { ...process.env, BENCH_REPLICAS: ids.join(","), BENCH_SLUG: slug }, stdio: ["ignore", "pipe", "inherit"] });
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (c) => reject(new Error(`bench/routing-sim.ts exited (${c}) before it was ready`)));
-  });
-  return { child, urls: (JSON.parse(line) as { urls: Record<string, string> }).urls };
-}
-
 /** Points the replicas' rows at a fresh simulator; the gateway reloads on the NOTIFY. */
 async function repoint(db: pg.Pool, urls: Record<string, string>) {
   for (const [id, url] of Object.entries(urls)) await db.query(`UPDATE "Replica" SET url = $2, "updatedAt" = now() WHERE id = $1`, [id, url]);
   await new Promise((r) => setTimeout(r, 500));
 }
 
-const stop = (child: ChildProcess) => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : (child.once("exit", () => r()), child.kill("SIGTERM"))));
 
 async function policyRun(db: pg.Pool, gatewayUrl: string, gatewayPid: number, policy: "round_robin" | "least_outstanding" | "prefix_aware") {
   const sim = await startSim(REPLICAS);

@@ -11,10 +11,11 @@ import { benchRouting } from "./routing.ts";
 import { benchCapacity } from "./capacity.ts";
 import { benchBigModels } from "./big-models.ts";
 import { benchPlanner } from "./planner.ts";
+import { benchOverload } from "./overload.ts";
 import { run } from "../scripts/lib/proc.ts";
 
 const only = process.argv[2];
-const benches: Record<string, () => Promise<void>> = { sim: benchSim, gateway: benchGateway, rollouts: benchRollouts, cost: benchCost, dashboard: benchDashboard, audit: benchAudit, routing: benchRouting, capacity: benchCapacity, "big-models": benchBigModels, planner: benchPlanner, kubernetes: async () => {
+const benches: Record<string, () => Promise<void>> = { sim: benchSim, gateway: benchGateway, rollouts: benchRollouts, cost: benchCost, dashboard: benchDashboard, audit: benchAudit, routing: benchRouting, capacity: benchCapacity, "big-models": benchBigModels, planner: benchPlanner, overload: benchOverload, kubernetes: async () => {
   await benchKubernetes();
   // In a process of its own: Prisma's WebAssembly schema engine, loaded a second time in one process, fails to migrate.
   await run(process.execPath, ["node_modules/tsx/dist/cli.mjs", "bench/cluster-page.ts"]);
