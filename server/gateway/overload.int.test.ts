@@ -61,10 +61,11 @@ describe("overload at the gateway", () => {
     const limit = Number((await metric("kule_gateway_replica_concurrency_limit"))[0]?.split(" ").at(-1));
     expect(limit).toBeGreaterThan(0);
     expect((await metric("kule_gateway_queue_depth")).some((l) => l.includes('priority="batch"'))).toBe(true);
-    const interactive = await Promise.all(Array.from({ length: 10 }, (_, i) => call(quiet.secret, ep.endpoint.slug, { maxTokens: 5, user: `q${i}` })));
     // One more of the flood's, whose client gives up after 0.3 s: behind its own tenant's queue it cannot make it,
     // and that tenant asks for far more than its share (429, not 503).
+    const asking = Promise.all(Array.from({ length: 10 }, (_, i) => call(quiet.secret, ep.endpoint.slug, { maxTokens: 5, user: `q${i}` })));
     const hurried = await call(batch.secret, ep.endpoint.slug, { timeoutS: 0.3, user: "hurried" });
+    const interactive = await asking;
     const batchResults = await Promise.all(flood);
 
     expect(hurried).toMatchObject({ status: 429, retryAfter: expect.stringMatching(/^\d+$/) });
@@ -84,6 +85,9 @@ describe("overload at the gateway", () => {
     const rows = await testDb().callLog.findMany({ where: { tenantId: batch.tenant.id, status: { not: 200 } }, select: { errorClass: true } });
     expect(rows.every((r) => r.errorClass?.startsWith("shed_"))).toBe(true);
     expect(rows).toContainEqual({ errorClass: "shed_over_share" });
+    // The tenant sees its refusals on its usage page, by reason.
+    const usage = await caller(await makeActor("tenant", batch.tenant.id)).usage.tenant({ days: 1 });
+    expect(usage.refusals).toContainEqual(expect.objectContaining({ limit: "shed_over_share", calls: expect.any(Number) }));
     expect((await metric("kule_gateway_shed_total")).some((l) => l.includes('reason="over_share"') && l.includes(`tenant="${batch.tenant.slug}"`))).toBe(true);
   }, 90_000);
 

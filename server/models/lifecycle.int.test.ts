@@ -22,8 +22,8 @@ describe("editing and retiring models, versions and endpoints", () => {
     expect((await testDb().endpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).name).toBe("Chat (renamed)");
     const audit = await testDb().auditEvent.findFirstOrThrow({ where: { action: "endpoint.update", targetId: endpoint.id } });
     // The routing settings edited beside them are recorded too (unchanged here).
-    expect(audit.before).toEqual({ name: endpoint.name, stickySessions: false, regionConstraint: null, replicaChoice: "least_outstanding", requestClasses: [], fallbackEndpointIds: [] });
-    expect(audit.after).toEqual({ name: "Chat (renamed)", stickySessions: true, regionConstraint: "tr-", replicaChoice: "least_outstanding", requestClasses: [], fallbackEndpointIds: [] });
+    expect(audit.before).toEqual({ name: endpoint.name, stickySessions: false, regionConstraint: null, replicaChoice: "least_outstanding", privatePrefixCache: false, requestClasses: [], fallbackEndpointIds: [] });
+    expect(audit.after).toEqual({ name: "Chat (renamed)", stickySessions: true, regionConstraint: "tr-", replicaChoice: "least_outstanding", privatePrefixCache: false, requestClasses: [], fallbackEndpointIds: [] });
     await expect(caller(await makeActor("auditor")).endpoint.update({ id: endpoint.id, expectedRevision: after.revision, name: "x y" })).rejects.toSatisfy((e: unknown) => e instanceof TRPCError && e.code === "FORBIDDEN");
   });
 

@@ -1,11 +1,11 @@
 import type { PrismaClient } from "../db/generated/client.ts";
 import { LIMIT_CLASSES, type LimitClass } from "../shared/limit-classes.ts";
 
-/** A tenant's calls the gateway refused for a limit since `from`, by which limit, most first. */
+/** A tenant's calls the gateway refused for a limit or shed under overload since `from`, by which, most first. */
 export async function refusalsByLimit(db: PrismaClient, tenantId: string, from: Date) {
   const rows = await db.callLog.groupBy({
     by: ["errorClass"],
-    where: { tenantId, startedAt: { gte: from }, status: 429, errorClass: { in: Object.keys(LIMIT_CLASSES) } },
+    where: { tenantId, startedAt: { gte: from }, status: { in: [429, 503] }, errorClass: { in: Object.keys(LIMIT_CLASSES) } },
     _count: { _all: true },
     _max: { startedAt: true },
   });

@@ -87,8 +87,12 @@ export class EngineLoad {
 
   async readAll() {
     const now = Date.now();
+    const replicas = [...this.opts.replicas()];
+    // A replica gone from the config takes its limit with it.
+    const live = new Set(replicas.map((r) => r.id));
+    for (const m of [this.limits, this.readings, this.silentUntil]) for (const id of m.keys()) if (!live.has(id)) m.delete(id);
     await Promise.all(
-      [...this.opts.replicas()].map(async ({ id, url }) => {
+      replicas.map(async ({ id, url }) => {
         if ((this.silentUntil.get(id) ?? 0) > now) return;
         const text = await this.opts.fetchText(url).catch(() => null);
         const r = text === null ? null : parseEngineMetrics(text);

@@ -4,6 +4,7 @@ import { estimatedPromptTokens } from "../../endpoints/request-classes.ts";
 import type { GatewayCall } from "../call.ts";
 import type { EndpointConfig, GatewayConfig } from "../config.ts";
 import { EngineLoad } from "./engine-load.ts";
+import type { LimitClass } from "../../shared/limit-classes.ts";
 import { FairScheduler, type ShedReason } from "./scheduler.ts";
 import { callPriority, PRIORITY_HEADER, queueBudgetMs, type Priority } from "./priority.ts";
 
@@ -104,7 +105,7 @@ export class OverloadGate {
     }
     if (v.reason === "client_closed") return null;
     this.observer?.shed(e.slug, tenant.slug, priority, v.reason);
-    call.errorClass = `shed_${v.reason}`;
+    call.errorClass = `shed_${v.reason}` satisfies LimitClass;
     const message = SHED_MESSAGE[v.reason](e.slug, priority);
     if (v.status === 429) throw new RateLimitedError(message, { code: "overloaded", retryAfterSeconds: v.retryAfterSeconds });
     throw new UnavailableError(message, { retryAfterSeconds: v.retryAfterSeconds });
