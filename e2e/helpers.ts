@@ -32,3 +32,26 @@ export async function openEndpoint(page: Page, name: string) {
   await page.getByRole("main").getByRole("link", { name, exact: true }).click();
   await expect(page.getByRole("heading", { name })).toBeVisible();
 }
+
+/** The e2e gateway's URL (playwright.config.ts starts it three ports above the app). */
+export const gatewayUrl = `http://127.0.0.1:${Number(process.env.KULE_E2E_PORT ?? 3100) + 3}`;
+
+/** A tenant's API key, created through the API as that tenant would in the browser; signs out after. */
+export async function tenantKey(page: Page, purpose: string): Promise<string> {
+  await signIn(page, "tenant");
+  const res = await page.request.post("/api/trpc/apiKey.create", { data: { json: { name: `e2e ${purpose} ${Date.now()}` } } });
+  expect(res.ok()).toBe(true);
+  const body = (await res.json()) as { result: { data: { json: { secret: string } } } };
+  await page.context().clearCookies();
+  return body.result.data.json.secret;
+}
+
+/** On an endpoint's page: starts a replica when none is ready, and waits for it. */
+export async function ensureReadyReplica(page: Page) {
+  const replicas = page.getByTestId("replica").filter({ hasText: "ready" });
+  if ((await replicas.count()) > 0) return;
+  await page.getByRole("button", { name: "Start replica" }).first().click();
+  await expect(page.getByLabel(/^Device for /)).toBeEnabled();
+  await page.getByRole("button", { name: "Start", exact: true }).click();
+  await expect(replicas.first()).toBeVisible({ timeout: 30_000 });
+}

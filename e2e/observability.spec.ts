@@ -1,7 +1,5 @@
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
-import { openEndpoint, signIn } from "./helpers";
-
-const gatewayUrl = `http://127.0.0.1:${Number(process.env.KULE_E2E_PORT ?? 3100) + 3}`;
+import { ensureReadyReplica, gatewayUrl, openEndpoint, signIn, tenantKey } from "./helpers";
 
 async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   const path = testInfo.outputPath(`${name}.png`);
@@ -9,31 +7,15 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { path, contentType: "image/png" });
 }
 
-/** A tenant's API key, created through the API as that tenant would in the browser. */
-async function tenantKey(page: Page): Promise<string> {
-  await signIn(page, "tenant");
-  const res = await page.request.post("/api/trpc/apiKey.create", { data: { json: { name: `e2e charts ${Date.now()}` } } });
-  expect(res.ok()).toBe(true);
-  const body = (await res.json()) as { result: { data: { json: { secret: string } } } };
-  await page.context().clearCookies();
-  return body.result.data.json.secret;
-}
-
 test("the endpoint page and the GPU page render live charts with data from Prometheus", async ({ page }, testInfo) => {
   test.setTimeout(120_000);
-  const secret = await tenantKey(page);
+  const secret = await tenantKey(page, "charts");
   await signIn(page, "operator");
   await openEndpoint(page, "Chat (Llama 3.1 8B)");
   const url = page.url();
 
   // A ready replica serves the traffic (and its vLLM metrics feed queue, KV cache and batch fill).
-  const replicas = page.getByTestId("replica").filter({ hasText: "ready" });
-  if ((await replicas.count()) === 0) {
-    await page.getByRole("button", { name: "Start replica" }).first().click();
-    await expect(page.getByLabel(/^Device for /)).toBeEnabled();
-    await page.getByRole("button", { name: "Start", exact: true }).click();
-    await expect(replicas.first()).toBeVisible({ timeout: 30_000 });
-  }
+  await ensureReadyReplica(page);
   // Traffic through the gateway, which Prometheus scrapes every second, flowing all along: a
   // counter's first increase happens before its first scrape and would show as no rate at all.
   const call = () => page.request.post(`${gatewayUrl}/v1/chat/completions`, { headers: { authorization: `Bearer ${secret}` }, data: { model: "chat", messages: [{ role: "user", content: "Merhaba" }], max_tokens: 8 } });

@@ -1,31 +1,13 @@
-import { expect, test, type Page } from "@playwright/test";
-import { openEndpoint, signIn } from "./helpers";
-
-const gatewayUrl = `http://127.0.0.1:${Number(process.env.KULE_E2E_PORT ?? 3100) + 3}`;
-
-/** A tenant's API key, created through the API as that tenant would in the browser. */
-async function tenantKey(page: Page): Promise<string> {
-  await signIn(page, "tenant");
-  const res = await page.request.post("/api/trpc/apiKey.create", { data: { json: { name: `e2e overload ${Date.now()}` } } });
-  expect(res.ok()).toBe(true);
-  const body = (await res.json()) as { result: { data: { json: { secret: string } } } };
-  await page.context().clearCookies();
-  return body.result.data.json.secret;
-}
+import { expect, test } from "@playwright/test";
+import { ensureReadyReplica, gatewayUrl, openEndpoint, signIn, tenantKey } from "./helpers";
 
 test("under a batch flood the operator sees the overload queue and its refusals on the endpoint page, and the tenant sees its own refusals", async ({ page }) => {
   test.setTimeout(150_000);
-  const secret = await tenantKey(page);
+  const secret = await tenantKey(page, "overload");
   await signIn(page, "operator");
   await openEndpoint(page, "Chat (Llama 3.1 8B)");
   const url = page.url();
-  const replicas = page.getByTestId("replica").filter({ hasText: "ready" });
-  if ((await replicas.count()) === 0) {
-    await page.getByRole("button", { name: "Start replica" }).first().click();
-    await expect(page.getByLabel(/^Device for /)).toBeEnabled();
-    await page.getByRole("button", { name: "Start", exact: true }).click();
-    await expect(replicas.first()).toBeVisible({ timeout: 30_000 });
-  }
+  await ensureReadyReplica(page);
   // Far more long batch calls at once than the replica's engine runs (the header lowers the class;
   // the short client timeout makes the ones queued behind the rest hopeless): the engine queues, the
   // gateway learns its limit and holds the rest, refusing what cannot make its deadline.

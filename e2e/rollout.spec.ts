@@ -1,16 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { openEndpoint, signIn } from "./helpers";
-
-const gatewayUrl = `http://127.0.0.1:${Number(process.env.KULE_E2E_PORT ?? 3100) + 3}`;
-
-async function tenantKey(page: Page): Promise<string> {
-  await signIn(page, "tenant");
-  const res = await page.request.post("/api/trpc/apiKey.create", { data: { json: { name: `e2e rollout ${Date.now()}` } } });
-  expect(res.ok()).toBe(true);
-  const body = (await res.json()) as { result: { data: { json: { secret: string } } } };
-  await page.context().clearCookies();
-  return body.result.data.json.secret;
-}
+import { gatewayUrl, openEndpoint, signIn, tenantKey } from "./helpers";
 
 /** `n` embedding calls through the gateway; returns how many each version served. */
 async function traffic(page: Page, secret: string, n: number) {
@@ -32,7 +21,7 @@ const servedShare = async (page: Page, version: string) => Number((await page.ge
 
 test("an operator deploys a canary, moves the slider, sees the served split follow, and rolls back", async ({ page }) => {
   test.setTimeout(120_000);
-  const secret = await tenantKey(page);
+  const secret = await tenantKey(page, "rollout");
   await signIn(page, "operator");
   await openEndpoint(page, "Embeddings");
 
