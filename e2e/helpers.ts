@@ -33,6 +33,21 @@ export async function openEndpoint(page: Page, name: string) {
   await expect(page.getByRole("heading", { name })).toBeVisible();
 }
 
+/** A tRPC query as the signed-in user (superjson's envelope). */
+export async function trpcQuery<T>(page: Page, path: string, input?: unknown): Promise<T> {
+  const q = input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`;
+  const res = await page.request.get(`/api/trpc/${path}${q}`);
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
+}
+
+/** A tRPC mutation as the signed-in user; a refusal fails the test with its message. */
+export async function trpcMutation<T>(page: Page, path: string, input: unknown): Promise<T> {
+  const res = await page.request.post(`/api/trpc/${path}`, { data: { json: input } });
+  expect(res.ok(), await res.text()).toBe(true);
+  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
+}
+
 /** The e2e gateway's URL (playwright.config.ts starts it three ports above the app). */
 export const gatewayUrl = `http://127.0.0.1:${Number(process.env.KULE_E2E_PORT ?? 3100) + 3}`;
 

@@ -1,21 +1,6 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { signIn } from "./helpers";
-
-const gatewayUrl = `http://127.0.0.1:${Number(process.env.KULE_E2E_PORT ?? 3100) + 3}`;
-
-async function trpcQuery<T>(page: Page, path: string, input?: unknown): Promise<T> {
-  const q = input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`;
-  const res = await page.request.get(`/api/trpc/${path}${q}`);
-  expect(res.ok()).toBe(true);
-  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
-}
-
-async function trpcMutation<T>(page: Page, path: string, input: unknown): Promise<T> {
-  const res = await page.request.post(`/api/trpc/${path}`, { data: { json: input } });
-  expect(res.ok(), await res.text()).toBe(true);
-  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
-}
+import { gatewayUrl, signIn, trpcMutation, trpcQuery } from "./helpers";
 
 /** The embeddings endpoint with a ready replica (deployed through the API if it has none). */
 async function readyEmbeddings(page: Page) {

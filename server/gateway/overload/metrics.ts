@@ -7,7 +7,7 @@ import type { OverloadGate, OverloadObserver } from "./gate.ts";
  * admitted waited, what was shed and why, each tenant's weighted tokens (its share against its
  * weight), and each replica's learned limit.
  */
-export function overloadMetrics(registry: Registry, gate: OverloadGate, config: () => GatewayConfig | null): OverloadObserver {
+export function overloadMetrics(registry: Registry, gate: Pick<OverloadGate, "queues" | "engines">, config: () => GatewayConfig | null): OverloadObserver {
   const registers = [registry];
   const slugs = () => {
     const cfg = config();

@@ -14,6 +14,9 @@ import type { AddressInfo } from "node:net";
 import { freePort } from "../../../scripts/lib/proc.ts";
 import { startPrometheus, type RunningPrometheus } from "../../../scripts/lib/prometheus.ts";
 import { gatewayMetrics } from "../../gateway/metrics.ts";
+import { EngineLoad } from "../../gateway/overload/engine-load.ts";
+import { overloadMetrics } from "../../gateway/overload/metrics.ts";
+import { FairScheduler } from "../../gateway/overload/scheduler.ts";
 import { replayFile, servePage } from "../../test/exposition-replay.ts";
 import { chartsOf } from "../endpoint-charts.ts";
 import { gpuCharts, hostnameOf } from "../gpu-charts.ts";
@@ -68,10 +71,20 @@ async function startCase(c: Case): Promise<Running> {
   const servers: { url: string; close(): Promise<void> }[] = [];
   // Kule's own gateway (the gateway panels read it), with traffic to every endpoint.
   const gw = gatewayMetrics({ inFlight: () => 0, callLog: { spooledRows: 0, heldRows: 0, journalFailing: false, spoolFailing: false, journalWriteErrors: 0 }, configAge: () => 1 });
+  // Its overload queue, saturated: a call held at each endpoint (no config: endpoints by slug), some shed, tokens served.
+  const slugs = [vllmSlug(0), vllmSlug(1), TRITON_SLUG];
+  const queues = new Map(slugs.map((slug) => [slug, new FairScheduler({ capacity: () => 0, maxQueue: 10 })]));
+  for (const s of queues.values()) void s.submit({ tenantId: "t", weight: 1, priority: "batch", cost: 100, deadline: Date.now() + 3_600_000 }, Date.now());
+  const overload = overloadMetrics(gw.registry, { queues, engines: new EngineLoad({ replicas: () => [], inFlight: () => 0, fetchText: async () => null, processes: 1, everyMs: 1000 }) }, () => null);
   let calls = 0;
   const gateway = await servePage(() => {
     // Traffic arrives between scrapes: the page is the registry as it stands, grown a little.
-    for (let i = 0; i < 20; i++, calls++) for (const endpoint of [vllmSlug(0), vllmSlug(1), TRITON_SLUG]) gw.observe({ endpoint, version: "1.0", tenant: "t", status: calls % 10 === 0 ? 500 : 200 }, 0.2 + (i % 5) / 10, 0.05, 40, 20, undefined, 0.0004 + (i % 3) / 10_000);
+    for (let i = 0; i < 20; i++, calls++)
+      for (const endpoint of slugs) {
+        gw.observe({ endpoint, version: "1.0", tenant: "t", status: calls % 10 === 0 ? 500 : 200 }, 0.2 + (i % 5) / 10, 0.05, 40, 20, undefined, 0.0004 + (i % 3) / 10_000);
+        overload.served(endpoint, "t", 60);
+        if (i % 5 === 0) overload.shed(endpoint, "t", "batch", "deadline");
+      }
     return gw.registry.metrics();
   });
   servers.push(gateway);
