@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { gatewayUrl, signIn, trpcMutation, trpcQuery } from "./helpers";
+import { readFocusFile } from "../server/finops/focus-file";
+import { focusViolations } from "../server/finops/focus-spec";
 
 /** The embeddings endpoint with a ready replica (deployed through the API if it has none). */
 async function readyEmbeddings(page: Page) {
@@ -18,7 +20,7 @@ async function readyEmbeddings(page: Page) {
   await page.context().clearCookies();
 }
 
-test("a tenant sees its usage chart and cost table, and downloads its invoice CSV", async ({ page }) => {
+test("a tenant sees its usage chart and cost table, and downloads its invoice CSV and its FOCUS file", async ({ page }) => {
   test.setTimeout(180_000);
   await readyEmbeddings(page);
   await signIn(page, "tenant");
@@ -52,4 +54,14 @@ test("a tenant sees its usage chart and cost table, and downloads its invoice CS
   expect(csv).toContain("Anadolu Bank");
   expect(csv).toMatch(/Embeddings,bge-m3-embedding,\d+,\d+,0,\d+\.\d{2}\r\n/);
   expect(csv).toMatch(/Total,,,,,\d+\.\d{2}\r\n$/);
+
+  // The month as a FOCUS 1.2 dataset, its own rows only, conforming to the spec's column rules.
+  await page.getByLabel("First billing month").selectOption(month);
+  await page.getByLabel("Last billing month").selectOption(month);
+  const [focus] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download FOCUS file" }).click()]);
+  expect(focus.suggestedFilename()).toBe(`kule-focus-anadolu-bank-${month}.csv`);
+  const { header, rows } = readFocusFile(fs.readFileSync((await focus.path())!, "utf8"), "csv");
+  expect(focusViolations(header, rows)).toEqual([]);
+  expect(new Set(rows.map((r) => r.BillingAccountName))).toEqual(new Set(["Anadolu Bank"]));
+  expect(rows.filter((r) => r.ServiceName === "Embeddings").map((r) => r.PricingUnit)).toContain("Tokens");
 });

@@ -10,6 +10,7 @@ import { PANEL_QUERY, QueryState } from "@/components/ui/query-state";
 import { useFormat } from "@/components/i18n/use-format";
 import { PeriodSelect, type Period } from "./period-select";
 import { PageHead } from "@/components/ui/page-head";
+import { FocusDownload } from "./focus-download";
 import { Pricing } from "./pricing";
 
 const CUR = "TRY";
@@ -120,6 +121,7 @@ export function CostsPage({ canEditPricing }: { canEditPricing: boolean }) {
           </table>
         )}
       </div>
+      <FocusDownload />
       <Pricing canEdit={canEditPricing} />
     </>
   );

@@ -55,6 +55,16 @@ export const usage = {
     download: "Download CSV",
     hint: "One line per endpoint, charged at the prices in force when each call was made (UTF-8, opens in Excel).",
   },
+  focus: {
+    title: "FinOps export (FOCUS 1.2)",
+    titleAll: "FinOps export of every tenant (FOCUS 1.2)",
+    from: "First billing month",
+    to: "Last billing month",
+    format: "File format",
+    download: "Download FOCUS file",
+    backwards: "The last month comes before the first: choose them the other way round.",
+    hint: "The FinOps Foundation's FOCUS 1.2 dataset: one row per tenant, endpoint and day with the billed, effective and list cost, the tokens or requests consumed and Kule's own figures as x_ columns. Check a file with npx tsx scripts/validate-focus.ts.",
+  },
   staffPicker: {
     title: "Usage and cost of a tenant",
     hint: "Choose a tenant to see its portal as it sees it, or open <link>Costs</link> for every tenant ranked.",

@@ -57,6 +57,16 @@ export const usage = {
     download: "CSV indir",
     hint: "Uç nokta başına bir satır; her çağrı, yapıldığı anda yürürlükteki fiyatlarla faturalanır (UTF-8, Excel'de açılır).",
   },
+  focus: {
+    title: "FinOps dışa aktarımı (FOCUS 1.2)",
+    titleAll: "Tüm kiracıların FinOps dışa aktarımı (FOCUS 1.2)",
+    from: "İlk fatura ayı",
+    to: "Son fatura ayı",
+    format: "Dosya biçimi",
+    download: "FOCUS dosyasını indir",
+    backwards: "Son ay ilk aydan önce: ayları ters sırayla seçin.",
+    hint: "FinOps Foundation'ın FOCUS 1.2 veri kümesi: kiracı, uç nokta ve gün başına bir satır; faturalanan, etkin ve liste maliyeti, tüketilen token ya da istek sayısı ve Kule'nin kendi rakamları x_ sütunlarında. Bir dosyayı npx tsx scripts/validate-focus.ts ile denetleyin.",
+  },
   staffPicker: {
     title: "Bir kiracının kullanımı ve maliyeti",
     hint: "Portalını onun gördüğü gibi görmek için bir kiracı seçin ya da tüm kiracıları sıralı görmek için <link>Maliyetler</link> sayfasını açın.",
