@@ -19,6 +19,8 @@ interface Budget {
   blocked: boolean;
   creditLimit: string | null;
   creditBlocked: boolean;
+  forecast: string;
+  budgetReachedAt: Date | null;
 }
 
 /** This month against the budget: a bar, the 80% / 100% alerts, and the form to change it. */
@@ -71,6 +73,15 @@ export function BudgetCard({ tenantId, budget, canSet }: { tenantId?: string; bu
             </div>
           )}
         </>
+      )}
+      {budget.budgetReachedAt && budget.level !== "exceeded" ? (
+        <p className="notice" data-testid="forecast">
+          {t("runsOut", { date: fmt.dateTime(budget.budgetReachedAt), forecast: money(budget.forecast) })}
+        </p>
+      ) : (
+        <p className="muted" data-testid="forecast">
+          {t("forecast", { forecast: money(budget.forecast) })}
+        </p>
       )}
       {budget.creditLimit !== null && (
         <p className={budget.creditBlocked ? "form-error" : "muted"} role={budget.creditBlocked ? "alert" : undefined}>

@@ -3,6 +3,7 @@ import { TRPCError } from "@trpc/server";
 import { caller, makeActor, testDb, testDrivers, uid } from "../test/harness.ts";
 import { servedEndpoint, startTestGateway, tenantWithKey } from "../test/gateway-kit.ts";
 import { startClusterSync } from "../cluster/sync.ts";
+import { rollupDirtyHours } from "./rollup.ts";
 
 let stopSync: () => void;
 beforeAll(() => {
@@ -79,6 +80,27 @@ describe("budgets and credit limits", () => {
 
       await admin.tenant.update({ id: t.tenant.id, expectedUpdatedAt: (await fresh(t.tenant.id)).updatedAt, creditLimit: "1000000" });
       expect(await msUntil(call, 200)).toBeLessThan(1000);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it("the budget card forecasts the month's end at the last week's rate and says when the budget runs out", async () => {
+    const { gw, call, tenantUser } = await setup();
+    try {
+      for (let i = 0; i < 3; i++) expect((await call()).status).toBe(200);
+      await gw.gateway.callLog.flush();
+      await rollupDirtyHours(testDb());
+      const { spent } = (await tenantUser.usage.tenant({ days: 1 })).budget;
+      // A budget a little above the spend: at this rate it runs out before the month does.
+      await tenantUser.usage.setBudget({ monthlyBudget: (Number(spent) + 0.5).toFixed(2), hardCap: false });
+      const b = (await tenantUser.usage.tenant({ days: 1 })).budget;
+      const now = new Date();
+      expect(Number(b.forecast)).toBeGreaterThan(Number(spent));
+      expect(b.budgetReachedAt!.getTime()).toBeGreaterThan(now.getTime());
+      expect(b.budgetReachedAt!.getTime()).toBeLessThan(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+      await tenantUser.usage.setBudget({ monthlyBudget: String(Math.ceil(Number(b.forecast)) + 100), hardCap: false });
+      expect((await tenantUser.usage.tenant({ days: 1 })).budget.budgetReachedAt).toBeNull();
     } finally {
       await gw.close();
     }

@@ -4,6 +4,7 @@ import { tenantScope } from "../auth/scope.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import { addBuckets, quantileMs } from "./histogram.ts";
 import { spentThisMonth } from "./spend.ts";
+import { monthForecast, RUN_RATE_HOURS } from "./forecast.ts";
 import { refusalsByLimit } from "./refusals.ts";
 import { translatorFor } from "../shared/i18n/translator.ts";
 import type { Messages } from "../shared/i18n/messages.ts";
@@ -131,8 +132,17 @@ export async function tenantUsage(ctx: ActorContext, input: TenantUsageInput) {
 /** This month's charges against the budget, with the alert level the app shows (80% and 100%). */
 export async function budgetStatus(db: PrismaClient, tenantId: string) {
   const tenant = await db.tenant.findUniqueOrThrow({ where: { id: tenantId }, include: { pricePlan: { select: { currency: true } } } });
-  const s = (await spentThisMonth(db, [tenantId])).get(tenantId)!;
+  const now = new Date();
+  const [spent, [recent]] = await Promise.all([
+    spentThisMonth(db, [tenantId]),
+    db.$queryRaw<{ charged: Prisma.Decimal | null; first: Date | null }[]>`
+      SELECT sum(charged) AS charged, min(hour) AS first FROM "UsageHour" WHERE "tenantId" = ${tenantId} AND hour >= ${new Date(now.getTime() - RUN_RATE_HOURS * HOUR)}`,
+  ]);
+  const s = spent.get(tenantId)!;
   const budget = tenant.monthlyBudget ? new D(tenant.monthlyBudget) : null;
+  // The run rate over the last week, or since the tenant's first call if that is later (an hour at least).
+  const recentHours = recent?.first ? Math.max(1, (now.getTime() - recent.first.getTime()) / HOUR) : 0;
+  const outlook = monthForecast({ spent: s, recentCharged: new D(recent?.charged ?? 0), recentHours, budget, now });
   const pct = budget && budget.gt(0) ? s.div(budget).mul(100).toNumber() : null;
   return {
     currency: tenant.pricePlan?.currency ?? "TRY",
@@ -145,6 +155,9 @@ export async function budgetStatus(db: PrismaClient, tenantId: string) {
     /** The platform's credit limit (admins'), apart from the tenant's own budget. */
     creditLimit: tenant.creditLimit ? money(tenant.creditLimit) : null,
     creditBlocked: tenant.creditBlockedAt !== null,
+    /** The month's end at the last week's run rate, and when that rate reaches the budget (server/usage/forecast.ts). */
+    forecast: money(outlook.forecast),
+    budgetReachedAt: outlook.budgetReachedAt,
   };
 }
 

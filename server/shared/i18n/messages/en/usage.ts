@@ -90,6 +90,8 @@ export const usage = {
     blocked: "The hard cap is on: the gateway refuses calls (429) until the budget is raised or the month ends.",
     refusedSoon: "Calls are refused within a second.",
     stillThrough: "Calls still go through (no hard cap).",
+    forecast: "At the last week's rate the month ends at {forecast}.",
+    runsOut: "At the last week's rate the budget runs out on {date} (the month would end at {forecast}).",
     credit: "Credit limit set by the platform: {amount} a month.",
     creditReached: "It is reached: every call is refused (429) until the platform raises it or the month ends.",
     creditCannotLift: "Your own budget cannot lift it.",

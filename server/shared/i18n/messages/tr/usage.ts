@@ -92,6 +92,8 @@ export const usage = {
     blocked: "Kesin sınır açık: bütçe artırılana ya da ay bitene kadar ağ geçidi çağrıları reddeder (429).",
     refusedSoon: "Çağrılar bir saniye içinde reddedilmeye başlar.",
     stillThrough: "Çağrılar geçmeye devam ediyor (kesin sınır yok).",
+    forecast: "Son haftanın hızıyla ay {forecast} ile kapanır.",
+    runsOut: "Son haftanın hızıyla bütçe {date} tarihinde biter (ay {forecast} ile kapanırdı).",
     credit: "Platformun belirlediği kredi limiti: ayda {amount}.",
     creditReached: "Limite ulaşıldı: platform limiti artırana ya da ay bitene kadar her çağrı reddedilir (429).",
     creditCannotLift: "Kendi bütçeniz bu limiti aşamaz.",
