@@ -122,6 +122,9 @@ export const ERROR_TEMPLATES_TR: [en: string, tr: string][] = [
   ["a rate cannot change hours already over", "bir tarife geçmiş saatleri değiştiremez"],
   ["no GPU of this model is in the cluster", "kümede bu modelde GPU yok"],
   ["no CPU node has this hostname", "bu ada sahip bir CPU düğümü yok"],
+  // FinOps export.
+  ["not before from", "from değerinden önce olamaz"],
+  ["at most {n} months after from", "from değerinden en fazla {n} ay sonra"],
   // KVKK.
   ["the tenant (data controller) the application is to: one person is never searched across tenants", "başvurunun yapıldığı kiracı (veri sorumlusu): bir kişi hiçbir zaman kiracılar arasında aranmaz"],
   ["the tenant the request is for: one person is never searched across tenants", "talebin ilgili olduğu kiracı: bir kişi hiçbir zaman kiracılar arasında aranmaz"],
