@@ -7,6 +7,9 @@ import { copyOut } from "./copy-out.ts";
 /** The two file formats Kule's exports are written in: RFC 4180 CSV, or one JSON object per line. */
 export type ExportFormat = "csv" | "jsonl";
 
+/** The HTTP content type of each format's file. */
+export const EXPORT_CONTENT_TYPE: Record<ExportFormat, string> = { csv: "text/csv; charset=utf-8", jsonl: "application/x-ndjson; charset=utf-8" };
+
 export interface ExportResult {
   rows: number;
   bytes: number;

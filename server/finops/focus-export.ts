@@ -5,7 +5,7 @@ import { tenantScope } from "../auth/scope.ts";
 import { recordAudit } from "../audit/record.ts";
 import { NotFoundError } from "../errors.ts";
 import { pgPool } from "../db/pg-pool.ts";
-import { copyFileSql, streamCopyFile, type ExportFormat, type ExportResult } from "../db/copy-file.ts";
+import { copyFileSql, EXPORT_CONTENT_TYPE, streamCopyFile, type ExportFormat, type ExportResult } from "../db/copy-file.ts";
 import type { FocusExportInput } from "./schemas.ts";
 
 /** Who provides, publishes and invoices the service in Kule's FOCUS rows: the platform itself. */
@@ -141,6 +141,6 @@ export async function streamFocusResponse(ctx: ActorContext, input: FocusExportI
     });
   const name = `kule-focus-${tenant?.slug ?? "all-tenants"}-${input.from}${input.to === input.from ? "" : `_${input.to}`}.${input.format}`;
   return new Response(Readable.toWeb(out) as ReadableStream, {
-    headers: { "content-type": input.format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="${name}"` },
+    headers: { "content-type": EXPORT_CONTENT_TYPE[input.format], "content-disposition": `attachment; filename="${name}"` },
   });
 }

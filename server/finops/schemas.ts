@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { id } from "../schemas/common.ts";
 import { exportFormat } from "../call-log/export/schemas.ts";
+import { month } from "../usage/schemas.ts";
 
-const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "a month like 2026-12");
 const monthIndex = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1;
 
-/** FOCUS's most: two years of billing periods in one file. */
+/** The most billing periods one FOCUS file covers (Kule's bound, not the spec's): two years. */
 export const FOCUS_MAX_MONTHS = 24;
 
 /**

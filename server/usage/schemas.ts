@@ -16,7 +16,8 @@ export const tenantUsageInput = z.object({
 
 export const rangeInput = z.object({ days: tenantUsageInput.shape.days });
 
-const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "a month like 2026-12");
+/** A calendar month, "2026-12": an invoice's, a FOCUS file's billing periods. */
+export const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "a month like 2026-12");
 
 /** `locale`: the CSV header's language. */
 export const invoiceInput = z.object({ tenantId: id.optional(), month, locale });

@@ -5,6 +5,7 @@ import { pgPool } from "../../db/pg-pool.ts";
 import { scopeFilter } from "../where.ts";
 import type { StreamExportInput } from "./schemas.ts";
 import { streamExport } from "./stream.ts";
+import { EXPORT_CONTENT_TYPE } from "../../db/copy-file.ts";
 
 /**
  * A call-log export streamed straight from COPY into the HTTP response (no file, no job): for
@@ -25,6 +26,6 @@ export async function streamExportResponse(ctx: ActorContext, input: StreamExpor
       out.destroy(e);
     });
   return new Response(Readable.toWeb(out) as ReadableStream, {
-    headers: { "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="kule-calls.${format}"` },
+    headers: { "content-type": EXPORT_CONTENT_TYPE[format], "content-disposition": `attachment; filename="kule-calls.${format}"` },
   });
 }

@@ -5,8 +5,8 @@ import { recordAudit } from "../../audit/record.ts";
 import { ConflictError } from "../../errors.ts";
 import { exportFile, getExport } from "./jobs.ts";
 import type { DownloadExportInput } from "./schemas.ts";
+import { EXPORT_CONTENT_TYPE, type ExportFormat } from "../../db/copy-file.ts";
 
-const TYPES: Record<string, string> = { csv: "text/csv; charset=utf-8", jsonl: "application/x-ndjson; charset=utf-8" };
 
 /** A finished export's file or its manifest, for whoever may see the export; the download is audited. */
 export async function downloadExport(ctx: ActorContext, input: DownloadExportInput): Promise<Response> {
@@ -17,6 +17,6 @@ export async function downloadExport(ctx: ActorContext, input: DownloadExportInp
   const fileName = input.part === "data" ? `kule-calls-${job.id}.${job.format}` : `kule-calls-${job.id}.manifest.json`;
   const body = Readable.toWeb(fs.createReadStream(path)) as ReadableStream;
   return new Response(body, {
-    headers: { "content-type": input.part === "data" ? TYPES[job.format]! : "application/json", "content-length": String(fs.statSync(path).size), "content-disposition": `attachment; filename="${fileName}"` },
+    headers: { "content-type": input.part === "data" ? EXPORT_CONTENT_TYPE[job.format as ExportFormat] : "application/json", "content-length": String(fs.statSync(path).size), "content-disposition": `attachment; filename="${fileName}"` },
   });
 }
