@@ -92,7 +92,10 @@ SELECT 'hist-' || to_char(h.h, 'YYYYMMDDHH24') || '-' || p.idx || '-' || g.i,
           CASE WHEN x.roll < 0.004 THEN 502 WHEN x.roll < 0.004 + inc."errorRate" THEN 503 ELSE 200 END AS status,
           CASE WHEN x.roll < 0.004 THEN 'upstream_broken' WHEN x.roll < 0.004 + inc."errorRate" THEN 'no_ready_replica' END AS err
      FROM (
-       SELECT h.h + random() * interval '1 hour' AS at, random() AS roll,
+       -- g.i is named here so the draws are made per call: without it this subquery depends only
+       -- on the hour and the pair, and PostgreSQL evaluates it once for all of their calls
+       -- (every call of an hour at one instant, with one latency, one outcome).
+       SELECT g.i, h.h + random() * interval '1 hour' AS at, random() AS roll,
               CASE p.kind WHEN 'chat' THEN 40 + (random() * 560)::int WHEN 'embed' THEN 8 + (random() * 190)::int ELSE 0 END AS prompt,
               CASE p.kind WHEN 'chat' THEN 16 + (random() ^ 2 * 220)::int ELSE 0 END AS completion,
               (60 + random() * 160) * inc."latencyFactor" AS ttft,

@@ -36,6 +36,17 @@ describe("the demo's history", () => {
     console.log(`history seed: ${result.rows} rows in ${result.ms} ms (insert ${result.insertMs} ms, roll-ups ${result.rollupMs} ms)`);
   });
 
+  it("draws every call apart: its own instant, latency and size, not its hour's copy", async () => {
+    const [d] = await q<{ n: number; instants: number; latencies: number; sizes: number }>(`
+      SELECT count(*)::int AS n, count(DISTINCT "startedAt")::int AS instants,
+             count(DISTINCT "endedAt" - "startedAt")::int AS latencies, count(DISTINCT ("promptTokens", "completionTokens"))::int AS sizes
+        FROM "CallLog" WHERE "startedAt" >= '2026-12-01T09:00:00Z' AND "startedAt" < '2026-12-01T10:00:00Z'`);
+    expect(d!.n).toBeGreaterThan(50);
+    expect(d!.instants).toBeGreaterThan(0.95 * d!.n);
+    expect(d!.latencies).toBeGreaterThan(0.6 * d!.n); // in whole milliseconds: short embeddings tie
+    expect(d!.sizes).toBeGreaterThan(0.5 * d!.n);
+  });
+
   it("is busier on weekdays than at weekends, and by day than at night (Istanbul time)", async () => {
     const [w] = await q<{ weekday: number; weekend: number; noon: number; night: number }>(`
       WITH d AS (SELECT date_trunc('day', "startedAt" + interval '3 hours') AS day, count(*) AS n FROM "CallLog" GROUP BY 1),
