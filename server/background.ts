@@ -27,7 +27,7 @@ export function startBackground() {
   // Partitions ahead, hourly seals, the destruction cycle (server/audit/housekeeping.ts).
   g.kuleAuditJobs ??= startAuditHousekeeping(db());
   // Usage roll-ups, infrastructure cost per hour, budget hard caps (server/usage/worker.ts).
-  g.kuleUsage ??= startUsageWorker(db());
+  g.kuleUsage ??= startUsageWorker(db(), undefined, { prometheus: appPrometheus() });
   // alertmanager.yml follows the receivers in the database (server/alerts/config-sync.ts).
   g.kuleAlertmanager ??= startAlertmanagerSync(db());
   // Budgets at 80%/100%, failed replicas and MIG changes: posted to Alertmanager like Prometheus' alerts.

@@ -9,6 +9,7 @@ import { startControlServer } from "./sim/control-server.ts";
 import { smallTopology, LLAMA_8B } from "./sim/fixtures.ts";
 import { freePort } from "../../scripts/lib/proc.ts";
 import { gpuFleet } from "../metrics/gpu-fleet.ts";
+import { gpuEnergyKwh } from "../finops/overheads.ts";
 import { PrometheusClient } from "../metrics/prometheus-client.ts";
 import { startPrometheus, type RunningPrometheus } from "../../scripts/lib/prometheus.ts";
 import { serveSimReplicaDiscovery } from "../test/sim-discovery.ts";
@@ -110,6 +111,18 @@ describe("a real Prometheus scraping the simulator through http_sd", () => {
       .toBeGreaterThan(100);
     const ttft = await query('vllm:time_to_first_token_seconds_count{kule_replica="r1"}');
     expect(ttft[0]!.metric).toMatchObject({ kule_engine: "vllm", kule_endpoint: "chat", kule_max_num_seqs: "32", model_name: "llama-3.1-8b-instruct", engine: "0" });
+  });
+
+  it("gives the hourly cost each GPU's energy from its own counter, once per GPU where MIG instances repeat it", async () => {
+    // A counter's increase needs two scrapes of it in the window.
+    const gpus = smallTopology().pools.flatMap((p) => p.nodes.flatMap((n) => n.gpus.map((g) => g.uuid)));
+    const read = () => gpuEnergyKwh(new PrometheusClient(prom.url), Date.now() - 60_000, Date.now());
+    await expect.poll(async () => [...((await read())?.keys() ?? [])].sort(), { timeout: 20_000, interval: 500 }).toEqual(gpus.sort());
+    const kwh = (await read())!;
+    // mJ read as kWh: a minute of an H100 at its 700 W ceiling is 0.0117 kWh, and idle it still draws.
+    for (const v of kwh.values()) expect(v.toNumber()).toBeGreaterThan(0);
+    for (const v of kwh.values()) expect(v.toNumber()).toBeLessThan((700 * 60 * 1.1) / 3.6e6);
+    expect(await gpuEnergyKwh(new PrometheusClient(null), Date.now() - 60_000, Date.now())).toBeNull();
   });
 
   it("drops a stopped replica's target", async () => {

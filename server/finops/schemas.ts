@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id } from "../schemas/common.ts";
+import { id, money } from "../schemas/common.ts";
 import { exportFormat } from "../call-log/export/schemas.ts";
 import { month } from "../usage/schemas.ts";
 
@@ -21,3 +21,20 @@ export const focusExportInput = z
     else if (span >= FOCUS_MAX_MONTHS) ctx.addIssue({ code: "custom", path: ["to"], message: `at most ${FOCUS_MAX_MONTHS} months after from` });
   });
 export type FocusExportInput = z.output<typeof focusExportInput>;
+
+/** The month's whole bill part by part: staff one tenant's shares or all, a tenant user its own. */
+export const costBreakdownInput = z.object({ tenantId: id.optional(), month });
+export type CostBreakdownInput = z.output<typeof costBreakdownInput>;
+
+const from = { effectiveFrom: z.coerce.date() };
+
+/**
+ * A dated cost beside GPU time: energy in TRY per kWh with the facility's PUE, storage in TRY per
+ * GB-month of model weights, software and operations in TRY a month with the rule that spreads them.
+ */
+export const setOverheadInput = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("energy"), amount: money, pue: z.number().min(1, "at least 1 (no facility uses less than its IT load)").max(3, "at most 3"), ...from }),
+  z.object({ kind: z.literal("storage"), amount: money, ...from }),
+  z.object({ kind: z.enum(["software", "operations"]), amount: money, spread: z.enum(["gpu_hours", "tokens", "even"]), ...from }),
+]);
+export type SetOverheadInput = z.output<typeof setOverheadInput>;

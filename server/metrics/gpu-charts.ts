@@ -45,6 +45,12 @@ function pick(metric: string, s: DcgmScope, extra = ""): string {
  * instances, so an instance's utilization is its GR engine activity; framebuffer is per instance
  * and summed per GPU on a node page.
  */
+/**
+ * Each GPU's energy over the `seconds` before the query's time, in mJ (a device counter: repeated
+ * on each MIG instance, so read once per GPU). The hourly cost reads it (server/finops/overheads.ts).
+ */
+export const gpuEnergyQuery = (seconds: number) => `max by (UUID) (increase(DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION[${Math.round(seconds)}s]))`;
+
 export const dcgmQueries = {
   grEngine: (s: DcgmScope) => pick("DCGM_FI_PROF_GR_ENGINE_ACTIVE", s),
   // The `or` keeps GPU_UTIL where a whole GPU has it; dcgm-exporter 3.3.0 printed 0 for it on instances, so it is never read there.

@@ -72,9 +72,10 @@ export class PrometheusClient {
     return this.cached(`${query}|${s}|${e}|${step}`, () => this.get<PromMatrix>("query_range", { query, start: String(s), end: String(e), step: String(step) }));
   }
 
-  /** An instant query: the value now. */
-  query(query: string): Promise<PromVector> {
-    return this.cached(`instant|${query}`, () => this.get<{ result: PromVector }>("query", { query }).then((d) => d.result));
+  /** An instant query: the value now, or at `at` (ms) for a closed period (an hour's energy). */
+  query(query: string, at?: number): Promise<PromVector> {
+    const params: Record<string, string> = at === undefined ? { query } : { query, time: String(at / 1000) };
+    return this.cached(`instant|${query}|${at ?? ""}`, () => this.get<{ result: PromVector }>("query", params).then((d) => d.result));
   }
 
   private cached<T>(key: string, load: () => Promise<T>): Promise<T> {

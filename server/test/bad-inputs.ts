@@ -62,6 +62,8 @@ export function badInputs(fx: Fixtures): BadInput[] {
     c("tenant.update", "without the version it edits", "expectedUpdatedAt", { id: fx.tenantId, kvkk: true }),
     c("tenant.offboard", "without the slug to confirm", "confirmSlug", { id: fx.tenantId, expectedUpdatedAt: new Date() }),
     c("apiKey.setLimits", "of half a request per minute", "rpmLimit", { id: "k1", rpmLimit: 0.5, tpmLimit: null }),
+    c("usage.setOverhead", "with a PUE under 1", "pue", { kind: "energy", amount: "3.2", pue: 0.8, effectiveFrom: new Date(Date.now() + 3_600_000) }),
+    c("usage.setOverhead", "spread by an unknown rule", "spread", { kind: "software", amount: "1000", spread: "revenue", effectiveFrom: new Date(Date.now() + 3_600_000) }),
     c("usage.setPlanLimits", "of minus ten tokens per minute", "tpmLimit", { planId: "p1", rpmLimit: null, tpmLimit: -10 }),
     c("model.update", "with an uppercase name", "name", { id: fx.modelId, expectedUpdatedAt: new Date(), name: "Bad Name!" }),
     c("model.retire", "of an empty id", "id", { id: "" }),

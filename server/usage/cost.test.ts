@@ -27,6 +27,17 @@ describe("infrastructure cost of an hour", () => {
     expect(idle.cost.add(byEndpoint.get("chat")!.cost).add(byEndpoint.get("vision")!.cost).toFixed(6)).toBe("140.000000");
   });
 
+  it("shares a GPU's energy as its time: a MIG instance by its slices, the rest idle", () => {
+    // 0.7 kWh in the hour at 4 TRY × PUE 1.5 = 4.2 TRY.
+    const devices: Device[] = [{ id: "g1", kind: "gpu", perHour: new D(70), energy: { kwh: new D("0.7"), cost: new D("4.2") } }];
+    const holdings: Holding[] = [{ endpointId: "vision", deviceId: "g1", kind: "gpu", share: migShare("2g.20gb"), from: t0, to: t0 + H }];
+    const { byEndpoint, idle } = splitHourCost(t0, devices, holdings);
+    expect(byEndpoint.get("vision")!.energyKwh.toFixed(6)).toBe("0.200000");
+    expect(byEndpoint.get("vision")!.energyCost.toFixed(6)).toBe("1.200000");
+    expect(idle.energyKwh.toFixed(6)).toBe("0.500000");
+    expect(idle.energyCost.add(byEndpoint.get("vision")!.energyCost).toFixed(6)).toBe("4.200000");
+  });
+
   it("splits a CPU node between the replicas on it by their time there", () => {
     const devices: Device[] = [{ id: "n1", kind: "cpu", perHour: new D(12) }];
     const holdings: Holding[] = [

@@ -1,5 +1,7 @@
 import { Prisma, type PrismaClient } from "../db/generated/client.ts";
 import { markDayDirty } from "./daily.ts";
+import type { PrometheusClient } from "../metrics/prometheus-client.ts";
+import { energyPrice, gpuEnergyKwh, overheadAt, storageHourCost } from "../finops/overheads.ts";
 
 const D = Prisma.Decimal;
 type Decimal = Prisma.Decimal;
@@ -30,21 +32,43 @@ export interface Device {
   perHour: Decimal;
   /** A server the user runs (an external replica's GPUs): only the hours it served count, none is idle. */
   unowned?: boolean;
+  /** A GPU's UUID, as its DCGM series are labelled. */
+  uuid?: string;
+  /** The GPU's energy in the hour (its DCGM counter) and what it cost (× PUE × price); absent: no reading. */
+  energy?: { kwh: Decimal; cost: Decimal };
 }
+
+/** An hour's share of one subject (an endpoint, or the idle remainder). */
+export interface HourShare {
+  deviceHours: Decimal;
+  cost: Decimal;
+  energyKwh: Decimal;
+  energyCost: Decimal;
+}
+const none = (): HourShare => ({ deviceHours: new D(0), cost: new D(0), energyKwh: new D(0), energyCost: new D(0) });
 
 /**
  * Splits one hour of every device's cost between the endpoints whose replicas held it and the
  * idle remainder. A GPU's cost goes to its holders by share × time held; a CPU node's hour is
  * split among the replicas on it in proportion to their time there; what no one held is idle.
+ * A GPU's energy is shared the same way as its time (a MIG instance's slices, a group's GPUs).
  */
-export function splitHourCost(hourStart: number, devices: Device[], holdings: Holding[]): { byEndpoint: Map<string, { deviceHours: Decimal; cost: Decimal }>; idle: { deviceHours: Decimal; cost: Decimal } } {
+export function splitHourCost(hourStart: number, devices: Device[], holdings: Holding[]): { byEndpoint: Map<string, HourShare>; idle: HourShare } {
   const end = hourStart + HOUR;
-  const byEndpoint = new Map<string, { deviceHours: Decimal; cost: Decimal }>();
-  let idleHours = new D(0);
-  let idleCost = new D(0);
-  const add = (endpointId: string, hours: Decimal, cost: Decimal) => {
-    const cur = byEndpoint.get(endpointId) ?? { deviceHours: new D(0), cost: new D(0) };
-    byEndpoint.set(endpointId, { deviceHours: cur.deviceHours.add(hours), cost: cur.cost.add(cost) });
+  const byEndpoint = new Map<string, HourShare>();
+  const idle = none();
+  const into = (to: HourShare, dev: Device, hours: Decimal) => {
+    to.deviceHours = to.deviceHours.add(hours);
+    to.cost = to.cost.add(dev.perHour.mul(hours));
+    if (dev.energy) {
+      to.energyKwh = to.energyKwh.add(dev.energy.kwh.mul(hours));
+      to.energyCost = to.energyCost.add(dev.energy.cost.mul(hours));
+    }
+  };
+  const add = (endpointId: string, dev: Device, hours: Decimal) => {
+    const cur = byEndpoint.get(endpointId) ?? none();
+    into(cur, dev, hours);
+    byEndpoint.set(endpointId, cur);
   };
   for (const dev of devices) {
     const held = holdings
@@ -56,7 +80,7 @@ export function splitHourCost(hourStart: number, devices: Device[], holdings: Ho
       for (const h of held) {
         const hours = h.share.mul(h.fraction);
         used = used.add(hours);
-        add(h.endpointId, hours, dev.perHour.mul(hours));
+        add(h.endpointId, dev, hours);
       }
     } else {
       // A CPU node is shared by its replicas: each gets its part of the time it was there.
@@ -65,14 +89,12 @@ export function splitHourCost(hourStart: number, devices: Device[], holdings: Ho
       for (const h of held) {
         const hours = busy.mul(h.fraction).div(total);
         used = used.add(hours);
-        add(h.endpointId, hours, dev.perHour.mul(hours));
+        add(h.endpointId, dev, hours);
       }
     }
-    const free = dev.unowned ? new D(0) : D.max(0, new D(1).sub(used));
-    idleHours = idleHours.add(free);
-    idleCost = idleCost.add(dev.perHour.mul(free));
+    into(idle, dev, dev.unowned ? new D(0) : D.max(0, new D(1).sub(used)));
   }
-  return { byEndpoint, idle: { deviceHours: idleHours, cost: idleCost } };
+  return { byEndpoint, idle };
 }
 
 /** The rate in force at `at` for each key (latest effectiveFrom ≤ at). */
@@ -108,7 +130,7 @@ export async function costInputs(db: PrismaClient, hour: Date, now = Date.now())
     }
     for (const g of n.gpus) {
       const perHour = rateAt(rates, "gpu", g.modelName, start);
-      if (perHour) devices.push({ id: g.id, kind: "gpu", perHour });
+      if (perHour) devices.push({ id: g.id, kind: "gpu", perHour, uuid: g.uuid });
       for (const m of g.migInstances) profiles.set(`${g.id}:${m.startSlot}`, m.profile);
     }
   }
@@ -139,30 +161,41 @@ export async function costInputs(db: PrismaClient, hour: Date, now = Date.now())
 
 /**
  * Computes and stores one hour's infrastructure cost (CostHour rows: one per endpoint, one
- * "idle"), from the replicas that held devices during it and the admin's hardware rates. Devices
- * without a rate cost nothing (and the cost page says which have none).
+ * "idle"), from the replicas that held devices during it and the admin's hardware rates, with the
+ * GPUs' energy (their DCGM counters in Prometheus, at the energy price × PUE) shared as their time
+ * is, and the storage of the model weights each endpoint serves. Devices without a rate cost
+ * nothing (and the cost page says which have none).
  */
-export async function computeCostHour(db: PrismaClient, hour: Date, now = Date.now()): Promise<void> {
-  const { devices, holdings } = await costInputs(db, hour, now);
-  const { byEndpoint, idle } = splitHourCost(hour.getTime(), devices, holdings);
+export async function computeCostHour(db: PrismaClient, hour: Date, now = Date.now(), opts: { prometheus?: PrometheusClient } = {}): Promise<void> {
+  const start = hour.getTime();
+  const [{ devices, holdings }, overheads, kwh] = await Promise.all([costInputs(db, hour, now), db.costOverhead.findMany(), gpuEnergyKwh(opts.prometheus, start, now)]);
+  const price = energyPrice(overheadAt(overheads, "energy", start)) ?? new D(0);
+  for (const d of devices) {
+    const reading = d.uuid ? kwh?.get(d.uuid) : undefined;
+    if (reading) d.energy = { kwh: reading, cost: reading.mul(price) };
+  }
+  const { byEndpoint, idle } = splitHourCost(start, devices, holdings);
+  const storage = await storageHourCost(db, start, overheadAt(overheads, "storage", start)?.amount ?? null);
+  const subjects = new Map([...byEndpoint, ["idle", idle] as const]);
+  for (const key of storage.keys()) if (!subjects.has(key)) subjects.set(key, { deviceHours: new D(0), cost: new D(0), energyKwh: new D(0), energyCost: new D(0) });
   await db.$transaction([
     db.costHour.deleteMany({ where: { hour } }),
     db.costHour.createMany({
-      data: [...[...byEndpoint].map(([subject, v]) => ({ hour, subject, ...v })), { hour, subject: "idle", ...idle }],
+      data: [...subjects].map(([subject, v]) => ({ hour, subject, deviceHours: v.deviceHours, cost: v.cost, energyKwh: kwh ? v.energyKwh : null, energyCost: v.energyCost, storageCost: storage.get(subject) ?? 0 })),
     }),
     markDayDirty(db, hour),
   ]);
 }
 
 /** Computes the current hour and any of the last `backfillHours` not computed after they ended. */
-export async function computeRecentCosts(db: PrismaClient, now = Date.now(), backfillHours = 48): Promise<Date[]> {
+export async function computeRecentCosts(db: PrismaClient, now = Date.now(), backfillHours = 48, opts: { prometheus?: PrometheusClient } = {}): Promise<Date[]> {
   const current = Math.floor(now / HOUR) * HOUR;
   const done = await db.costHour.findMany({ where: { subject: "idle", hour: { gte: new Date(current - backfillHours * HOUR) } }, select: { hour: true, computedAt: true } });
   const final = new Set(done.filter((d) => d.computedAt.getTime() >= d.hour.getTime() + HOUR).map((d) => d.hour.getTime()));
   const computed: Date[] = [];
   for (let h = current - backfillHours * HOUR; h <= current; h += HOUR) {
     if (final.has(h)) continue;
-    await computeCostHour(db, new Date(h), now);
+    await computeCostHour(db, new Date(h), now, opts);
     computed.push(new Date(h));
   }
   return computed;

@@ -13,7 +13,7 @@ export const markDayDirty = (db: Pick<PrismaClient, "$executeRaw">, t: Date) =>
  * Recomputes one UTC day of UsageDay from that day's hourly roll-ups and infrastructure cost, in
  * one statement: versions folded together (request classes kept apart), and each endpoint-hour's cost split between the
  * tenants (and keys) that used it by their share of its tokens, or of its requests when it counts
- * no tokens. Endpoint-hours with cost and no calls stay unattributed: the cost pages show them as
+ * no tokens — its device hours, energy and storage the same way. Endpoint-hours with cost and no calls stay unattributed: the cost pages show them as
  * idle. NUMERIC throughout.
  */
 export async function rollupDay(db: PrismaClient, day: Date, generation?: bigint): Promise<number | null> {
@@ -30,12 +30,14 @@ export async function rollupDay(db: PrismaClient, day: Date, generation?: bigint
       ), tot AS (
         SELECT hour, "endpointId", sum("promptTokens" + "completionTokens") AS tok, sum(requests) AS req FROM h GROUP BY 1, 2
       )
-      INSERT INTO "UsageDay" (day, "tenantId", "apiKeyId", "endpointId", "requestClass", requests, errors, "promptTokens", "completionTokens", charged, "infraCost", "latencySumMs", "ttftSumMs", "ttftCount", "latencyBuckets", "ttftBuckets")
+      INSERT INTO "UsageDay" (day, "tenantId", "apiKeyId", "endpointId", "requestClass", requests, errors, "promptTokens", "completionTokens", charged, "infraCost", "gpuHours", "energyCost", "storageCost", "latencySumMs", "ttftSumMs", "ttftCount", "latencyBuckets", "ttftBuckets")
       SELECT ${from}::date, h."tenantId", h."apiKeyId", h."endpointId", h."requestClass", sum(h.requests)::int, sum(h.errors)::int, sum(h."promptTokens"), sum(h."completionTokens"), sum(h.charged),
-             round(coalesce(sum(c.cost * CASE WHEN tot.tok > 0 THEN (h."promptTokens" + h."completionTokens")::numeric / tot.tok ELSE h.requests::numeric / nullif(tot.req, 0) END), 0), 12),
+             round(coalesce(sum(c.cost * sh.share), 0), 12), round(coalesce(sum(c."deviceHours" * sh.share), 0), 12),
+             round(coalesce(sum(c."energyCost" * sh.share), 0), 12), round(coalesce(sum(c."storageCost" * sh.share), 0), 12),
              sum(h."latencySumMs"), sum(h."ttftSumMs"), sum(h."ttftCount")::int, kule_sum_buckets(h."latencyBuckets"), kule_sum_buckets(h."ttftBuckets")
         FROM h JOIN tot ON tot.hour = h.hour AND tot."endpointId" = h."endpointId"
         LEFT JOIN "CostHour" c ON c.hour = h.hour AND c.subject = h."endpointId"
+       CROSS JOIN LATERAL (SELECT CASE WHEN tot.tok > 0 THEN (h."promptTokens" + h."completionTokens")::numeric / tot.tok ELSE h.requests::numeric / nullif(tot.req, 0) END AS share) sh
        GROUP BY 2, 3, 4, 5`;
     if (generation !== undefined) await tx.$executeRaw`DELETE FROM "UsageDirtyDay" WHERE day = ${from}::date AND generation = ${generation}`;
     return inserted;

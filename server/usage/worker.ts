@@ -1,4 +1,5 @@
 import type { PrismaClient } from "../db/generated/client.ts";
+import type { PrometheusClient } from "../metrics/prometheus-client.ts";
 import { rollupDirtyHours } from "./rollup.ts";
 import { computeRecentCosts } from "./cost.ts";
 import { refreshBudgetBlocks } from "./caps.ts";
@@ -6,17 +7,17 @@ import { refreshDirtyDays } from "./daily.ts";
 
 /**
  * The usage loop: roll up the hours the call log marked, then the hours' infrastructure cost,
- * then the days either marked (a pass that fails leaves its marks for the next), then budgets —
+ * (with the GPUs' energy from Prometheus when there is one), then the days either marked (a pass that fails leaves its marks for the next), then budgets —
  * every `intervalMs`. Caps are blocked by the call log's insert trigger as rows land; this pass
  * lifts blocks when a month begins (server/usage/caps.ts).
  */
-export function startUsageWorker(db: PrismaClient, intervalMs = 15_000): { stop: () => Promise<void>; tick: () => Promise<void> } {
+export function startUsageWorker(db: PrismaClient, intervalMs = 15_000, opts: { prometheus?: PrometheusClient } = {}): { stop: () => Promise<void>; tick: () => Promise<void> } {
   let busy: Promise<void> | null = null;
   const tick = () =>
     (busy ??= (async () => {
       try {
         await rollupDirtyHours(db);
-        await computeRecentCosts(db);
+        await computeRecentCosts(db, Date.now(), 48, opts);
         await refreshDirtyDays(db);
         await refreshBudgetBlocks(db);
       } catch (e) {

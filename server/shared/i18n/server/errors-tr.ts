@@ -120,6 +120,8 @@ export const ERROR_TEMPLATES_TR: [en: string, tr: string][] = [
   ["at most {state}, the class of the tenant's price plan", "en fazla {state}, kiracının fiyat planının sınıfı"],
   ["a price cannot take effect in the past: calls already made keep the price they were made at", "bir fiyat geçmişte yürürlüğe giremez: yapılmış çağrılar yapıldıkları fiyatı korur"],
   ["a rate cannot change hours already over", "bir tarife geçmiş saatleri değiştiremez"],
+  ["a cost cannot change hours already over", "bir maliyet geçmiş saatleri değiştiremez"],
+  ["at least 1 (no facility uses less than its IT load)", "en az 1 (hiçbir tesis BT yükünden az enerji harcamaz)"],
   ["no GPU of this model is in the cluster", "kümede bu modelde GPU yok"],
   ["no CPU node has this hostname", "bu ada sahip bir CPU düğümü yok"],
   // FinOps export.
