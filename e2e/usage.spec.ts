@@ -45,6 +45,14 @@ test("a tenant sees its usage chart and cost table, and downloads its invoice CS
   await expect(row).toContainText(/met|missed/);
   await expect(page.getByTestId("budget")).toContainText("TRY 25,000.00");
 
+  // Its share of the platform's cost part by part, with the rule named: its own column only, no whole bill.
+  const parts = page.getByTestId("cost-parts");
+  await expect(parts.getByRole("row", { name: /GPU time/ })).toContainText("as measured");
+  await expect(parts.getByRole("row", { name: /Energy/ })).toBeVisible();
+  await expect(parts.getByRole("columnheader", { name: "Anadolu Bank" })).toBeVisible();
+  await expect(parts.getByRole("columnheader", { name: "Whole bill" })).toHaveCount(0);
+  await expect(parts.getByRole("columnheader", { name: "Platform (unused)" })).toHaveCount(0);
+
   const month = new Date().toISOString().slice(0, 7);
   await page.getByLabel("Invoice month").selectOption(month);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
@@ -64,4 +72,29 @@ test("a tenant sees its usage chart and cost table, and downloads its invoice CS
   expect(focusViolations(header, rows)).toEqual([]);
   expect(new Set(rows.map((r) => r.BillingAccountName))).toEqual(new Set(["Anadolu Bank"]));
   expect(rows.filter((r) => r.ServiceName === "Embeddings").map((r) => r.PricingUnit)).toContain("Tokens");
+});
+
+test("an admin sees the month's whole cost part by part: the bill, each tenant's share and the platform's", async ({ page }) => {
+  await signIn(page, "admin");
+  await page.goto("/costs");
+  const parts = page.getByTestId("cost-parts");
+  await expect(parts.getByRole("heading", { name: "Cost part by part" })).toBeVisible();
+  await expect(parts.getByRole("columnheader", { name: "Whole bill" })).toBeVisible({ timeout: 30_000 });
+  await expect(parts.getByRole("columnheader", { name: "Platform (unused)" })).toBeVisible();
+  // The seeded hardware rates cost the fleet's hours from the first minute: GPU time is never 0.
+  const gpu = parts.getByRole("row", { name: /GPU time/ });
+  await expect(gpu.getByRole("cell").nth(2)).not.toHaveText(/^\D*0[.,]00$/);
+  // The demo sets no software amount: the panel says which costs are missing, and the admin sets it.
+  await expect(parts).toContainText("No price set yet for:");
+  const overheads = page.getByTestId("overheads");
+  await overheads.getByLabel("Cost").selectOption("software");
+  await overheads.getByLabel("TRY a month").fill("31000");
+  await overheads.getByLabel("Spread by").selectOption("even");
+  await overheads.getByRole("button", { name: "Set from this hour" }).click();
+  await expect(overheads).toContainText("31,000 TRY a month, shared evenly");
+  // From this hour on: the month to date carries its share, every kuruş of it on the tenants that called.
+  const software = parts.getByRole("row", { name: /Software/ });
+  await expect(software).toContainText("evenly");
+  await expect(software.getByRole("cell").nth(2)).not.toHaveText(/^\D*0[.,]00$/);
+  await expect(software.getByRole("cell").last()).toHaveText(/^\D*0[.,]00$/);
 });

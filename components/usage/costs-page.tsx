@@ -11,7 +11,9 @@ import { useFormat } from "@/components/i18n/use-format";
 import { PeriodSelect, type Period } from "./period-select";
 import { PageHead } from "@/components/ui/page-head";
 import { FocusDownload } from "./focus-download";
+import { CostParts } from "./cost-parts";
 import { Pricing } from "./pricing";
+import { Overheads } from "./overheads";
 
 const CUR = "TRY";
 
@@ -121,8 +123,10 @@ export function CostsPage({ canEditPricing }: { canEditPricing: boolean }) {
           </table>
         )}
       </div>
+      <CostParts />
       <FocusDownload />
       <Pricing canEdit={canEditPricing} />
+      <Overheads canEdit={canEditPricing} />
     </>
   );
 }

@@ -15,6 +15,7 @@ import { CostBySplit } from "./cost-by-split";
 import { PeriodSelect, type Period } from "./period-select";
 import { Invoices, StaffPicker } from "./invoices";
 import { FocusDownload } from "./focus-download";
+import { CostParts } from "./cost-parts";
 import { PageHead } from "@/components/ui/page-head";
 
 const COLORS = ["#1f5fbf", "#e08a00", "#2e9d5b", "#a23fbf", "#c0392b", "#5d6878", "#0f8a8a"];
@@ -176,6 +177,7 @@ export function UsagePage({ tenantId, canSetBudget, staff }: { tenantId?: string
         )}
       </div>
       <Invoices tenantId={staff ? u.tenant.id : undefined} />
+      <CostParts tenantId={u.tenant.id} />
       <FocusDownload tenantId={u.tenant.id} />
     </>
   );
