@@ -47,7 +47,8 @@ test("a tenant sees its usage chart and cost table, and downloads its invoice CS
 
   // Its share of the platform's cost part by part, with the rule named: its own column only, no whole bill.
   const parts = page.getByTestId("cost-parts");
-  await expect(parts.getByRole("row", { name: /GPU time/ })).toContainText("as measured");
+  // The day's roll-up follows the hour's within the usage worker's next passes (every 15 s), the panel every 30 s.
+  await expect(parts.getByRole("row", { name: /GPU time/ })).toContainText("as measured", { timeout: 90_000 });
   await expect(parts.getByRole("row", { name: /Energy/ })).toBeVisible();
   await expect(parts.getByRole("columnheader", { name: "Anadolu Bank" })).toBeVisible();
   await expect(parts.getByRole("columnheader", { name: "Whole bill" })).toHaveCount(0);

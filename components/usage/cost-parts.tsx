@@ -12,7 +12,8 @@ import { recentMonths } from "./adapters";
 /**
  * The month's cost part by part (GPU time, energy, storage, software, operations) with the rule
  * each is shared by (server/finops/breakdown.ts). Staff see the whole bill, the platform's unused
- * part and every tenant's share (or the one tenant given); a tenant user only its own shares.
+ * part and every tenant's share (or the one tenant given); a tenant user only its own shares (empty
+ * when it made no call in the month; a share of 0.00 is shown, not hidden).
  */
 export function CostParts({ tenantId }: { tenantId?: string }) {
   const trpc = useTRPC();
@@ -20,7 +21,7 @@ export function CostParts({ tenantId }: { tenantId?: string }) {
   const fmt = useFormat();
   const months = recentMonths();
   const [month, setMonth] = useState(months[0]!);
-  const query = useQuery(trpc.usage.costBreakdown.queryOptions({ month, ...(tenantId ? { tenantId } : {}) }, { ...PANEL_QUERY, refetchInterval: 60_000 }));
+  const query = useQuery(trpc.usage.costBreakdown.queryOptions({ month, ...(tenantId ? { tenantId } : {}) }, { ...PANEL_QUERY, refetchInterval: 30_000 }));
   const money = (v: string) => fmt.money(Number(v), "TRY");
   return (
     <div className="panel" data-testid="cost-parts">
@@ -32,7 +33,7 @@ export function CostParts({ tenantId }: { tenantId?: string }) {
           ))}
         </select>
       </div>
-      <QueryState query={query} what={t("title")} isEmpty={(b) => b.parts.every((p) => (p.total ?? "0.00") === "0.00" && p.tenants.every((x) => x.amount === "0.00"))} empty={<Empty title={t("empty")} />}>
+      <QueryState query={query} what={t("title")} isEmpty={(b) => b.parts.every((p) => (p.total === null ? p.tenants.length === 0 : p.total === "0.00"))} empty={<Empty title={t("empty")}>{t("emptyHint")}</Empty>}>
         {(bill) => {
           const staff = bill.parts.some((p) => p.total !== null);
           const tenants = [...new Map(bill.parts.flatMap((p) => p.tenants.map((x) => [x.tenantId, x.name] as const))).entries()];

@@ -79,6 +79,7 @@ export const usage = {
     noEnergy: "No energy reading yet: the GPUs' DCGM energy counter comes from Prometheus.",
     unset: "No price set yet for: {kinds}. An admin sets them under Costs beside GPU time.",
     empty: "No cost in this month yet.",
+    emptyHint: "A month's calls show here within a minute of their hour being costed.",
   },
   overheads: {
     title: "Costs beside GPU time",

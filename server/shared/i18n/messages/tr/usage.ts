@@ -81,6 +81,7 @@ export const usage = {
     noEnergy: "Henüz enerji okuması yok: GPU'ların DCGM enerji sayacı Prometheus'tan gelir.",
     unset: "Henüz fiyatı ayarlanmamış: {kinds}. Bir yönetici bunları GPU süresi dışındaki maliyetler altında ayarlar.",
     empty: "Bu ayda henüz maliyet yok.",
+    emptyHint: "Bir ayın çağrıları, saatlerinin maliyeti hesaplandıktan sonra bir dakika içinde burada görünür.",
   },
   overheads: {
     title: "GPU süresi dışındaki maliyetler",
