@@ -1,6 +1,7 @@
 import { Prisma, type CostOverhead, type PrismaClient } from "../db/generated/client.ts";
 import type { PrometheusClient } from "../metrics/prometheus-client.ts";
 import { gpuEnergyQuery } from "../metrics/gpu-charts.ts";
+import { inForce } from "../shared/dated.ts";
 
 const D = Prisma.Decimal;
 type Decimal = Prisma.Decimal;
@@ -10,12 +11,8 @@ const GB = 1e9;
 
 export type OverheadKind = CostOverhead["kind"];
 
-/** The row of `kind` in force at `at` (the latest effectiveFrom ≤ at), as hardware rates are read. */
-export function overheadAt(rows: CostOverhead[], kind: OverheadKind, at: number): CostOverhead | null {
-  let best: CostOverhead | null = null;
-  for (const r of rows) if (r.kind === kind && r.effectiveFrom.getTime() <= at && (!best || r.effectiveFrom > best.effectiveFrom)) best = r;
-  return best;
-}
+/** The row of `kind` in force at `at`, read as hardware rates are (server/shared/dated.ts). */
+export const overheadAt = (rows: CostOverhead[], kind: OverheadKind, at: number): CostOverhead | null => inForce(rows, at, (r) => r.kind === kind);
 
 /** What one kWh the GPUs draw costs the facility: the price times the PUE (cooling, power conversion). */
 export function energyPrice(row: CostOverhead | null): Decimal | null {

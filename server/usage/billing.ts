@@ -1,4 +1,5 @@
 import type { ActorContext } from "../auth/actor.ts";
+import { inForce } from "../shared/dated.ts";
 import { recordAudit } from "../audit/record.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
 import type { AddPlanPriceInput, SetHardwareRateInput, SetPlanLimitsInput } from "./schemas.ts";
@@ -37,7 +38,7 @@ export async function pricing({ db }: ActorContext) {
     db.gpu.groupBy({ by: ["modelName"], _count: { _all: true } }),
     db.node.findMany({ where: { gpus: { none: {} } }, select: { hostname: true } }),
   ]);
-  const current = (kind: string, key: string) => rates.find((r) => r.kind === kind && r.key === key && r.effectiveFrom.getTime() <= Date.now()) ?? null;
+  const current = (kind: string, key: string) => inForce(rates, Date.now(), (r) => r.kind === kind && r.key === key);
   return {
     plans,
     hardware: [

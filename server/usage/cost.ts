@@ -1,5 +1,6 @@
 import { Prisma, type PrismaClient } from "../db/generated/client.ts";
 import { markDayDirty } from "./daily.ts";
+import { inForce } from "../shared/dated.ts";
 import type { PrometheusClient } from "../metrics/prometheus-client.ts";
 import { energyPrice, gpuEnergyKwh, overheadAt, storageHourCost } from "../finops/overheads.ts";
 
@@ -97,12 +98,9 @@ export function splitHourCost(hourStart: number, devices: Device[], holdings: Ho
   return { byEndpoint, idle };
 }
 
-/** The rate in force at `at` for each key (latest effectiveFrom ≤ at). */
-function rateAt(rates: { kind: string; key: string; perHour: Decimal; effectiveFrom: Date }[], kind: string, key: string, at: number): Decimal | null {
-  let best: { perHour: Decimal; effectiveFrom: Date } | null = null;
-  for (const r of rates) if (r.kind === kind && r.key === key && r.effectiveFrom.getTime() <= at && (!best || r.effectiveFrom > best.effectiveFrom)) best = r;
-  return best?.perHour ?? null;
-}
+/** The rate in force at `at` for each key. */
+const rateAt = (rates: { kind: string; key: string; perHour: Decimal; effectiveFrom: Date }[], kind: string, key: string, at: number): Decimal | null =>
+  inForce(rates, at, (r) => r.kind === kind && r.key === key)?.perHour ?? null;
 
 /** The devices with a rate at `hour` and the replicas' holdings of them during it. */
 export async function costInputs(db: PrismaClient, hour: Date, now = Date.now()): Promise<{ devices: Device[]; holdings: Holding[] }> {
