@@ -1,6 +1,19 @@
 import { z } from "zod";
-import { trustedProxiesOf } from "./http/client-ip.ts";
+import { AddressSet, cidrsOf } from "./http/address-set.ts";
 import { DCGM_EXPORTER_VERSIONS, EXPORTER_PROFILES, VLLM_VERSIONS, type ExporterProfile } from "./metrics/exporters/versions.ts";
+
+/** A comma-separated list of addresses and CIDR ranges. */
+const cidrList = z
+  .string()
+  .default("")
+  .refine((v) => {
+    try {
+      new AddressSet(cidrsOf(v));
+      return true;
+    } catch {
+      return false;
+    }
+  }, "comma-separated addresses or CIDR ranges, like 10.0.0.0/8,127.0.0.1");
 
 // The one place configuration is read. Everything else imports `env` rather than process.env.
 const schema = z.object({
@@ -110,17 +123,13 @@ const schema = z.object({
   /** Required when the admin listener is off loopback: Prometheus sends it as a bearer token. */
   KULE_METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
   /** Proxies whose X-Forwarded-For the gateway and the app believe: comma-separated CIDRs; none by default. */
-  KULE_TRUSTED_PROXIES: z
-    .string()
-    .default("")
-    .refine((v) => {
-      try {
-        trustedProxiesOf(v);
-        return true;
-      } catch {
-        return false;
-      }
-    }, "comma-separated addresses or CIDR ranges, like 10.0.0.0/8,127.0.0.1"),
+  KULE_TRUSTED_PROXIES: cidrList,
+  /**
+   * Private ranges Kule may call at URLs an operator enters (external replicas, alert receivers, the
+   * identity provider): comma-separated CIDRs, e.g. 10.0.0.0/8 for a site's vLLM servers. Unset:
+   * loopback and private networks are refused (server/http/outbound.ts); cloud metadata always is.
+   */
+  KULE_OUTBOUND_ALLOW: cidrList,
   /** Set by the gateway's primary on each worker it forks: the worker's slot, which names its spool. */
   KULE_GATEWAY_WORKER_SLOT: z.coerce.number().int().min(0).optional(),
   /** Set: rate limits are shared by every gateway through Redis; unset: each gateway limits on its own. */

@@ -21,6 +21,8 @@ describe("alertmanager.yml rendered from Kule's receivers", () => {
     expect(text).toContain('matchers: ["kule_endpoint=~\\"chat\\"", "severity=~\\"page\\""]'); // replica alerts of the endpoint too
     expect(text).toContain('matchers: ["endpoint=~\\"chat|embed\\\\\\\\.v2\\""]'); // a dot in a slug matches only a dot
     expect(text).toContain('credentials_file: "/tmp/kule-token"');
+    // A receiver's URL passed Kule's outbound check when saved: Alertmanager must not follow a redirect past it.
+    expect(text.match(/follow_redirects: false/g)).toHaveLength(2);
   });
   it("a receiver Alertmanager would refuse is reported with amtool's reason", async () => {
     const text = alertmanagerConfig([{ name: "bad-mail", kind: "email", settings: { to: "ops@example.com", from: "kule@example.com", smarthost: "no-port-here" }, endpointSlugs: [], severities: [] }], opts);

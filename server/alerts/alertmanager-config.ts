@@ -29,13 +29,16 @@ const q = (s: string) => JSON.stringify(s);
 const anyOf = (values: string[]) => values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
 export const receiverName = (name: string) => `receiver-${name}`;
 
+/** The receiver's URL passed Kule's outbound check when saved (server/http/outbound.ts): a redirect must not lead Alertmanager past it. */
+const NO_REDIRECTS = ["        http_config:", "          follow_redirects: false"];
+
 function receiverBlock(r: ReceiverRow): string[] {
   const s = r.settings as Record<string, unknown>;
   const str = (k: string) => (typeof s[k] === "string" && s[k] !== "" ? (s[k] as string) : null);
   const out = [`  - name: ${q(receiverName(r.name))}`];
-  if (r.kind === "webhook") out.push("    webhook_configs:", `      - url: ${q(str("url") ?? "")}`, "        send_resolved: true");
+  if (r.kind === "webhook") out.push("    webhook_configs:", `      - url: ${q(str("url") ?? "")}`, "        send_resolved: true", ...NO_REDIRECTS);
   if (r.kind === "slack") {
-    out.push("    slack_configs:", `      - api_url: ${q(str("url") ?? "")}`, "        send_resolved: true");
+    out.push("    slack_configs:", `      - api_url: ${q(str("url") ?? "")}`, "        send_resolved: true", ...NO_REDIRECTS);
     if (str("channel")) out.push(`        channel: ${q(str("channel")!)}`);
     out.push('        title: "{{ .Status | toUpper }}: {{ .CommonAnnotations.summary }}"', '        text: "{{ range .Alerts }}{{ .Annotations.description }}\\n{{ end }}"');
   }

@@ -2,6 +2,7 @@ import type { PrismaClient } from "../db/generated/client.ts";
 import type { ActorContext } from "../auth/actor.ts";
 import { recordAudit } from "../audit/record.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
+import { checkOutboundHost, checkOutboundUrl } from "../http/outbound.ts";
 import { renderCheckedConfig, receiverRows, syncAlertmanagerConfig, type AlertmanagerTarget } from "./config-sync.ts";
 import type { ReceiverInput } from "./schemas.ts";
 
@@ -25,6 +26,7 @@ export async function listReceivers({ db }: { db: PrismaClient }) {
  * lands with the change; then Alertmanager reloads.
  */
 export async function saveReceiver(ctx: Ctx, input: ReceiverInput & { id?: string; expectedRevision?: number }) {
+  await checkReceiverTarget(input);
   const saved = await ctx.db.$transaction(async (tx) => {
     const before = input.id ? await tx.alertReceiver.findUnique({ where: { id: input.id } }) : null;
     if (input.id && !before) throw new NotFoundError("Receiver");
@@ -45,6 +47,13 @@ export async function saveReceiver(ctx: Ctx, input: ReceiverInput & { id?: strin
   });
   const alertmanager = await syncAlertmanagerConfig(ctx.db, ctx.alertmanager);
   return { receiver: redactReceiver(saved), alertmanager };
+}
+
+/** Alertmanager calls what a receiver names: never cloud metadata, Kule's own ports or an unallowed private network. */
+async function checkReceiverTarget(input: ReceiverInput) {
+  if (input.kind !== "email") return checkOutboundUrl(input.settings.url, "settings");
+  const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(input.settings.smarthost);
+  if (m) await checkOutboundHost(m[1]!, Number(m[2]), "settings");
 }
 
 export async function deleteReceiver(ctx: Ctx, input: { id: string }) {

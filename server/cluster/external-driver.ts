@@ -1,11 +1,17 @@
 import { EventEmitter } from "node:events";
+import net from "node:net";
+import { Agent, request } from "undici";
 import type { ClusterDriver, ClusterEvent, ReplicaSpec, ReplicaStatus, Topology } from "./driver.ts";
 import { ConflictError, InvalidInputError, NotFoundError, TimeoutError } from "../errors.ts";
+import { plainAddress } from "../http/address-set.ts";
+import { appOutboundPolicy, defaultPort, guardedConnect, outboundRefusal, refusalSentence, type OutboundPolicy } from "../http/outbound.ts";
 
 interface Registered {
   spec: ReplicaSpec & { device: { kind: "external"; url: string; region: string } };
   status: ReplicaStatus;
   failures: number;
+  /** Its own connections: each checks the address it connects to (a name may resolve elsewhere later). */
+  dispatcher: Agent;
 }
 
 /** The health endpoints servers of the field answer: KServe v2 (Triton), vLLM, and any OpenAI-compatible server. */
@@ -23,7 +29,10 @@ export class ExternalDriver implements ClusterDriver {
   private events = new EventEmitter();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly opts: { healthIntervalMs: number; failuresBeforeDown: number } = { healthIntervalMs: 5000, failuresBeforeDown: 2 }) {
+  constructor(
+    private readonly opts: { healthIntervalMs: number; failuresBeforeDown: number } = { healthIntervalMs: 5000, failuresBeforeDown: 2 },
+    private readonly policy: OutboundPolicy = appOutboundPolicy(),
+  ) {
     this.events.setMaxListeners(0);
   }
 
@@ -39,8 +48,13 @@ export class ExternalDriver implements ClusterDriver {
     const url = spec.device.url.replace(/\/+$/, "");
     if (!/^https?:\/\/[^\s/]+/.test(url)) throw new InvalidInputError("url", `Not a server URL: ${spec.device.url}`);
     if (this.servers.has(spec.id)) throw new ConflictError(`Replica ${spec.id} is already registered`);
-    const status: ReplicaStatus = { id: spec.id, state: "loading", reason: null, url, device: spec.device, hostname: new URL(url).host, region: spec.device.region, expectedReadyAt: null, inFlight: 0 };
-    this.servers.set(spec.id, { spec: spec as Registered["spec"], status, failures: 0 });
+    const u = new URL(url);
+    // A name is checked as each connection is made (guardedConnect); an address never changes, so once here.
+    const literal = net.isIP(plainAddress(u.hostname)) ? outboundRefusal(u.hostname, defaultPort(u), this.policy) : null;
+    if (literal) throw new InvalidInputError("url", refusalSentence(u.host, literal));
+    const status: ReplicaStatus = { id: spec.id, state: "loading", reason: null, url, device: spec.device, hostname: u.host, region: spec.device.region, expectedReadyAt: null, inFlight: 0 };
+    const dispatcher = new Agent({ connect: guardedConnect(url, this.policy) });
+    this.servers.set(spec.id, { spec: spec as Registered["spec"], status, failures: 0, dispatcher });
     this.emit(status);
     this.ensureTimer();
     void this.check(spec.id);
@@ -67,6 +81,7 @@ export class ExternalDriver implements ClusterDriver {
   async stopReplica(id: string) {
     const s = this.get(id);
     this.servers.delete(id);
+    void s.dispatcher.close();
     this.emit({ ...s.status, state: "stopped", reason: "Deregistered: Kule no longer routes to this server (it keeps running; Kule does not manage it)." });
     if (this.servers.size === 0 && this.timer) {
       clearInterval(this.timer);
@@ -97,6 +112,7 @@ export class ExternalDriver implements ClusterDriver {
   close() {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    for (const s of this.servers.values()) void s.dispatcher.close();
     this.servers.clear();
   }
 
@@ -123,13 +139,16 @@ export class ExternalDriver implements ClusterDriver {
     let ok = false;
     for (const path of PROBES) {
       try {
-        const res = await fetch(s.status.url + path, { signal: AbortSignal.timeout(2000) });
-        if (res.ok) {
+        // undici's request follows no redirect: a 3xx is an answer, not a hop to somewhere else.
+        const res = await request(s.status.url + path, { dispatcher: s.dispatcher, signal: AbortSignal.timeout(2000) });
+        await res.body.dump();
+        const status = res.statusCode;
+        if (status >= 200 && status < 300) {
           ok = true;
           break;
         }
-        reason = `${path} answered ${res.status}`;
-        if (res.status !== 404) break; // the server knows the route: its answer is the health
+        reason = `${path} answered ${status}`;
+        if (status !== 404) break; // the server knows the route: its answer is the health
       } catch (e) {
         reason = `no answer from ${s.status.url} (${(e as Error).cause ?? (e as Error).message})`;
         break;

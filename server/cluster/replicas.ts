@@ -10,6 +10,7 @@ import { defaultMetricsUrl } from "../metrics/exporters/engines.ts";
 import { groupPlacementReason, placementReason, versionPlacement } from "./placement.ts";
 import { inRegionRule } from "../shared/regions.ts";
 import { resolveDevice } from "./resolve-device.ts";
+import { checkOutboundUrl } from "../http/outbound.ts";
 
 const versionInclude = { endpoint: { include: { model: true, nodePool: true } }, modelVersion: true } as const;
 
@@ -84,10 +85,13 @@ export async function startReplica(ctx: Omit<ClusterContext, "actor"> & { actor:
 /** Registers a server the user runs; Kule health-checks and routes to it but cannot start or stop it. */
 export async function registerExternal(ctx: ClusterContext, input: RegisterExternalInput) {
   const v = await loadVersion(ctx.db, input.endpointVersionId);
+  // The gateway proxies prompts to it and Prometheus scrapes it: neither may be pointed at metadata or Kule's own ports.
+  await checkOutboundUrl(input.url, "url");
+  const metricsUrl = input.metricsUrl ?? defaultMetricsUrl(v.endpoint.engine, input.url);
+  await checkOutboundUrl(metricsUrl, "metricsUrl");
   const taken = await ctx.db.replica.findFirst({ where: { endpointVersionId: v.id, externalUrl: input.url, state: { notIn: ["stopped"] } } });
   if (taken) throw new ConflictError(`${input.url} is already registered for this version.`, { field: "url" });
   const row = await ctx.db.$transaction(async (tx) => {
-    const metricsUrl = input.metricsUrl ?? defaultMetricsUrl(v.endpoint.engine, input.url);
     const r = await tx.replica.create({ data: { endpointVersionId: v.id, driver: "external", externalUrl: input.url, metricsUrl, region: input.region, plainHttpAllowed: input.url.startsWith("http://") && input.allowPlainHttp, tensorParallel: input.gpuCount, gpuModel: input.gpuModel ?? null, state: "pending", createdById: ctx.actor.userId } });
     await recordAudit(tx, { actor: ctx.actor, ip: ctx.ip, action: "replica.register_external", targetType: "replica", targetId: r.id, after: r });
     return r;

@@ -106,7 +106,12 @@ export interface ReplicaConfig {
   region: string;
   /** False for an external server whose region label no admin has verified: its country is unknown. */
   verified: boolean;
+  /** A server registered by URL (the external driver): its connections pass Kule's outbound check. */
+  external?: boolean;
 }
+
+/** Whether `url` is an operator-registered server's: the gateway then checks where each new connection goes. */
+export const servesExternal = (cfg: GatewayConfig, url: string) => [...cfg.endpointsById.values()].some((e) => e.versions.some((v) => v.replicas.some((r) => r.external && r.url === url)));
 
 /** Reads the whole configuration in seven queries; ConfigStore (config-store.ts) keeps it current. */
 export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayConfig> {
@@ -131,8 +136,8 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
         WHERE e."retiredAt" IS NULL
         ORDER BY e.id, ev."createdAt"`,
     ),
-    client.query<{ id: string; endpointVersionId: string; url: string; region: string; verified: boolean }>(
-      `SELECT id, "endpointVersionId", url, region, (driver <> 'external' OR "regionVerifiedAt" IS NOT NULL) AS verified
+    client.query<{ id: string; endpointVersionId: string; url: string; region: string; verified: boolean; external: boolean }>(
+      `SELECT id, "endpointVersionId", url, region, (driver <> 'external' OR "regionVerifiedAt" IS NOT NULL) AS verified, driver = 'external' AS external
          FROM "Replica" WHERE state = 'ready' AND url IS NOT NULL ORDER BY id`,
     ),
     // In force now: signed (never in the future, the input refuses it) and not revoked.
@@ -178,7 +183,7 @@ export async function loadConfig(client: pg.Pool | pg.Client): Promise<GatewayCo
       versions.set(v.id, v);
     }
   }
-  for (const r of replicas.rows) versions.get(r.endpointVersionId)?.replicas.push({ id: r.id, url: r.url, region: r.region, verified: r.verified });
+  for (const r of replicas.rows) versions.get(r.endpointVersionId)?.replicas.push({ id: r.id, url: r.url, region: r.region, verified: r.verified, external: r.external });
   for (const s of starting.rows) {
     const v = versions.get(s.endpointVersionId);
     if (v) Object.assign(v, { starting: s.n, startingReadyAt: s.readyAt?.getTime() ?? null });

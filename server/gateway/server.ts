@@ -6,7 +6,8 @@ import { DomainError, httpStatusOf, isDomainError, NotFoundError, UnavailableErr
 import { processRings } from "../call-log/keys/rings.ts";
 import { KeyGuard } from "./key-guard.ts";
 import { protectRow, ringOfCall } from "./row-keys.ts";
-import type { GatewayConfig } from "./config.ts";
+import { servesExternal, type GatewayConfig } from "./config.ts";
+import { guardedConnect } from "../http/outbound.ts";
 import { ConfigStore } from "./config-store.ts";
 import { ColdStartGate } from "./cold-start.ts";
 import { MemoryLimiter, type Limiter } from "./limits.ts";
@@ -145,7 +146,7 @@ export class Gateway {
     if (!p) {
       // A stream holds its connection while it lasts: as many as vLLM runs sequences at once
       // (--max-num-seqs, 256 by default), or streams past 64 would queue here, not at the engine.
-      p = new UpstreamPool(url, { connections: 256, pipelining: 1, keepAliveTimeout: 60_000, connectTimeout: 2000 });
+      p = new UpstreamPool(url, { connections: 256, pipelining: 1, keepAliveTimeout: 60_000, connectTimeout: 2000, ...(servesExternal(this.cfg, url) ? { connect: guardedConnect(url) } : {}) });
       this.upstreams.set(url, p);
     }
     return p;

@@ -152,6 +152,12 @@ export const ERROR_TEMPLATES_TR: [en: string, tr: string][] = [
   // Alertmanager.
   ["Alertmanager is off: start Kule with KULE_ALERTMANAGER_URL (npm run demo starts one when prometheus-alertmanager is installed).", "Alertmanager kapalı: Kule'yi KULE_ALERTMANAGER_URL ile başlatın (prometheus-alertmanager kuruluysa npm run demo bir tane başlatır)."],
   ["Alertmanager at {url} does not answer; try again when it is up.", "{url} adresindeki Alertmanager yanıt vermiyor; çalıştığında yeniden deneyin."],
+  // Outbound URLs an operator enters (server/http/outbound.ts).
+  ["Not a URL: {url}", "Bir URL değil: {url}"],
+  ["Kule calls http:// and https:// URLs only, not {protocol}", "Kule yalnızca http:// ve https:// URL'lerini çağırır, {protocol} değil"],
+  ["{host} is {address}, a link-local, multicast or unspecified address (cloud metadata answers at 169.254.169.254): Kule never calls it.", "{host} adresi {address}: bağlantı-yerel, çok-noktaya ya da belirsiz bir adres (bulut meta verisi 169.254.169.254'te yanıt verir): Kule onu hiçbir zaman çağırmaz."],
+  ["{host} is {address}, on this host or a private network: Kule calls those only when KULE_OUTBOUND_ALLOW names them, e.g. KULE_OUTBOUND_ALLOW=10.0.0.0/8.", "{host} adresi {address}: bu makinede ya da özel bir ağda: Kule bunları yalnızca KULE_OUTBOUND_ALLOW onları adlandırdığında çağırır, ör. KULE_OUTBOUND_ALLOW=10.0.0.0/8."],
+  ["{host} is Kule's own {service} (port {port} on this host): Kule never sends an operator's request there.", "{host}, Kule'nin kendi {service} hizmeti (bu makinede {port} portu): Kule bir operatörün isteğini oraya hiçbir zaman göndermez."],
   ["Alertmanager refused the silence ({status}): {detail}", "Alertmanager susturmayı reddetti ({status}): {detail}"],
   ["Alertmanager could not expire silence {id} ({status}): {detail}", "Alertmanager {id} susturmasını sonlandıramadı ({status}): {detail}"],
   ["Alertmanager would refuse this configuration: {detail}", "Alertmanager bu yapılandırmayı reddederdi: {detail}"],
