@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -42,11 +42,13 @@ export function sdCredentialsFile(dir: string, token?: string, name = FILE): str
   return file;
 }
 
-/** Whether an Authorization header carries `token` as a bearer token (compared in constant time). */
+/**
+ * Whether an Authorization header carries `token` as a bearer token. Compared as SHA-256 digests in
+ * constant time: equal-length buffers whatever was sent, so neither the bytes nor the token's length
+ * can be learnt from how long a refusal takes.
+ */
 export function bearerMatches(header: string | null, token: string): boolean {
   const m = /^Bearer\s+(\S+)$/i.exec(header ?? "");
-  if (!m) return false;
-  const a = Buffer.from(m[1]!);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
+  const digest = (s: string) => createHash("sha256").update(s).digest();
+  return timingSafeEqual(digest(m?.[1] ?? ""), digest(token)) && !!m && token.length > 0;
 }
