@@ -32,7 +32,9 @@ export async function startAlertmanager(opts: { dataDir: string; port: number; c
   const dir = path.join(path.resolve(opts.dataDir), "alertmanager");
   fs.mkdirSync(path.join(dir, "data"), { recursive: true });
   const configFile = path.join(dir, "alertmanager.yml");
-  fs.writeFileSync(configFile, alertmanagerConfig([], opts.config));
+  // Kule rewrites it with the SMTP receivers' passwords (server/alerts/config-sync.ts): owner-only from the start.
+  fs.writeFileSync(configFile, alertmanagerConfig([], opts.config), { mode: 0o600 });
+  fs.chmodSync(configFile, 0o600);
   const logFile = path.join(dir, "alertmanager.log");
   const log = fs.openSync(logFile, "w");
   const url = `http://127.0.0.1:${opts.port}`;

@@ -84,7 +84,9 @@ export function syncAlertmanagerConfig(db: PrismaClient, target: AlertmanagerTar
     if (current === text) return { state: "unchanged" };
     const tmp = `${target.configFile}.${process.pid}.tmp`;
     await fs.mkdir(path.dirname(target.configFile), { recursive: true });
-    await fs.writeFile(tmp, text);
+    // It holds the SMTP receivers' passwords: readable by Kule's user (and Alertmanager, run as it) only.
+    await fs.writeFile(tmp, text, { mode: 0o600 });
+    await fs.chmod(tmp, 0o600);
     await fs.rename(tmp, target.configFile);
     try {
       const res = await fetch(`${target.url}/-/reload`, { method: "POST", signal: AbortSignal.timeout(5000) });

@@ -12,11 +12,13 @@ import { MATRIX, type Fixtures } from "./permission-matrix.cases.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Role } from "../db/generated/enums.ts";
 import { newApiKeySecret } from "../auth/api-key-secret.ts";
+import { knownSecrets, leakedSecret, PLANTED_SMTP_PASSWORD } from "../test/secret-sweep.ts";
 
 const ROLES: Role[] = ["admin", "operator", "auditor", "tenant"];
 let actors: Record<Role, Actor>;
 let fx: Fixtures;
 let am: RunningAlertmanager;
+let secrets: string[] = [];
 afterAll(async () => {
   useAlertmanager(null);
   await am?.stop();
@@ -79,6 +81,8 @@ beforeAll(async () => {
     alertmanagerUrl: am.url,
     ...(await simFixtures()),
   };
+  await db.alertReceiver.create({ data: { kind: "email", name: `sweep-${uid()}`, settings: { to: "ops@example.com", from: "kule@example.com", smarthost: "smtp.example.com:587", username: "kule", password: PLANTED_SMTP_PASSWORD, requireTls: true }, endpointSlugs: [], severities: [] } });
+  secrets = await knownSecrets();
 });
 
 /** An endpoint on the CPU pool of the cluster the test simulator plays (see global-setup.ts). */
@@ -132,7 +136,10 @@ describe("permission matrix", () => {
       const expected = c.allowed.includes(role) ? "OK" : "FORBIDDEN";
       it(`${path} as ${role}: ${expected}`, async () => {
         const actor = actors[role];
-        expect(await codeOf(call(actor, path, await c.input(fx, actor)))).toBe(expected);
+        let answer: unknown;
+        expect(await codeOf(call(actor, path, await c.input(fx, actor)).then((a) => (answer = a)))).toBe(expected);
+        // Every answer, to every role, is swept for the secrets Kule keeps (server/test/secret-sweep.ts).
+        expect(leakedSecret(answer, secrets)).toBeNull();
       });
     }
   }
