@@ -11,7 +11,8 @@
  *    ending in "\n", ordered by startedAt then requestId byte-wise — and each segment's hash is
  *    recomputed from the previous one: SHA-256(prevHash \n "call_log" \n start \n rowCount \n digest).
  *    Kule writes exports in that order; rows are still sorted within each hour here, so only the
- *    hours need to come in order (one hour's rows are held at a time).
+ *    hours need to come in order (one hour's rows are held at a time). A CSV text cell that starts
+ *    with a quote had it added against formula injection: the quote is dropped first.
  * Exit 0 when everything matches; otherwise the first mismatch is printed and the exit is 1.
  */
 import fs from "node:fs";
@@ -68,6 +69,12 @@ function parseCsvLine(line) {
   return out;
 }
 
+/**
+ * A CSV text cell as stored: Kule writes a quote before any value that starts with = + - @, a tab,
+ * a carriage return or a quote, so a spreadsheet never runs it as a formula; one leading quote is dropped.
+ */
+const unneutralise = (v) => (v?.startsWith("'") ? v.slice(1) : v);
+
 const SEALED_ORDER = ["startedAt", "requestId", "tenantId", "apiKeyId", "endpointId", "versionId", "replica", "region", "clientIp", "endedAt", "ttftMs", "status", "errorClass", "promptTokens", "completionTokens", "userHash"];
 const TIMES = new Set(["startedAt", "endedAt"]);
 // PostgreSQL prints timestamp(3) as "2026-11-03 00:00:02.3": trailing zeros of the fraction dropped.
@@ -107,7 +114,7 @@ for await (let line of rl) {
   if (!manifest.seal?.complete || !segments.size) continue;
   let rec;
   if (manifest.format === "csv") {
-    const vals = parseCsvLine(line);
+    const vals = parseCsvLine(line).map(unneutralise);
     rec = Object.fromEntries(header.map((h, i) => [h, vals[i] ?? null]));
   } else rec = JSON.parse(line);
   const hour = `${rec.startedAt.slice(0, 13)}:00:00.000Z`;

@@ -1,6 +1,7 @@
 import type { ActorContext } from "../auth/actor.ts";
 import { pgPool } from "../db/pg-pool.ts";
 import { recordAudit } from "./record.ts";
+import { attachment } from "../http/attachment.ts";
 import { signedHeads } from "./seal/heads.ts";
 import { sealKey } from "./seal/signing-key.ts";
 
@@ -15,5 +16,5 @@ export async function downloadHeads(ctx: ActorContext): Promise<Response> {
   await recordAudit(ctx.db, { actor: ctx.actor, ip: ctx.ip, action: "audit.heads.download", targetType: "seal", after: { heads: heads.length, keyId: key.keyId } });
   const doc = { kuleSealHeads: 1, keyId: key.keyId, publicKey: key.publicKeyPem, downloadedAt: new Date().toISOString(), heads, recheck: "npm run audit:verify -- --heads <this file> [--public-key <key.pem>]" };
   const day = new Date().toISOString().slice(0, 10);
-  return new Response(JSON.stringify(doc, null, 2), { headers: { "content-type": "application/json", "content-disposition": `attachment; filename="kule-seal-heads-${day}.json"` } });
+  return new Response(JSON.stringify(doc, null, 2), { headers: { "content-type": "application/json", "content-disposition": attachment(`kule-seal-heads-${day}.json`) } });
 }

@@ -3,6 +3,7 @@ import { Transform, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { copyOut } from "./copy-out.ts";
+import { TimeoutError, TooLargeError } from "../errors.ts";
 
 /** The two file formats Kule's exports are written in: RFC 4180 CSV, or one JSON object per line. */
 export type ExportFormat = "csv" | "jsonl";
@@ -15,6 +16,17 @@ export interface ExportResult {
   bytes: number;
   sha256: string;
 }
+
+/**
+ * How far one export file may go, whichever export writes it: rows (a 20-million-row CSV is
+ * some 2.6 GB) and time (a slow query or a client that stops reading holds a database connection
+ * for no longer than this). Narrower filters make smaller files.
+ */
+export const EXPORT_LIMITS = { maxRows: 20_000_000, timeoutMs: 30 * 60_000 };
+export type ExportLimits = typeof EXPORT_LIMITS;
+
+/** An export stopped at its row limit: the sentence says how to get under it. */
+export const tooManyRows = (maxRows: number) => new TooLargeError(`More than ${maxRows.toLocaleString("en")} rows match, the most one export file holds: narrow the time range or the filter.`);
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const LF = 0x0a;
@@ -31,9 +43,12 @@ export function copyFileSql(select: string, format: ExportFormat): string {
 /**
  * Streams a COPY … TO STDOUT (copyFileSql) into `sink` with back-pressure, so memory stays flat
  * whatever the size: CSV gets a UTF-8 BOM and CRLF line ends (RFC 4180), and the SHA-256 is taken
- * of exactly the bytes written. `onRows` reports progress as rows pass.
+ * of exactly the bytes written. `onRows` reports progress as rows pass. Past `limits` the copy
+ * stops with a TooLargeError or a TimeoutError.
  */
-export async function streamCopyFile(pool: pg.Pool, sql: string, format: ExportFormat, sink: Writable, onRows?: (rows: number) => void): Promise<ExportResult> {
+export async function streamCopyFile(pool: pg.Pool, sql: string, format: ExportFormat, sink: Writable, opts: { onRows?: (rows: number) => void; limits?: Partial<ExportLimits> } = {}): Promise<ExportResult> {
+  const { onRows } = opts;
+  const { maxRows, timeoutMs } = { ...EXPORT_LIMITS, ...opts.limits };
   const client = await pool.connect();
   const hash = createHash("sha256");
   let bytes = 0;
@@ -49,6 +64,7 @@ export async function streamCopyFile(pool: pg.Pool, sql: string, format: ExportF
       let n = 0;
       for (let i = chunk.indexOf(LF); i >= 0; i = chunk.indexOf(LF, i + 1)) n++;
       lines += n;
+      if ((format === "csv" ? lines - 1 : lines) > maxRows) return done(tooManyRows(maxRows));
       if (format === "csv") {
         // LF → CRLF: PostgreSQL ends CSV lines with LF; RFC 4180 asks for CRLF.
         const out = Buffer.allocUnsafe(chunk.length + n);
@@ -70,14 +86,25 @@ export async function streamCopyFile(pool: pg.Pool, sql: string, format: ExportF
       done();
     },
   });
+  // Two clocks on one limit: the server's stops a query still working; ours also stops a sink that
+  // no longer drains (the server does not cancel while it waits to write to us).
+  const deadline = AbortSignal.timeout(timeoutMs);
+  let broken: unknown;
   try {
+    await client.query(`SET statement_timeout = ${Math.ceil(timeoutMs)}`);
     if (format === "csv") emit(shape, BOM);
     const copy = copyOut(client, sql);
-    await pipeline(copy.stream, shape, sink);
+    await pipeline(copy.stream, shape, sink, { signal: deadline });
     const rows = await copy.rowCount();
+    await client.query("RESET statement_timeout");
     onRows?.(rows);
     return { rows, bytes, sha256: hash.digest("hex") };
+  } catch (e) {
+    broken = e;
+    if (deadline.aborted || (e as { code?: string }).code === "57014") throw new TimeoutError(`The export reached its time limit (${Math.ceil(timeoutMs / 60_000)} min) and was stopped: narrow the time range or the filter.`);
+    throw e;
   } finally {
-    client.release();
+    // A connection left inside a COPY is closed, not handed to the next query.
+    client.release(broken !== undefined);
   }
 }

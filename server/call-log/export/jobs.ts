@@ -8,8 +8,9 @@ import { ownTenant, tenantWhere } from "../../auth/scope.ts";
 import { recordAudit } from "../../audit/record.ts";
 import { NotFoundError } from "../../errors.ts";
 import type { ExportIdInput, StartExportInput } from "./schemas.ts";
-import { scopeFilter, whereSql } from "../where.ts";
-import { streamExport, type ExportFormat } from "./stream.ts";
+import { scopeFilter } from "../where.ts";
+import { countRows, streamExport, type ExportFormat } from "./stream.ts";
+import { EXPORT_LIMITS, tooManyRows, type ExportLimits } from "../../db/copy-file.ts";
 import { buildManifest, sealSegmentsFor } from "./manifest.ts";
 import type { CallLogFilter } from "../schemas.ts";
 import { isLocale } from "../../shared/i18n/locales.ts";
@@ -40,19 +41,24 @@ export async function startExport(ctx: ActorContext, input: StartExportInput, op
   return job;
 }
 
-/** Runs a queued export: counts, streams to a file with progress, then checksum and manifest. */
-export async function runExport(db: Db, id: string): Promise<void> {
+/**
+ * Runs a queued export: counts, streams to a file with progress, then checksum and manifest. One
+ * past EXPORT_LIMITS (rows, time) fails with the reason and leaves no file.
+ */
+export async function runExport(db: Db, id: string, limits: ExportLimits = EXPORT_LIMITS): Promise<void> {
   const job = await db.exportJob.update({ where: { id }, data: { state: "running" } });
   const filter = reviveFilter(job.filter as Record<string, unknown>);
   const pool = pgPool(db);
+  const file = exportFile(id, job.format, "data");
+  const partial = `${file}.part`;
   try {
-    const total = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM "CallLog" c WHERE ${whereSql(filter)}`);
-    await db.exportJob.update({ where: { id }, data: { rowsTotal: Number(total.rows[0]!.n) } });
+    const total = await countRows(pool, filter, limits.maxRows);
+    if (total > limits.maxRows) throw tooManyRows(limits.maxRows);
+    await db.exportJob.update({ where: { id }, data: { rowsTotal: total } });
     fs.mkdirSync(exportDir(), { recursive: true });
-    const file = exportFile(id, job.format, "data");
-    const partial = `${file}.part`;
     let progress = Promise.resolve();
     const result = await streamExport(pool, filter, job.format as ExportFormat, fs.createWriteStream(partial), {
+      limits,
       locale: isLocale(job.locale) ? job.locale : "en",
       onRows: (rows) => {
         // Progress writes run one after another, never two at once.
@@ -68,6 +74,7 @@ export async function runExport(db: Db, id: string): Promise<void> {
     fs.writeFileSync(exportFile(id, job.format, "manifest"), JSON.stringify(manifest, null, 2));
     await db.exportJob.update({ where: { id }, data: { state: "done", rowsDone: result.rows, bytes: BigInt(result.bytes), sha256: result.sha256, manifest: JSON.parse(JSON.stringify(manifest)), finishedAt: new Date() } });
   } catch (e) {
+    fs.rmSync(partial, { force: true });
     await db.exportJob.update({ where: { id }, data: { state: "failed", error: e instanceof Error ? e.message : String(e), finishedAt: new Date() } });
     throw e;
   }

@@ -44,6 +44,9 @@ export const ERROR_TEMPLATES_TR: [en: string, tr: string][] = [
   ["This MIG change is {state} already.", "Bu MIG değişikliği zaten {state}."],
   ["Version {version} is already {state}.", "{version} sürümü zaten {state}."],
   ["The export is not finished.", "Dışa aktarım henüz bitmedi."],
+  ["More than {n} rows match, the most one export file holds: narrow the time range or the filter.", "{n} satırdan fazlası eşleşiyor; bir dışa aktarım dosyası en fazla bu kadarını tutar: zaman aralığını ya da filtreyi daraltın."],
+  ["More than {n} rows match, the most a streamed export holds: use Export CSV on the call log page (a file, up to {m} rows), or narrow the time range or the filter.", "{n} satırdan fazlası eşleşiyor; akışla dışa aktarım en fazla bu kadarını tutar: çağrı kaydı sayfasında CSV olarak dışa aktar düğmesini kullanın (en fazla {m} satırlık bir dosya) ya da zaman aralığını veya filtreyi daraltın."],
+  ["The export reached its time limit ({n} min) and was stopped: narrow the time range or the filter.", "Dışa aktarım süre sınırına ({n} dk) ulaştı ve durduruldu: zaman aralığını ya da filtreyi daraltın."],
   // Rollouts and traffic.
   ["A rollout is already in progress on this endpoint ({from} → {to}, step {step} of {steps}, {state}): finish or abort it first.", "Bu uç noktada zaten süren bir dağıtım var ({from} → {to}, adım {step}/{steps}, {state}): önce onu bitirin ya da iptal edin."],
   ["An automatic rollout is in progress on this endpoint: advance it or abort it first.", "Bu uç noktada otomatik bir dağıtım sürüyor: önce onu ilerletin ya da iptal edin."],
