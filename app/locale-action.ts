@@ -3,7 +3,7 @@
 import { cookies } from "next/headers";
 import { z } from "zod";
 import { db } from "@/server/db/client";
-import { auth } from "@/server/auth/next-auth";
+import { currentActor } from "@/server/auth/page-guard";
 import { LOCALES, LOCALE_COOKIE } from "@/server/shared/i18n/locales";
 
 const LocaleInput = z.enum(LOCALES);
@@ -15,6 +15,7 @@ export async function setLocaleAction(value: string): Promise<void> {
   const locale = parsed.data;
   const jar = await cookies();
   jar.set(LOCALE_COOKIE, locale, { path: "/", sameSite: "lax", maxAge: 60 * 60 * 24 * 365 });
-  const userId = (await auth())?.user?.id;
-  if (userId) await db().user.update({ where: { id: userId }, data: { locale } });
+  // Kept on the user only while Kule still lets them in: a removed user's leftover session writes nothing.
+  const actor = await currentActor();
+  if (actor) await db().user.update({ where: { id: actor.userId }, data: { locale } });
 }

@@ -35,6 +35,8 @@ const schema = z.object({
   KULE_OIDC_NAME: z.string().min(1).max(60).default("single sign-on"),
   /** The scopes asked for: add the one that puts the groups claim in the ID token, if the provider needs it. */
   KULE_OIDC_SCOPES: z.string().default("openid email profile"),
+  /** The one algorithm the provider signs ID tokens with: any other (`none`, an HMAC keyed with the client secret…) is refused. */
+  KULE_OIDC_ID_TOKEN_ALG: z.enum(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]).default("RS256"),
   /** The simulator's control API port, and the topology it plays (server/cluster/sim/topology-file.ts). */
   KULE_SIM_PORT: z.coerce.number().int().min(1).max(65535).default(7400),
   KULE_SIM_URL: z.url().default("http://127.0.0.1:7400"),

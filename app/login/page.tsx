@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { auth } from "@/server/auth/next-auth";
+import { currentActor } from "@/server/auth/page-guard";
 import { db } from "@/server/db/client";
 import { authSettings } from "@/server/auth/sso/rules";
 import { LoginForm } from "./login-form";
@@ -11,7 +11,9 @@ import { titled } from "@/server/i18n/page-title";
 export const generateMetadata = titled("signIn");
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ code?: string; error?: string }> }) {
-  if ((await auth())?.user) redirect("/");
+  // Only someone Kule still lets in goes on: a removed or offboarded user's leftover session would
+  // bounce between here and the app's layout (which sends it back here) instead of signing in again.
+  if (await currentActor()) redirect("/");
   const settings = await authSettings(db());
   const message = signInMessage(await searchParams);
   const t = await serverTranslator();

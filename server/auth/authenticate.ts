@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../db/generated/client.ts";
 import { verifyPassword } from "./password.ts";
 import { membershipActive, membershipInclude } from "./membership.ts";
-import { clearLoginFailures, loginWaitMs, recordLoginFailure } from "./throttle.ts";
+import { clearLoginFailures, takeLoginAttempt } from "./throttle.ts";
 import { auditSignIn } from "./sso/audit.ts";
 
 export type AuthResult = { ok: true; userId: string; email: string; name: string } | { ok: false; reason: "invalid" | "throttled" | "passwords_off"; waitMs?: number };
@@ -20,17 +20,15 @@ export async function authenticate(db: PrismaClient, rawEmail: string, password:
     await auditSignIn(db, { method: "password", ok: false, email, ip, userId, code: reason });
     return waitMs === undefined ? { ok: false, reason } : { ok: false, reason, waitMs };
   };
-  const waitMs = await loginWaitMs(db, email, freeAttempts);
+  // Counted as a failure from here until the password proves right (server/auth/throttle.ts).
+  const waitMs = await takeLoginAttempt(db, email, freeAttempts);
   if (waitMs > 0) return refuse("throttled", undefined, waitMs);
   const user = await db.user.findUnique({ where: { email }, include: membershipInclude });
   const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-  if (!user || !valid || !membershipActive(user.membership)) {
-    await recordLoginFailure(db, email);
-    return refuse("invalid", user?.id);
-  }
+  if (!user || !valid || !membershipActive(user.membership)) return refuse("invalid", user?.id);
+  await clearLoginFailures(db, email);
   const settings = await db.authSettings.findUnique({ where: { id: "singleton" } });
   if (settings && !settings.localPasswords && user.membership?.role !== "admin") return refuse("passwords_off", user.id);
-  await clearLoginFailures(db, email);
   await auditSignIn(db, { method: "password", ok: true, email: user.email, ip, userId: user.id });
   return { ok: true, userId: user.id, email: user.email, name: user.name };
 }

@@ -8,6 +8,8 @@ import { authenticate } from "./authenticate.ts";
 import { CLIENT_IP_HEADER } from "../http/client-ip-header.ts";
 import { SSO_PROVIDER_ID, ssoConfig } from "./sso/config.ts";
 import { ssoSignIn, verifyIdToken } from "./sso/sign-in.ts";
+import { oidcProvider } from "./sso/provider.ts";
+import { sameSiteRedirect } from "./redirect.ts";
 import { auditSignIn } from "./sso/audit.ts";
 
 class RefusedSignin extends CredentialsSignin {
@@ -56,23 +58,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
     }),
     // Single sign-on with any OpenID Connect provider (Keycloak, Entra ID, Google Workspace…), found
     // through its discovery document; PKCE, state and nonce checked on the way back.
-    ...(sso
-      ? [
-          {
-            id: SSO_PROVIDER_ID,
-            name: sso.name,
-            type: "oidc" as const,
-            issuer: sso.issuer,
-            clientId: sso.clientId,
-            clientSecret: sso.clientSecret,
-            checks: ["pkce" as const, "state" as const, "nonce" as const],
-            authorization: { params: { scope: sso.scopes } },
-            profile: (p: Record<string, unknown>) => ({ id: String(p.sub), email: typeof p.email === "string" ? p.email : null, name: typeof p.name === "string" ? p.name : null }),
-          },
-        ]
-      : []),
+    ...(sso ? [oidcProvider(sso)] : []),
   ],
   callbacks: {
+    // A callbackUrl planted in a link never leads the browser off Kule.
+    redirect: sameSiteRedirect,
     // A single sign-on identity becomes a Kule user here, from its verified ID token, by the admins'
     // rules; a refusal goes back to the sign-in page with its reason's code.
     async signIn({ user, account }) {

@@ -10,19 +10,23 @@ export function loginDelayMs(failures: number, free: number): number {
   return Math.min(1000 * 2 ** (failures - free), 5 * 60_000);
 }
 
-/** Milliseconds the caller must still wait before trying this e-mail again (0 = go ahead). */
-export async function loginWaitMs(db: PrismaClient, email: string, free: number, now = Date.now()): Promise<number> {
-  const row = await db.loginThrottle.findUnique({ where: { email } });
-  if (!row) return 0;
-  const until = row.lastFailedAt.getTime() + loginDelayMs(row.failures, free);
-  return Math.max(0, until - now);
-}
-
-export async function recordLoginFailure(db: PrismaClient, email: string): Promise<void> {
-  await db.loginThrottle.upsert({
-    where: { email },
-    create: { email, failures: 1, lastFailedAt: new Date() },
-    update: { failures: { increment: 1 }, lastFailedAt: new Date() },
+/**
+ * Takes one attempt at this e-mail's password, or says how many milliseconds to wait first (0 = go
+ * ahead). The attempt counts as a failure until clearLoginFailures says it was right: checked and
+ * counted under the row's lock, so a burst of parallel guesses cannot all read the count before the
+ * first of them adds to it (each waits for the one before, and past the free attempts is told to wait).
+ */
+export async function takeLoginAttempt(db: PrismaClient, email: string, free: number): Promise<number> {
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`INSERT INTO "LoginThrottle" ("email") VALUES (${email}) ON CONFLICT ("email") DO NOTHING`;
+    await tx.$queryRaw`SELECT 1 FROM "LoginThrottle" WHERE "email" = ${email} FOR UPDATE`;
+    const row = await tx.loginThrottle.findUniqueOrThrow({ where: { email } });
+    const delay = loginDelayMs(row.failures, free);
+    // A fresh row's time is the database's, not ours; it only matters once there is a delay.
+    const waitMs = delay === 0 ? 0 : row.lastFailedAt.getTime() + delay - Date.now();
+    if (waitMs > 0) return waitMs;
+    await tx.loginThrottle.update({ where: { email }, data: { failures: { increment: 1 }, lastFailedAt: new Date() } });
+    return 0;
   });
 }
 

@@ -26,14 +26,15 @@ async function keysOf(config: SsoConfig) {
 }
 
 /**
- * Checks the ID token's signature against the provider's published keys, its issuer, audience
- * and expiry. next-auth (oauth4webapi) checks the claims of an ID token received from the token
- * endpoint but not its signature; Kule maps roles from these claims, so it checks it itself.
+ * Checks the ID token's signature against the provider's published keys, in the one algorithm
+ * pinned (KULE_OIDC_ID_TOKEN_ALG), and its issuer, audience and expiry. next-auth (oauth4webapi)
+ * checks the claims of an ID token received from the token endpoint but not its signature; Kule
+ * maps roles from these claims, so it checks it itself.
  */
 export async function verifyIdToken(config: SsoConfig, idToken: string | undefined): Promise<{ ok: true; claims: JWTPayload } | { ok: false; reason: string }> {
   if (!idToken) return { ok: false, reason: "the provider returned no ID token" };
   try {
-    const { payload } = await jwtVerify(idToken, await keysOf(config), { issuer: config.issuer, audience: config.clientId, clockTolerance: 30 });
+    const { payload } = await jwtVerify(idToken, await keysOf(config), { issuer: config.issuer, audience: config.clientId, algorithms: [config.idTokenAlg], clockTolerance: 30 });
     return { ok: true, claims: payload };
   } catch (e) {
     return { ok: false, reason: `the ID token does not verify: ${(e as Error).message}` };
