@@ -67,6 +67,8 @@ export default defineConfig({
         DATABASE_URL: database,
         AUTH_SECRET: E2E_AUTH_SECRET,
         KULE_OIDC_ISSUER: `http://127.0.0.1:${oidcPort}`,
+        // The test identity provider runs on this host, as an in-house one on a private network would.
+        KULE_OUTBOUND_ALLOW: "127.0.0.1/32",
         KULE_OIDC_CLIENT_ID: "kule-e2e",
         KULE_OIDC_CLIENT_SECRET: "kule-e2e-oidc-client-secret",
         KULE_OIDC_NAME: "Test IdP",

@@ -31,6 +31,7 @@ export default defineConfig({
           include: ["server/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "deploy/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "**/*.cluster.test.ts"],
           environment: "node",
+          env: siteEnv,
         },
       },
       {

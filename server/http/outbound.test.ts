@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AddressSet } from "./address-set.ts";
-import { checkOutboundHost, checkOutboundUrl, guardedLookup, outboundRefusal, type OutboundPolicy } from "./outbound.ts";
+import { checkOutboundHost, checkOutboundUrl, guardedLookup, outboundFetch, outboundRefusal, type OutboundPolicy } from "./outbound.ts";
 
 const policy = (allow: string[] = [], own: [number, string][] = [[5432, "PostgreSQL"]]): OutboundPolicy => ({ allow: new AddressSet(allow), ownPorts: new Map(own) });
 
@@ -69,5 +69,27 @@ describe("checking again when Kule connects", () => {
 
   it("connects where the policy allows", async () => {
     expect(await get(policy(["127.0.0.0/8", "::1"]))).toBe("reached");
+  });
+});
+
+describe("a library's own calls (the identity provider's discovery, token and key-set URLs)", () => {
+  let server: http.Server;
+  let base: string;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => (req.url === "/hop" ? res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end() : res.end("{}")));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  const local = policy(["127.0.0.0/8"]);
+
+  it("refuses a URL the policy forbids before any request, naming the setting", async () => {
+    await expect(outboundFetch("KULE_OIDC_ISSUER", local)("http://169.254.169.254/.well-known/openid-configuration")).rejects.toMatchObject({ field: "KULE_OIDC_ISSUER" });
+    await expect(outboundFetch("KULE_OIDC_ISSUER", policy())(`${base}/.well-known/openid-configuration`)).rejects.toThrow(/KULE_OUTBOUND_ALLOW/);
+  });
+
+  it("calls an allowed URL, and follows no redirect (one into metadata fails)", async () => {
+    expect((await outboundFetch("KULE_OIDC_ISSUER", local)(`${base}/.well-known/openid-configuration`)).status).toBe(200);
+    await expect(outboundFetch("KULE_OIDC_ISSUER", local)(`${base}/hop`)).rejects.toThrow(/fetch failed|redirect/);
   });
 });

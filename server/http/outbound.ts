@@ -134,3 +134,16 @@ export function guardedLookup(policy: OutboundPolicy, port: number): net.LookupF
     });
   };
 }
+
+/**
+ * `fetch` for a library that brings its own calls (next-auth's discovery and token requests, jose's
+ * key set): each URL is checked before the call and no redirect is followed, so a discovery
+ * document naming a metadata or private address cannot lead Kule there.
+ */
+export function outboundFetch(field: string, policy: OutboundPolicy = appOutboundPolicy()): typeof fetch {
+  return async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    await checkOutboundUrl(url, field, policy);
+    return fetch(input, { ...init, redirect: "error" });
+  };
+}

@@ -1,4 +1,6 @@
+import { customFetch } from "next-auth";
 import type { OIDCConfig } from "next-auth/providers";
+import { outboundFetch } from "../../http/outbound.ts";
 import { SSO_PROVIDER_ID, type SsoConfig } from "./config.ts";
 
 interface OidcProfile {
@@ -24,6 +26,8 @@ export function oidcProvider(sso: SsoConfig): OIDCConfig<OidcProfile> {
     checks: ["pkce", "state", "nonce"],
     client: { id_token_signed_response_alg: sso.idTokenAlg },
     authorization: { params: { scope: sso.scopes } },
+    // Discovery names the token, key-set and userinfo URLs: each passes Kule's outbound check (KULE_OUTBOUND_ALLOW for an in-house provider).
+    [customFetch]: outboundFetch("KULE_OIDC_ISSUER"),
     profile: (p) => ({ id: String(p.sub), email: typeof p.email === "string" ? p.email : null, name: typeof p.name === "string" ? p.name : null }),
   };
 }

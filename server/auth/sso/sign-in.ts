@@ -6,6 +6,7 @@ import { mapClaims } from "./mapping.ts";
 import { listRules } from "./rules.ts";
 import type { SsoConfig } from "./config.ts";
 import { auditSignIn, type SignInRefusal } from "./audit.ts";
+import { checkOutboundUrl, outboundFetch } from "../../http/outbound.ts";
 
 export type SsoResult = { ok: true; userId: string } | { ok: false; code: SignInRefusal; reason: string };
 
@@ -15,10 +16,12 @@ const jwks = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 async function keysOf(config: SsoConfig) {
   let set = jwks.get(config.issuer);
   if (!set) {
-    const res = await fetch(`${config.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(10_000) });
+    const res = await outboundFetch("KULE_OIDC_ISSUER")(`${config.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(10_000) });
     if (!res.ok) throw new Error(`the provider's discovery document answered ${res.status}`);
     const { jwks_uri } = (await res.json()) as { jwks_uri?: string };
     if (!jwks_uri) throw new Error("the provider's discovery document names no jwks_uri");
+    // jose fetches the key set itself, again whenever a token names a key it has not seen: check where it points.
+    await checkOutboundUrl(jwks_uri, "jwks_uri");
     set = createRemoteJWKSet(new URL(jwks_uri));
     jwks.set(config.issuer, set);
   }
